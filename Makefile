@@ -1,0 +1,32 @@
+# The README's two commands: `make demo` (set up, build, generate a map from the built-in
+# template) and `make test` (set up, build with ASan+UBSan, run every test).
+JOBS ?= $(shell nproc 2>/dev/null || echo 2)
+RELEASE_DIR ?= build/release
+TEST_DIR ?= build/asan
+OUT ?= out
+
+.PHONY: demo test setup build bench clean
+
+setup:
+	./scripts/setup.sh
+
+build: setup
+	cmake -S . -B $(RELEASE_DIR) -DCMAKE_BUILD_TYPE=Release -DRMG_BUILD_TESTS=OFF
+	cmake --build $(RELEASE_DIR) -j $(JOBS)
+
+demo: build
+	mkdir -p $(OUT)
+	./$(RELEASE_DIR)/rmg generate --seed 1 -o $(OUT)/map.json -o $(OUT)/map.png -o $(OUT)/map.txt
+
+test:
+	./scripts/setup.sh --test
+	cmake -S . -B $(TEST_DIR) -DCMAKE_BUILD_TYPE=Debug -DRMG_SANITIZE=ON
+	cmake --build $(TEST_DIR) -j $(JOBS)
+	cd $(TEST_DIR) && ctest --output-on-failure -j $(JOBS)
+
+bench: build
+	cmake --build $(RELEASE_DIR) --target rmg_bench -j $(JOBS)
+	./$(RELEASE_DIR)/bench/rmg_bench
+
+clean:
+	rm -rf build $(OUT)

@@ -1,0 +1,178 @@
+/*
+ * librmg core: versions, status codes, the context (allocator, RNG, log, cancel, errors).
+ *
+ * Stability: stable. Structs begin with `size_t struct_size` and only ever grow at the end;
+ * enums keep their values forever (see ABI.md).
+ */
+#ifndef RMG_CORE_H
+#define RMG_CORE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "rmg/export.h"
+#include "rmg/version.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* ---- versions --------------------------------------------------------------------------- */
+
+/* RMG_VERSION_NUMBER of the library actually linked (compare with the header's macro). */
+RMG_API unsigned rmg_version(void);
+/* "MAJOR.MINOR.PATCH" of the library actually linked. */
+RMG_API const char *rmg_version_string(void);
+
+/* ---- status codes ----------------------------------------------------------------------- */
+
+/* Fixed values, never reused. A retired code stays reserved. */
+typedef enum rmg_status {
+    RMG_OK = 0,
+    RMG_ERR_NOMEM = 1,          /* the allocator returned NULL */
+    RMG_ERR_INVALID_ARG = 2,    /* NULL handle, bad option value, struct_size too small */
+    RMG_ERR_IO = 3,             /* a file could not be opened or read */
+    RMG_ERR_PARSE = 4,          /* malformed input (YAML, JSON, h3t); message has line/column */
+    RMG_ERR_INVALID_DATA = 5,   /* well-formed input that breaks the model's rules */
+    RMG_ERR_UNSUPPORTED = 6,    /* a feature or format this version does not handle */
+    RMG_ERR_NOT_FOUND = 7,      /* a key, id or template that does not exist */
+    RMG_ERR_IMPOSSIBLE = 8,     /* the template cannot produce a map (after bounded retries) */
+    RMG_ERR_CANCELLED = 9,      /* the host cancelled the operation */
+    RMG_ERR_LIMIT = 10,         /* a size, count, depth or time budget was exceeded */
+    RMG_ERR_PLUGIN = 11,        /* a host-supplied stage failed */
+    RMG_ERR_VERSION = 12,       /* version mismatch between caller and library */
+    RMG_ERR_INTERNAL = 13,      /* a bug in librmg: please report */
+    RMG_ERR_BUFFER_TOO_SMALL = 14 /* a caller buffer is too small; the needed size is returned */
+} rmg_status;
+
+/* "RMG_OK", "RMG_ERR_NOMEM", ...; "RMG_ERR_UNKNOWN" for values this version does not know. */
+RMG_API const char *rmg_status_name(rmg_status status);
+
+/* ---- host callbacks --------------------------------------------------------------------- */
+
+/*
+ * Allocator, in the shape of lua_Alloc: one realloc-style hook.
+ *   nsize == 0          : free ptr (osize is its size); return NULL.
+ *   ptr == NULL         : allocate nsize bytes (osize is 0).
+ *   otherwise           : resize ptr from osize to nsize bytes.
+ * Returning NULL for nsize > 0 means failure; the library then reports RMG_ERR_NOMEM and
+ * leaves ptr untouched. Memory must be aligned for any C object (like malloc).
+ */
+typedef void *(*rmg_alloc_fn)(void *user, void *ptr, size_t osize, size_t nsize);
+
+/* A source of uniformly random 64-bit words. The library derives every stream it needs from
+ * words drawn through this hook (see rmg_context_options.rng). */
+typedef uint64_t (*rmg_rng_fn)(void *user);
+
+typedef enum rmg_log_level {
+    RMG_LOG_ERROR = 0,
+    RMG_LOG_WARNING = 1,
+    RMG_LOG_INFO = 2,
+    RMG_LOG_DEBUG = 3
+} rmg_log_level;
+
+typedef void (*rmg_log_fn)(void *user, rmg_log_level level, const char *message);
+
+/* Progress: called between stages and inside long loops; return non-zero to cancel. */
+typedef int (*rmg_progress_fn)(void *user, const char *stage, double fraction);
+
+/* ---- context ------------------------------------------------------------------------------ */
+
+typedef struct rmg_context rmg_context;
+
+typedef struct rmg_context_options {
+    size_t struct_size;        /* sizeof(rmg_context_options) as the caller knows it */
+    rmg_alloc_fn alloc;        /* NULL: the C library's malloc/realloc/free */
+    void *alloc_user;
+    rmg_rng_fn rng;            /* NULL: the built-in generator seeded from `seed` */
+    void *rng_user;
+    uint64_t seed;             /* root seed for the built-in generator */
+    rmg_log_fn log;            /* NULL: no logging */
+    void *log_user;
+    rmg_log_level log_level;   /* messages above this level are not delivered */
+    rmg_progress_fn progress;  /* NULL: no progress reports */
+    void *progress_user;
+} rmg_context_options;
+
+/* Fills defaults (struct_size set, everything else zero, log_level WARNING). */
+RMG_API void rmg_context_options_init(rmg_context_options *options);
+
+/* options may be NULL for all defaults. The options are copied. */
+RMG_API rmg_status rmg_context_create(rmg_context **out, const rmg_context_options *options);
+/* No-op for NULL. */
+RMG_API void rmg_context_destroy(rmg_context *ctx);
+
+/* Re-seeds the built-in generator (ignored when the host supplies `rng`). */
+RMG_API rmg_status rmg_context_set_seed(rmg_context *ctx, uint64_t seed);
+RMG_API uint64_t rmg_context_seed(const rmg_context *ctx);
+
+/* Request cancellation; safe to call from another thread while the context works. */
+RMG_API void rmg_context_cancel(rmg_context *ctx);
+/* Clears a previous cancellation request. */
+RMG_API void rmg_context_reset_cancel(rmg_context *ctx);
+RMG_API int rmg_context_cancelled(const rmg_context *ctx);
+
+/* ---- errors ------------------------------------------------------------------------------- */
+
+/* The last error of a context. Strings are owned by the context and valid until its next
+ * failing call or its destruction. Unknown parts are NULL or 0 / -1. */
+typedef struct rmg_error_info {
+    size_t struct_size;
+    rmg_status status;
+    const char *message;       /* full text, e.g. "a.yaml:3:7: zone 4: size must be positive" */
+    const char *file;          /* input file name, or NULL */
+    int line;                  /* 1-based, 0 when unknown */
+    int column;                /* 1-based, 0 when unknown */
+    int zone;                  /* template zone id, -1 when not about a zone */
+    int connection;            /* template connection index, -1 when not about a connection */
+    const char *stage;         /* generation stage name, or NULL */
+} rmg_error_info;
+
+/* The message of the last failing call (never NULL; "" when there was none). */
+RMG_API const char *rmg_context_errmsg(const rmg_context *ctx);
+RMG_API rmg_status rmg_context_errcode(const rmg_context *ctx);
+RMG_API rmg_status rmg_context_error(const rmg_context *ctx, rmg_error_info *info);
+RMG_API void rmg_context_clear_error(rmg_context *ctx);
+
+/* ---- randomness --------------------------------------------------------------------------- */
+
+/*
+ * The built-in generator is xoshiro256** seeded through splitmix64. Its output for a given
+ * seed is part of the behavioural promise (ABI.md): stable across platforms and versions.
+ * Named streams: rmg_rng_derive() returns the seed of a sub-stream keyed by a label and an
+ * index, computed with XXH3-64; draws from one stream never shift another.
+ */
+typedef struct rmg_rng {
+    uint64_t s[4];
+} rmg_rng;
+
+RMG_API void rmg_rng_seed(rmg_rng *rng, uint64_t seed);
+RMG_API uint64_t rmg_rng_next(rmg_rng *rng);
+/* Uniform integer in [lo, hi] (inclusive, lo <= hi) without modulo bias. */
+RMG_API int64_t rmg_rng_range(rmg_rng *rng, int64_t lo, int64_t hi);
+/* Uniform integer in [0, n) for n > 0, without modulo bias; 0 when n == 0. */
+RMG_API uint64_t rmg_rng_below(rmg_rng *rng, uint64_t n);
+/* Index drawn with probability proportional to weights[i] (non-negative); -1 if all are 0. */
+RMG_API long rmg_rng_weighted(rmg_rng *rng, const uint64_t *weights, size_t count);
+/* Fisher-Yates shuffle of `count` elements of `size` bytes each (size <= 256). */
+RMG_API void rmg_rng_shuffle(rmg_rng *rng, void *items, size_t count, size_t size);
+/* Seed of the sub-stream (parent, label, index): XXH3-64 of label with seed parent, mixed
+ * with index. */
+RMG_API uint64_t rmg_rng_derive(uint64_t parent, const char *label, uint64_t index);
+
+/* A stream for (label, index) under the context's root seed (drawn from the host RNG when one
+ * is supplied, once per call of this function). */
+RMG_API rmg_status rmg_context_stream(rmg_context *ctx, const char *label, uint64_t index, rmg_rng *out);
+
+/* ---- memory ------------------------------------------------------------------------------- */
+
+/* Allocation through the context's hook, for hosts and plugins that hand memory to librmg or
+ * take memory from it. rmg_free(NULL) is a no-op. */
+RMG_API void *rmg_malloc(rmg_context *ctx, size_t size);
+RMG_API void rmg_free(rmg_context *ctx, void *ptr);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

@@ -1,0 +1,10 @@
+/*
+ * librmg: random map generator for Heroes-III-like games (HotA template system).
+ * The umbrella header: include <rmg/rmg.h> for the whole public API.
+ */
+#ifndef RMG_RMG_H
+#define RMG_RMG_H
+
+#include "rmg/core.h"
+
+#endif

@@ -1,0 +1,142 @@
+/* The context: options, version, status names, cancellation. */
+#include <string.h>
+
+#include "core_internal.h"
+
+
+unsigned rmg_version(void)
+{
+    return RMG_VERSION_NUMBER;
+}
+
+const char *rmg_version_string(void)
+{
+    return RMG_VERSION_STRING;
+}
+
+const char *rmg_status_name(rmg_status status)
+{
+    static const char *const names[] = {
+        "RMG_OK",           "RMG_ERR_NOMEM",       "RMG_ERR_INVALID_ARG", "RMG_ERR_IO",
+        "RMG_ERR_PARSE",    "RMG_ERR_INVALID_DATA", "RMG_ERR_UNSUPPORTED", "RMG_ERR_NOT_FOUND",
+        "RMG_ERR_IMPOSSIBLE", "RMG_ERR_CANCELLED", "RMG_ERR_LIMIT",       "RMG_ERR_PLUGIN",
+        "RMG_ERR_VERSION",  "RMG_ERR_INTERNAL",    "RMG_ERR_BUFFER_TOO_SMALL",
+    };
+    if ((unsigned)status < RMG__ARRAY_LEN(names))
+        return names[status];
+    return "RMG_ERR_UNKNOWN";
+}
+
+void rmg_context_options_init(rmg_context_options *options)
+{
+    if (!options)
+        return;
+    memset(options, 0, sizeof *options);
+    options->struct_size = sizeof *options;
+    options->log_level = RMG_LOG_WARNING;
+}
+
+/* Copies the caller's options, accepting an older (smaller) struct and a newer (larger) one
+ * whose unknown tail is zero. */
+static rmg_status copy_options(rmg_context_options *dst, const rmg_context_options *src)
+{
+    rmg_context_options_init(dst);
+    if (!src)
+        return RMG_OK;
+    if (src->struct_size < offsetof(rmg_context_options, seed) + sizeof(uint64_t))
+        return RMG_ERR_INVALID_ARG;
+    size_t n = src->struct_size < sizeof *dst ? src->struct_size : sizeof *dst;
+    if (src->struct_size > sizeof *dst) {
+        const unsigned char *tail = (const unsigned char *)src + sizeof *dst;
+        for (size_t i = 0; i < src->struct_size - sizeof *dst; i++)
+            if (tail[i])
+                return RMG_ERR_UNSUPPORTED;
+    }
+    memcpy(dst, src, n);
+    dst->struct_size = sizeof *dst;
+    return RMG_OK;
+}
+
+rmg_status rmg_context_create(rmg_context **out, const rmg_context_options *options)
+{
+    if (!out)
+        return RMG_ERR_INVALID_ARG;
+    *out = NULL;
+    rmg_context_options opt;
+    rmg_status st = copy_options(&opt, options);
+    if (st != RMG_OK)
+        return st;
+    /* The context itself comes from the host allocator too; a stack context carries the hook
+     * for that first allocation. */
+    rmg_context boot;
+    memset(&boot, 0, sizeof boot);
+    boot.alloc = opt.alloc;
+    boot.alloc_user = opt.alloc_user;
+    rmg_context *ctx = rmg__calloc(&boot, 1, sizeof *ctx);
+    if (!ctx)
+        return RMG_ERR_NOMEM;
+    ctx->alloc = opt.alloc;
+    ctx->alloc_user = opt.alloc_user;
+    ctx->rng = opt.rng;
+    ctx->rng_user = opt.rng_user;
+    ctx->seed = opt.seed;
+    ctx->log = opt.log;
+    ctx->log_user = opt.log_user;
+    ctx->log_level = opt.log_level;
+    ctx->progress = opt.progress;
+    ctx->progress_user = opt.progress_user;
+    atomic_init(&ctx->cancelled, 0);
+    ctx->err.zone = ctx->err.connection = -1;
+    *out = ctx;
+    return RMG_OK;
+}
+
+void rmg_context_destroy(rmg_context *ctx)
+{
+    if (!ctx)
+        return;
+    rmg__content_release(ctx);
+    rmg__stages_release(ctx);
+    rmg__free(ctx, ctx);
+}
+
+rmg_status rmg_context_set_seed(rmg_context *ctx, uint64_t seed)
+{
+    if (!ctx)
+        return RMG_ERR_INVALID_ARG;
+    ctx->seed = seed;
+    return RMG_OK;
+}
+
+uint64_t rmg_context_seed(const rmg_context *ctx)
+{
+    return ctx ? ctx->seed : 0;
+}
+
+void rmg_context_cancel(rmg_context *ctx)
+{
+    if (ctx)
+        atomic_store(&ctx->cancelled, 1);
+}
+
+void rmg_context_reset_cancel(rmg_context *ctx)
+{
+    if (ctx)
+        atomic_store(&ctx->cancelled, 0);
+}
+
+int rmg_context_cancelled(const rmg_context *ctx)
+{
+    return ctx ? atomic_load(&ctx->cancelled) : 0;
+}
+
+bool rmg__check_cancel(rmg_context *ctx, const char *stage, double fraction)
+{
+    if (atomic_load(&ctx->cancelled) ||
+        (ctx->progress && ctx->progress(ctx->progress_user, stage, fraction) != 0)) {
+        atomic_store(&ctx->cancelled, 1);
+        rmg__error_gen(ctx, RMG_ERR_CANCELLED, stage, -1, -1, "cancelled by the host");
+        return true;
+    }
+    return false;
+}

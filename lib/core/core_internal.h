@@ -1,0 +1,151 @@
+/*
+ * Internal core API shared by every module: allocation through the context, arenas,
+ * error reporting with location, growable arrays, RNG streams, cancellation.
+ * Names: rmg__* (hidden; never exported).
+ */
+#ifndef RMG_CORE_INTERNAL_H
+#define RMG_CORE_INTERNAL_H
+
+#include <stdarg.h>
+#include <stdatomic.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "rmg/core.h"
+
+#if defined(__GNUC__) || defined(__clang__)
+#  define RMG__PRINTF(a, b) __attribute__((format(printf, a, b)))
+#  define RMG__UNUSED __attribute__((unused))
+#else
+#  define RMG__PRINTF(a, b)
+#  define RMG__UNUSED
+#endif
+
+#define RMG__ARRAY_LEN(a) (sizeof(a) / sizeof((a)[0]))
+#define RMG__MIN(a, b) ((a) < (b) ? (a) : (b))
+#define RMG__MAX(a, b) ((a) > (b) ? (a) : (b))
+
+/* Error detail kept by the context (see rmg_error_info). */
+typedef struct rmg__error {
+    rmg_status status;
+    char message[1024];
+    char file[256];
+    int line, column, zone, connection;
+    char stage[32];
+} rmg__error;
+
+struct rmg_content; /* lib/content */
+
+struct rmg_context {
+    rmg_alloc_fn alloc;
+    void *alloc_user;
+    rmg_rng_fn rng;
+    void *rng_user;
+    uint64_t seed;
+    rmg_log_fn log;
+    void *log_user;
+    rmg_log_level log_level;
+    rmg_progress_fn progress;
+    void *progress_user;
+    atomic_int cancelled;
+    rmg__error err;
+    /* Game content used by this context; NULL until first needed (then the built-in one).
+     * Owned by the context. */
+    struct rmg_content *content;
+    /* Hook for modules that attach per-context state (stage tables); owned by lib/core. */
+    void *stages;
+};
+
+/* Module hooks called by rmg_context_destroy to free per-context state. */
+void rmg__content_release(rmg_context *ctx);
+void rmg__stages_release(rmg_context *ctx);
+
+/* ---- allocation (every byte the library owns goes through these) ------------------------ */
+
+/* Size-prefixed blocks: rmg__free needs no size. All return NULL on failure (no error set). */
+void *rmg__malloc(rmg_context *ctx, size_t size);
+void *rmg__calloc(rmg_context *ctx, size_t count, size_t size);
+void *rmg__realloc(rmg_context *ctx, void *ptr, size_t size);
+void rmg__free(rmg_context *ctx, void *ptr);
+/* Like the above but sets RMG_ERR_NOMEM on the context when they fail. */
+void *rmg__xmalloc(rmg_context *ctx, size_t size);
+void *rmg__xcalloc(rmg_context *ctx, size_t count, size_t size);
+char *rmg__strdup(rmg_context *ctx, const char *s);
+char *rmg__strndup(rmg_context *ctx, const char *s, size_t n);
+/* Overflow-checked a*b; false on overflow. */
+bool rmg__mul_ok(size_t a, size_t b, size_t *out);
+
+/* Growable array of fixed-size elements: `struct { T *items; size_t count, cap; }`.
+ * rmg__vec_reserve grows *items to hold `need` elements; returns false on failure (no error). */
+bool rmg__vec_grow(rmg_context *ctx, void **items, size_t *cap, size_t need, size_t elem);
+#define RMG__VEC(T) struct { T *items; size_t count, cap; }
+/* Pushes a value; evaluates to 1 on success, 0 on allocation failure. */
+#define RMG__VEC_PUSH(ctx, v, value)                                                          \
+    (rmg__vec_grow((ctx), (void **)&(v)->items, &(v)->cap, (v)->count + 1,                    \
+                   sizeof(*(v)->items))                                                       \
+         ? ((v)->items[(v)->count++] = (value), 1)                                            \
+         : 0)
+#define RMG__VEC_FREE(ctx, v) (rmg__free((ctx), (v)->items), (v)->items = NULL, (v)->count = (v)->cap = 0)
+
+/* ---- arenas: bump allocation for per-generation data, freed at once ---------------------- */
+
+typedef struct rmg__arena_block rmg__arena_block;
+typedef struct rmg__arena {
+    rmg_context *ctx;
+    rmg__arena_block *head;
+    size_t block_size;   /* default size of new blocks */
+    size_t used_total;   /* bytes handed out (statistics) */
+} rmg__arena;
+
+void rmg__arena_init(rmg__arena *arena, rmg_context *ctx, size_t block_size);
+/* 16-byte aligned, zero-filled; NULL on failure (no error set). */
+void *rmg__arena_alloc(rmg__arena *arena, size_t size);
+char *rmg__arena_strdup(rmg__arena *arena, const char *s);
+void rmg__arena_free(rmg__arena *arena);
+
+/* ---- errors ------------------------------------------------------------------------------ */
+
+/* Sets the context's error and returns `status` (so `return rmg__error_set(...)` works). */
+rmg_status rmg__error_set(rmg_context *ctx, rmg_status status, const char *fmt, ...) RMG__PRINTF(3, 4);
+/* With a location: file may be NULL, line/column 0 when unknown. */
+rmg_status rmg__error_at(rmg_context *ctx, rmg_status status, const char *file, int line, int column,
+                         const char *fmt, ...) RMG__PRINTF(6, 7);
+/* Location-carrying variant for generation: stage name, template zone id / connection index
+ * (-1 when not applicable). */
+rmg_status rmg__error_gen(rmg_context *ctx, rmg_status status, const char *stage, int zone, int connection,
+                          const char *fmt, ...) RMG__PRINTF(6, 7);
+rmg_status rmg__error_nomem(rmg_context *ctx);
+void rmg__log(rmg_context *ctx, rmg_log_level level, const char *fmt, ...) RMG__PRINTF(3, 4);
+/* True if cancelled (by rmg_context_cancel or a progress callback); sets RMG_ERR_CANCELLED. */
+bool rmg__check_cancel(rmg_context *ctx, const char *stage, double fraction);
+
+/* ---- formatted strings ------------------------------------------------------------------- */
+
+/* A growable string through the context allocator. `failed` sticks after the first failure. */
+typedef struct rmg__buf {
+    rmg_context *ctx;
+    char *data;
+    size_t len, cap;
+    bool failed;
+} rmg__buf;
+
+void rmg__buf_init(rmg__buf *b, rmg_context *ctx);
+void rmg__buf_append(rmg__buf *b, const char *s, size_t n);
+void rmg__buf_puts(rmg__buf *b, const char *s);
+void rmg__buf_printf(rmg__buf *b, const char *fmt, ...) RMG__PRINTF(2, 3);
+void rmg__buf_putc(rmg__buf *b, char c);
+/* Hands the NUL-terminated data to the caller (free with rmg__free); NULL if it failed. */
+char *rmg__buf_take(rmg__buf *b);
+void rmg__buf_free(rmg__buf *b);
+
+/* ---- files ------------------------------------------------------------------------------- */
+
+/* Reads a whole file (NUL-terminated, length in *len). Sets RMG_ERR_IO / RMG_ERR_LIMIT. */
+rmg_status rmg__read_file(rmg_context *ctx, const char *path, size_t max_size, char **data, size_t *len);
+
+/* ---- hashing ----------------------------------------------------------------------------- */
+
+uint64_t rmg__hash64(const void *data, size_t len, uint64_t seed);
+
+#endif

@@ -1,0 +1,20 @@
+#!/usr/bin/env bash
+# Installs the Debian packages librmg needs to build and test, when they are missing.
+set -euo pipefail
+pkgs=(build-essential cmake pkg-config libyaml-dev libxxhash-dev libpng-dev libcmocka-dev
+      python3 python3-pytest python3-jsonschema)
+if [ "${1:-}" = "--test" ]; then
+  pkgs+=(clang libclang-rt-14-dev)
+fi
+missing=()
+for p in "${pkgs[@]}"; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+done
+if [ ${#missing[@]} -gt 0 ]; then
+  echo "setup: installing ${missing[*]}"
+  SUDO=""
+  [ "$(id -u)" -eq 0 ] || SUDO="sudo"
+  export DEBIAN_FRONTEND=noninteractive
+  $SUDO apt-get update -qq
+  $SUDO apt-get install -y -qq "${missing[@]}"
+fi

@@ -1,0 +1,56 @@
+/* Test support shared by every module's tests: the allocator failure harness, paths to the
+ * shared corpus and data, small helpers. */
+#ifndef RMG_TEST_H
+#define RMG_TEST_H
+
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include "rmg/rmg.h"
+
+/* A counting allocator that fails the allocation numbered `fail_at` (1-based, 0 = never)
+ * and every later one while `fail_all_after` is set. */
+typedef struct rmg_test_alloc {
+    size_t calls;          /* allocations and growing reallocations so far */
+    size_t fail_at;        /* 0: never fail */
+    bool fail_all_after;   /* also fail every allocation after fail_at */
+    size_t failures;       /* how many were refused */
+    size_t live_blocks;
+    size_t live_bytes;
+    size_t peak_bytes;
+} rmg_test_alloc;
+
+void *rmg_test_alloc_fn(void *user, void *ptr, size_t osize, size_t nsize);
+
+/* A context using `ta` (may be NULL for the C allocator) and `seed`. Asserts success. */
+rmg_context *rmg_test_context(rmg_test_alloc *ta, uint64_t seed);
+
+/* The allocator failure harness.
+ * `op` must release everything it created before returning, whatever it returns.
+ * For k = 1, 2, ... the k-th allocation made by `op` fails; the harness asserts that op then
+ * returns a non-OK status, that no block leaked, and it stops at the first k where op
+ * succeeds without hitting the injected failure (the context stays usable throughout).
+ * Returns the number of allocations op needs. `max_k` bounds the sweep (0 = 100000);
+ * `stride` > 1 tests only every stride-th k (for long operations). */
+typedef rmg_status (*rmg_test_op)(rmg_context *ctx, void *user);
+size_t rmg_test_oom_sweep(rmg_test_op op, void *user, size_t max_k, size_t stride);
+
+/* Absolute path of a file under the shared folder (env RMG_SHARED_DIR, else the build-time
+ * default). Returned buffer is static per call site use; copy if needed. */
+const char *rmg_test_shared(const char *relative);
+/* Absolute path of a file in the source tree. */
+const char *rmg_test_source(const char *relative);
+
+/* Lists regular files under dir (recursively) whose names end in one of the suffixes
+ * (comma-separated, "" = all). Returns a NULL-terminated array; free with rmg_test_free_list. */
+char **rmg_test_list_files(const char *dir, const char *suffixes);
+void rmg_test_free_list(char **list);
+
+/* Reads a whole file into a malloc'ed, NUL-terminated buffer (NULL on failure). */
+char *rmg_test_read_file(const char *path, size_t *len);
+
+#endif
