@@ -6,5 +6,8 @@
 #define RMG_RMG_H
 
 #include "rmg/core.h"
+#include "rmg/content.h"
+#include "rmg/template.h"
+#include "rmg/map.h"
 
 #endif

@@ -1,0 +1,158 @@
+/*
+ * Internal content model: the game facts every stage reads. The content module owns this file;
+ * other modules read the structs directly (fields may be appended, never reordered).
+ *
+ * Ids: terrains use their h3m ids (enum rmg_terrain_id), factions their h3m town ids
+ * (RMG_FACTION_NEUTRAL for neutral), creatures/artifacts/spells/skills/heroes their h3m ids.
+ * Arrays are indexed by position (index), not by id; use the lookups for id/key -> index.
+ */
+#ifndef RMG_CONTENT_INTERNAL_H
+#define RMG_CONTENT_INTERNAL_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "core_internal.h"
+#include "rmg/content.h"
+
+/* Special values of object_def.value / frequency / max_map / max_zone. */
+#define RMG__VALUE_FORMULA (-1)   /* computed from creature data (CRE) */
+#define RMG__NA (-2)              /* not applicable (mines, airship yard) */
+#define RMG__UNLIMITED (-3)       /* no cap */
+#define RMG__RULE (-4)            /* capped by a rule (prisons MIS-16, keymaster tents MIS-11) */
+
+typedef struct rmg__terrain {
+    char *key, *name, *code;
+    int id;                      /* h3m id */
+    bool land;                   /* every terrain but water (and rock) */
+    bool allowed_surface, allowed_underground;
+    int move_cost;
+    bool is_hota;
+    uint32_t color_rgb;          /* preview colour 0xRRGGBB */
+} rmg__terrain;
+
+typedef struct rmg__faction {
+    char *key, *name;
+    int id;                      /* h3m town id; RMG_FACTION_NEUTRAL for neutral */
+    int native_terrain;          /* terrain id of the active variant */
+    int alignment;               /* RMG_ALIGN_* */
+    bool prefer_underground;
+    bool is_hota;
+    bool is_town;                /* false for neutral */
+} rmg__faction;
+
+typedef struct rmg__creature {
+    char *key, *name, *plural;
+    int id;                      /* h3m id */
+    int faction;                 /* faction id (RMG_FACTION_NEUTRAL for neutrals) */
+    int level;                   /* 1..7 */
+    int upgrade_of;              /* creature index or -1 */
+    int ai_value;                /* of the active variant (HotA or SoD) */
+    int fight_value;
+    int growth;
+    int horde_growth;
+    int map_min, map_max;        /* random-map stack bounds */
+    bool special;                /* war machines, arrow tower: never generated */
+    bool is_hota;
+} rmg__creature;
+
+typedef struct rmg__footprint {
+    /* 8 columns x 6 rows, bit (row*8 + col), row 5 / col 7 = the object's anchor tile (its
+     * bottom-right corner), as in H3M object templates. 1 in block = impassable,
+     * 1 in visit = an entry (visitable) tile. */
+    uint64_t block, visit;
+    uint32_t terrains;           /* terrain-id mask the graphic exists for (0 = any) */
+} rmg__footprint;
+
+typedef struct rmg__object_def {
+    char *key, *name, *name_ru, *family;
+    int64_t value;               /* or RMG__VALUE_FORMULA / RMG__NA */
+    int64_t frequency;           /* or RMG__NA */
+    int64_t max_map, max_zone;   /* or RMG__UNLIMITED / RMG__RULE / RMG__NA */
+    bool max_map_fixed, max_zone_fixed;
+    uint32_t terrains;           /* terrain-id mask; 0 = never generated */
+    bool terrains_na;            /* placed by separate rules (mines, airship yard) */
+    bool banned_by_default;
+    char *notes;
+    int map_class, map_subclass; /* H3M class/subclass (-1 unknown) */
+    rmg__footprint footprint;
+    /* Family parameters, where they apply (-1 otherwise). */
+    int64_t amount;              /* gold / experience / prison experience / tent value */
+    int spell_level;             /* spell scrolls: 1..5, 6 = special; pandora spells: min level */
+    int spell_level_max;         /* pandora spells */
+    int school_mask;             /* pandora spells: 1 air, 2 fire, 4 water, 8 earth */
+    int resource;                /* resources, warehouses, mines: 0 wood .. 6 gold */
+    bool never_grouped;          /* OBJ-10: multi-entrance or no entrance; never guarded */
+} rmg__object_def;
+
+typedef struct rmg__artifact {
+    char *key, *name;
+    int id;
+    int cls;                     /* RMG_ARTIFACT_* */
+    bool combination;            /* a combination artifact */
+    int part_of;                 /* artifact index of the combination it belongs to, or -1 */
+    bool is_hota;
+} rmg__artifact;
+
+typedef struct rmg__spell {
+    char *key, *name;
+    int id;
+    int level;                   /* 1..5; 0 for special/creature spells */
+    int schools;                 /* 1 air, 2 fire, 4 water, 8 earth */
+    bool adventure, learnable;
+} rmg__spell;
+
+typedef struct rmg__skill {
+    char *key, *name;
+    int id;                      /* also the game's skill-list order (MIS-29) */
+} rmg__skill;
+
+typedef struct rmg__hero {
+    char *key, *name;
+    int id;
+    int faction;
+    char *hero_class;
+    bool campaign_only;
+    bool is_hota;
+    int water_rule;              /* 0 none, 1 only on water maps, 2 only on maps without water */
+} rmg__hero;
+
+struct rmg_content {
+    rmg_context *ctx;            /* allocator owner */
+    rmg__arena arena;            /* every string and array of the content lives here */
+    int variant;                 /* RMG_CONTENT_HOTA or RMG_CONTENT_SOD */
+    rmg__terrain *terrains;      size_t n_terrains;
+    rmg__faction *factions;      size_t n_factions;
+    rmg__creature *creatures;    size_t n_creatures;
+    rmg__object_def *objects;    size_t n_objects;
+    rmg__artifact *artifacts;    size_t n_artifacts;
+    rmg__spell *spells;          size_t n_spells;
+    rmg__skill *skills;          size_t n_skills;
+    rmg__hero *heroes;           size_t n_heroes;
+    void *index;                 /* lookup tables (content module private) */
+};
+
+/* The context's content, loading the built-in HotA ruleset on first use. NULL on failure
+ * (error set on ctx). */
+const struct rmg_content *rmg__content_get(rmg_context *ctx);
+
+/* Lookups: index into the matching array, or -1. */
+long rmg__content_find_object(const struct rmg_content *c, const char *key);
+long rmg__content_find_creature(const struct rmg_content *c, const char *key);
+long rmg__content_find_creature_id(const struct rmg_content *c, int h3m_id);
+long rmg__content_find_faction(const struct rmg_content *c, const char *key);
+long rmg__content_find_faction_id(const struct rmg_content *c, int id);
+long rmg__content_find_terrain(const struct rmg_content *c, const char *key);
+long rmg__content_find_terrain_id(const struct rmg_content *c, int id);
+long rmg__content_find_artifact(const struct rmg_content *c, const char *key);
+long rmg__content_find_artifact_id(const struct rmg_content *c, int id);
+long rmg__content_find_spell(const struct rmg_content *c, const char *key);
+long rmg__content_find_spell_id(const struct rmg_content *c, int id);
+long rmg__content_find_skill(const struct rmg_content *c, const char *key);
+long rmg__content_find_skill_id(const struct rmg_content *c, int id);
+long rmg__content_find_hero(const struct rmg_content *c, const char *key);
+long rmg__content_find_hero_id(const struct rmg_content *c, int id);
+/* Object whose H3M class/subclass is (cls, sub); sub -1 = first of the class. */
+long rmg__content_find_object_class(const struct rmg_content *c, int cls, int sub);
+
+#endif

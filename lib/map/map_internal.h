@@ -1,0 +1,219 @@
+/*
+ * Internal generation state and the map being built. This is the contract between stages:
+ *
+ *   select -> solve -> place -> build -> objects -> guard -> finish
+ *
+ * Each stage reads what earlier stages wrote and writes only its own part:
+ *   select : g->tpl, g->active_zone / g->active_conn, g->opt resolved (size, players...)
+ *   solve  : g->sol (terrains, factions, town types, bans, road choices, owners)
+ *   place  : map->zones (centres, levels), map->tile_zone, rock/water zones, g->layout
+ *   build  : map->terrain, tile flags BLOCKED/BORDER/PASSAGE/FREE, map->conns (tiles, guard
+ *            slots), teleport and border-guard objects
+ *   objects: towns, mines, treasure groups, rewards; OBJECT/ENTRY flags; groups; guard slots
+ *   guard  : monster objects for every guard slot (groups, objects, connections)
+ *   finish : roads, obstacles for unused land, validation, fingerprint
+ *
+ * Tiles are flat arrays indexed z*W*H + y*W + x. Map object ids are 1-based (0 = none).
+ * Fields may be appended, never reordered.
+ */
+#ifndef RMG_MAP_INTERNAL_H
+#define RMG_MAP_INTERNAL_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "core_internal.h"
+#include "content/content_internal.h"
+#include "template/model.h"
+#include "rmg/map.h"
+
+/* ---- tiles -------------------------------------------------------------------------------- */
+
+#define RMG__T_BLOCKED  0x0001u  /* not passable (obstacle, rock, object footprint, water) */
+#define RMG__T_OBJECT   0x0002u  /* covered by an object's footprint */
+#define RMG__T_ENTRY    0x0004u  /* an object's entry (visitable) tile */
+#define RMG__T_PASSAGE  0x0008u  /* part of a realized connection between zones */
+#define RMG__T_FREE     0x0010u  /* reserved free path: must stay passable */
+#define RMG__T_BORDER   0x0020u  /* zone border (sealed unless PASSAGE) */
+#define RMG__T_GUARD    0x0040u  /* a guard stands here */
+#define RMG__T_OBSTACLE 0x0080u  /* decorative obstacle (blocked) */
+#define RMG__T_WATER    0x0100u  /* water tile */
+#define RMG__T_ROCK     0x0200u  /* rock / rock-mass tile */
+#define RMG__T_USED     0x0400u  /* taken by something (objects stage bookkeeping) */
+
+static inline size_t rmg__tile(int w, int h, int x, int y, int z)
+{
+    return (size_t)z * (size_t)w * (size_t)h + (size_t)y * (size_t)w + (size_t)x;
+}
+
+/* ---- map parts ---------------------------------------------------------------------------- */
+
+typedef struct rmg__map_zone {
+    int id;                       /* map zone id = index + 1 */
+    int tpl_index;                /* index into tpl->zones, -1 for rock/water zones */
+    int tpl_id;                   /* template zone number, 0 for rock/water zones */
+    rmg_zone_kind kind;
+    int level;                    /* 0 surface, 1 underground */
+    int owner;                    /* player 1..8 or 0 */
+    bool human;
+    int chosen_terrain;           /* solver's terrain (rules are checked on it, ZON-15) */
+    int terrain;                  /* painted terrain after level conversion (ZON-14) */
+    int faction;                  /* zone faction id (RMG_FACTION_NEUTRAL possible) */
+    rmg_monster_strength monster_strength;
+    double size_weight;
+    int cx, cy;                   /* centre chosen by placement */
+    size_t n_tiles;               /* tiles owned */
+    RMG__VEC(uint32_t) towns;     /* object ids of the zone's towns */
+    uint32_t main_town;           /* object id or 0 */
+} rmg__map_zone;
+
+typedef struct rmg__map_connection {
+    int id;                       /* 1-based */
+    int tpl_index;                /* index into tpl->connections */
+    int zone_a, zone_b;           /* map zone ids */
+    rmg_connection_type kind;     /* template type */
+    rmg_map_realization realized;
+    int64_t value;
+    bool road;                    /* carries a road (solve + finish) */
+    bool border_guard_fallback;   /* border guard built as standard (CON-05) */
+    RMG__VEC(uint32_t) tiles;     /* passage tiles (tile index) or teleport entrance tiles */
+    RMG__VEC(uint32_t) guard_slots; /* tiles where the guard stage puts a guard */
+    RMG__VEC(uint32_t) guards;    /* monster object ids (guard stage) */
+    RMG__VEC(uint32_t) objects;   /* teleports / border guards / tents created for it */
+    char *why;                    /* reason when unrealized */
+} rmg__map_connection;
+
+typedef struct rmg__map_object {
+    uint32_t id;                  /* 1-based */
+    const char *key;              /* object key (TSV key or map-object key), map arena */
+    rmg_map_object_kind kind;
+    int x, y, z;                  /* anchor: the footprint's bottom-right tile */
+    uint64_t block, visit;        /* footprint masks relative to the anchor (content layout) */
+    int zone;                     /* map zone id */
+    int64_t value;
+    uint32_t group;               /* group id or 0 */
+    uint32_t guard;               /* guarding monster object id or 0 */
+    uint32_t guard_slot;          /* tile index + 1 where its guard goes, 0 none */
+    int color;                    /* monoliths, border guards, tents: colour index; -1 none */
+    /* towns */
+    int faction;
+    int owner;                    /* player or 0 */
+    bool main, castle;
+    /* creature objects, rewards */
+    int creature;                 /* creature index or -1 */
+    int count;
+    int64_t amount;               /* gold / experience / resource amount */
+    int artifact, spell;          /* indexes or -1 */
+    /* monsters */
+    double strength_total;        /* GRD-03 total, fractions kept */
+    int64_t guarded_value;
+    int strength_index;           /* 1..5 */
+    rmg_map_guard_target guards_kind;
+    uint32_t guards_id;           /* group / object / connection id */
+    int disposition;              /* 0..10 */
+    int join_percent;             /* 25, 50, 75, 100 */
+    bool join_for_money;
+    uint32_t link;                /* teleports: the paired object id; tents: the border guard */
+} rmg__map_object;
+
+typedef struct rmg__map_group {
+    uint32_t id;                  /* 1-based */
+    int zone;
+    int range;                    /* 0..2 treasure range, -1 for rewards placed from another zone */
+    int64_t target;               /* T drawn for the group (TRS-04) */
+    int64_t value;                /* sum of object values */
+    RMG__VEC(uint32_t) objects;   /* in generation order */
+    uint32_t guard;               /* monster object id or 0 */
+    uint32_t guard_slot;          /* tile index + 1, 0 none */
+} rmg__map_group;
+
+/* Per-zone content statistics (objects stage), reported by `rmg stats`. */
+typedef struct rmg__zone_stats {
+    int groups_requested[3], groups_placed[3];
+} rmg__zone_stats;
+
+struct rmg_map {
+    rmg_context *ctx;
+    rmg__arena arena;             /* strings and fixed-size arrays */
+    int width, height, levels;
+    size_t n_tiles;
+    uint8_t *terrain;             /* terrain id */
+    uint16_t *tile_zone;          /* map zone id, 0 none */
+    uint16_t *flags;              /* RMG__T_* */
+    uint8_t *road;                /* 0 none, else road type (1 dirt, 2 gravel, 3 cobblestone) */
+    uint32_t *tile_object;        /* object id covering the tile, 0 none */
+    RMG__VEC(rmg__map_zone) zones;
+    RMG__VEC(rmg__map_connection) conns;
+    RMG__VEC(rmg__map_object) objects;
+    RMG__VEC(rmg__map_group) groups;
+    RMG__VEC(char *) warnings;    /* each string allocated with rmg__malloc */
+    rmg__zone_stats *zone_stats;  /* per map zone (index id-1), may be NULL */
+    /* Metadata. */
+    uint64_t seed;
+    rmg_generate_options options; /* as resolved */
+    char *pack_name, *template_name, *description;
+    uint64_t fingerprint;
+    double stage_ms[8];           /* per-stage wall time (RMG_STAGE_*) */
+    int attempts;
+};
+
+/* ---- generation state ---------------------------------------------------------------------- */
+
+typedef struct rmg__zone_solution {
+    int terrain;                  /* chosen terrain id (pre-conversion) */
+    int faction;                  /* zone faction */
+    int player_town_type;         /* faction id of the zone's player towns, -1 if none */
+    int *neutral_town_types;      /* per neutral town k (min towns first), -1 unconstrained */
+    int n_neutral_towns;
+    int owner;                    /* player 1..8 or 0 */
+    bool human;
+} rmg__zone_solution;
+
+typedef struct rmg__solution {
+    rmg__zone_solution *zones;    /* parallel to g->active zones (tpl index order) */
+    bool *road;                   /* per template connection: carries a road */
+    uint8_t *artifact_allowed;    /* per content artifact index */
+    uint8_t *spell_allowed;
+    uint8_t *skill_allowed;
+    uint8_t *hero_allowed;
+    uint8_t *object_banned;       /* per content object index: banned by solve (OBJ-14) */
+    int prisons_max;              /* MIS-16 */
+    uint32_t allowed_towns;       /* pack town choice after MIS-38 */
+    int gem_spell;                /* MIS-34 spell index or -1 */
+} rmg__solution;
+
+typedef struct rmg__gen {
+    rmg_context *ctx;
+    const struct rmg_content *content;
+    const struct rmg_pack *pack;
+    const rmg__template *tpl;
+    rmg_generate_options opt;     /* resolved: width/height/levels/players/... */
+    uint64_t root_seed;
+    rmg__arena scratch;           /* per-generation scratch, freed after finish */
+    bool *zone_active;            /* per template zone: exists for these player counts */
+    bool *conn_active;            /* per template connection */
+    int *zone_map_id;             /* per template zone: map zone id (place), 0 inactive */
+    rmg__solution sol;
+    struct rmg_map *map;
+    void *stage_data[8];          /* private per-stage state kept across stages (freed by owner) */
+} rmg__gen;
+
+/* The RNG for (stage, purpose index): independent of every other stream (per stage, per zone). */
+void rmg__gen_stream(const rmg__gen *g, const char *stage, uint64_t index, rmg_rng *out);
+
+/* Map building helpers (lib/map). */
+rmg_status rmg__map_new(rmg_context *ctx, int width, int height, int levels, struct rmg_map **out);
+/* Appends an object (zeroed, id assigned, colour/creature/artifact -1); NULL on allocation
+ * failure (error set). The pointer is valid until the next append. */
+rmg__map_object *rmg__map_add_object(struct rmg_map *m, const char *key, rmg_map_object_kind kind, int x, int y,
+                                     int z);
+rmg__map_group *rmg__map_add_group(struct rmg_map *m, int zone, int range, int64_t target);
+rmg_status rmg__map_warn(struct rmg_map *m, const char *fmt, ...) RMG__PRINTF(2, 3);
+/* Marks an object's footprint on the tile layers (OBJECT|BLOCKED on blocked tiles, ENTRY on
+ * visit tiles, tile_object). Returns false if a tile is outside the map. */
+bool rmg__map_stamp_object(struct rmg_map *m, const rmg__map_object *o);
+/* Iterates the footprint tiles of masks anchored at (x, y): calls fn for each set bit. */
+void rmg__footprint_tiles(uint64_t mask, int x, int y, void (*fn)(void *user, int tx, int ty), void *user);
+uint64_t rmg__map_compute_fingerprint(const struct rmg_map *m);
+
+#endif

@@ -1,0 +1,197 @@
+/*
+ * Internal template model (spec sections PCK, TPL, ZON, CON, RUL, MIS, WAT). One model for every
+ * input format (native YAML, HotA h3t, SoD rmg.txt, VCMI JSON). The template module owns this
+ * file; importers fill it, later stages read it. Fields may be appended, never reordered.
+ *
+ * Memory: a pack owns an arena; every string and array of its templates lives in it.
+ * Enums shared with the public API are in include/rmg/template.h.
+ */
+#ifndef RMG_TEMPLATE_MODEL_H
+#define RMG_TEMPLATE_MODEL_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "core_internal.h"
+#include "rmg/template.h"
+
+/* Where a setting came from, for messages ("file:line:col" or "row R, column C"). */
+typedef struct rmg__srcloc {
+    int line;    /* 1-based line (YAML/JSON) or row (h3t); 0 unknown */
+    int column;  /* 1-based */
+} rmg__srcloc;
+
+/* A value that may be "default" (RUL-06/07) or "unlimited". */
+#define RMG__PARAM_DEFAULT INT64_MIN
+#define RMG__PARAM_UNLIMITED (-1)
+
+/* Per-item allow/ban overrides (heroes, artifacts, spells, skills, towns). Applied in order. */
+typedef struct rmg__override {
+    int id;          /* h3m id of the item */
+    bool allow;      /* true: allow ("+"), false: ban ("-") */
+} rmg__override;
+
+typedef struct rmg__override_list {
+    rmg__override *items;
+    size_t count;
+} rmg__override_list;
+
+/* Object rule (RUL-02/03). The target is kept in content terms (object keys, families,
+ * creature keys) so any format maps onto it; h3t class ids are resolved by the importer. */
+typedef struct rmg__rule {
+    rmg_rule_op op;                 /* forbid / allow_edit */
+    rmg_rule_target target;         /* what the rule addresses */
+    char *object;                   /* RMG_TARGET_OBJECT: object key (object-defaults.tsv) */
+    char *family;                   /* FAMILY / CREATURE / CREATURE_LEVEL / CUSTOM: family key */
+    char *creature;                 /* RMG_TARGET_CREATURE: creature key */
+    int level;                      /* RMG_TARGET_CREATURE_LEVEL: creature level 1..7 */
+    /* RMG_TARGET_CUSTOM (OBJ-15): a variant with explicit parameters. */
+    int64_t amount;                 /* gold / experience / prison experience / tent value */
+    int spell_min, spell_max, schools; /* custom spell Pandora */
+    /* allow_edit parameters; RMG__PARAM_DEFAULT = "d", RMG__PARAM_UNLIMITED = "n". */
+    int64_t value, frequency, max_map, max_zone;
+    int64_t extra;                  /* 1.8 extra field (meaning unknown), RMG__PARAM_DEFAULT if absent */
+    char *raw;                      /* the rule as written (for messages and round trips), may be NULL */
+    rmg__srcloc loc;
+} rmg__rule;
+
+typedef struct rmg__rule_list {
+    rmg__rule *items;
+    size_t count;
+} rmg__rule_list;
+
+/* Type-selection rule (ZON-10..12). A town reference is (zone, town) with town = -1 for
+ * "all player towns of the zone" and k >= 0 for neutral town #k. */
+typedef struct rmg__type_rule {
+    rmg_type_rule_kind kind;
+    bool negate;                    /* "!=" / "not native" / "does not match" */
+    int zone_a, town_a;             /* subject */
+    int zone_b, town_b;             /* object (town_b unused for terrain/faction-of-zone refs) */
+    char *raw;
+    rmg__srcloc loc;
+} rmg__type_rule;
+
+typedef struct rmg__mirror_link {    /* ZON-29..36 */
+    rmg_teleport_kind surface_kind, underground_kind;
+    int surface_color, underground_color;  /* monolith colour / subtype index; -1 for gates */
+    int64_t value;
+    bool roads;
+    bool monolith_repulsion;
+    char *raw;
+    rmg__srcloc loc;
+} rmg__mirror_link;
+
+typedef struct rmg__treasure {        /* TRS-01 */
+    int64_t min, max;
+    int64_t density;
+} rmg__treasure;
+
+typedef struct rmg__player_filter {   /* zone / connection restrictions (PCK-02) */
+    int min_human, max_human, min_total, max_total; /* 0 = unrestricted bound */
+} rmg__player_filter;
+
+typedef struct rmg__zone {
+    int id;                          /* the zone number (PLC-01) */
+    rmg_zone_kind kind;
+    int owner;                       /* player 1..8 for start zones, 0 none */
+    double size;                     /* relative size (ZON-01) */
+    rmg__player_filter players;
+    rmg_zone_placement placement;
+    bool allow_noncoherent_roads, repulsion, neutral_only;
+    /* Towns (MIS-06..09). */
+    int player_towns, player_castles, player_town_density, player_castle_density;
+    int neutral_towns, neutral_castles, neutral_town_density, neutral_castle_density;
+    bool towns_same_type;
+    uint32_t allowed_towns;          /* faction-id mask; 0 = unrestricted */
+    bool allowed_factions_set;
+    uint32_t allowed_factions;       /* ZON-09 */
+    /* Mines per resource (wood, mercury, ore, sulfur, crystal, gems, gold). */
+    int mines_min[7], mines_density[7];
+    /* Terrain. */
+    bool terrain_match_town;
+    uint32_t allowed_terrains;       /* terrain-id mask; 0 = unrestricted */
+    /* Monsters (ZON-23..28). */
+    rmg_monster_strength monster_strength;
+    bool monsters_match_town;
+    uint32_t monster_factions;       /* faction-id mask incl. RMG_FACTION_NEUTRAL bit; 0 = all */
+    rmg_mood mood;
+    int mood_value;                  /* RMG_MOOD_EXACT */
+    int join_percent;                /* 25, 50, 75, 100 */
+    bool join_only_for_money;
+    rmg__treasure treasure[3];
+    rmg__rule_list rules;            /* zone-level object rules, in order */
+    int airship_min, airship_density;
+    rmg__type_rule *type_rules;  size_t n_type_rules;
+    rmg__mirror_link *mirror_links; size_t n_mirror_links;
+    int64_t max_block_value;         /* h3t 1.7.2 "Max block value"; 0 = unset (not acted on) */
+    char *min_objects_raw, *image_raw, *allowed_factions_raw; /* kept verbatim, not acted on */
+    rmg__srcloc loc;
+} rmg__zone;
+
+typedef struct rmg__connection {
+    int zone_a, zone_b;              /* zone ids */
+    rmg_connection_type type;
+    int64_t value;
+    rmg_connection_placement placement;
+    rmg_road_setting roads;
+    bool monolith_repulsion;
+    rmg__player_filter players;
+    rmg__srcloc loc;
+} rmg__connection;
+
+typedef struct rmg__template {
+    char *name;
+    /* Filters (PCK-02): map size codes (side/36)^2 x (2 if underground), players. */
+    int min_size, max_size;
+    rmg__player_filter players;      /* derived from zones when the format has none */
+    /* TPL settings. */
+    bool special_weeks, spell_research, anarchy;
+    bool rock_masses;
+    double rock_radius;
+    double zone_sparseness;
+    rmg__override_list artifacts, spells, skills, combo_artifacts;
+    rmg__rule_list rules;            /* template-level object rules, in order */
+    rmg__zone *zones;               size_t n_zones;
+    rmg__connection *connections;   size_t n_connections;
+    uint32_t water_allowed;          /* bit per rmg_water_level the template accepts; 0 = any */
+    rmg__srcloc loc;
+} rmg__template;
+
+struct rmg_pack {
+    rmg_context *ctx;
+    rmg__arena arena;
+    char *name;
+    char *description;
+    char *file;                      /* source file name, for messages (may be NULL) */
+    rmg_template_format format;      /* what it was read from */
+    bool mirror;
+    int max_battle_rounds;           /* 0 = no limit */
+    bool forbid_hiring_heroes;
+    char *tags;
+    rmg__override_list heroes;
+    uint32_t allowed_towns;          /* faction-id mask; 0 = all (PCK-10) */
+    rmg__template *templates;       size_t n_templates;
+    /* Warnings collected while loading (settings kept but not acted on, etc.). */
+    char **warnings;                size_t n_warnings;
+};
+
+/* Appends a formatted warning to the pack (allocation failure is reported as RMG_ERR_NOMEM). */
+rmg_status rmg__pack_warn(struct rmg_pack *pack, const char *fmt, ...) RMG__PRINTF(2, 3);
+
+/* Creates an empty pack with defaults (owned arena). */
+rmg_status rmg__pack_new(rmg_context *ctx, struct rmg_pack **out);
+/* Appends a template / zone / connection / rule with spec defaults filled in. Pointers into
+ * the arrays are invalidated by later appends of the same kind. */
+rmg__template *rmg__pack_add_template(struct rmg_pack *pack);
+rmg__zone *rmg__template_add_zone(struct rmg_pack *pack, rmg__template *t);
+rmg__connection *rmg__template_add_connection(struct rmg_pack *pack, rmg__template *t);
+rmg__rule *rmg__rules_add(struct rmg_pack *pack, rmg__rule_list *list);
+
+/* Spec defaults for a fresh zone (used by every importer). */
+void rmg__zone_defaults(rmg__zone *z);
+void rmg__template_defaults(rmg__template *t);
+
+/* Index of the zone with number `id` in t->zones, or -1. */
+long rmg__template_find_zone(const rmg__template *t, int id);
+
+#endif
