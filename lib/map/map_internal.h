@@ -203,6 +203,7 @@ void rmg__gen_stream(const rmg__gen *g, const char *stage, uint64_t index, rmg_r
 
 /* Map building helpers (lib/map). */
 rmg_status rmg__map_new(rmg_context *ctx, int width, int height, int levels, struct rmg_map **out);
+void rmg__map_free(struct rmg_map *m);
 /* Appends an object (zeroed, id assigned, colour/creature/artifact -1); NULL on allocation
  * failure (error set). The pointer is valid until the next append. */
 rmg__map_object *rmg__map_add_object(struct rmg_map *m, const char *key, rmg_map_object_kind kind, int x, int y,

@@ -180,12 +180,18 @@ rmg_status rmg__pack_warn(struct rmg_pack *pack, const char *fmt, ...) RMG__PRIN
 
 /* Creates an empty pack with defaults (owned arena). */
 rmg_status rmg__pack_new(rmg_context *ctx, struct rmg_pack **out);
+/* Frees the pack and everything in its arena; NULL is a no-op. */
+void rmg__pack_free(struct rmg_pack *pack);
 /* Appends a template / zone / connection / rule with spec defaults filled in. Pointers into
  * the arrays are invalidated by later appends of the same kind. */
 rmg__template *rmg__pack_add_template(struct rmg_pack *pack);
 rmg__zone *rmg__template_add_zone(struct rmg_pack *pack, rmg__template *t);
 rmg__connection *rmg__template_add_connection(struct rmg_pack *pack, rmg__template *t);
 rmg__rule *rmg__rules_add(struct rmg_pack *pack, rmg__rule_list *list);
+/* All of these return NULL when the arena cannot grow (the caller reports RMG_ERR_NOMEM).
+ * Arrays live in the pack's arena and grow geometrically; other arrays of the model (type
+ * rules, mirror links, override lists) may use rmg__arena_grow below. */
+void *rmg__arena_grow(rmg__arena *arena, void **items, size_t *count, size_t elem);
 
 /* Spec defaults for a fresh zone (used by every importer). */
 void rmg__zone_defaults(rmg__zone *z);

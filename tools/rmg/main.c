@@ -1,15 +1,51 @@
-/* The rmg command. */
+/* The rmg command: dispatches to one subcommand per file. */
 #include <stdio.h>
 #include <string.h>
 
+#include "commands.h"
 #include "rmg/rmg.h"
+
+typedef struct command {
+    const char *name;
+    int (*run)(int argc, char **argv);
+    const char *summary;
+} command;
+
+static const command commands[] = {
+    {"generate", rmg_cmd_generate, "generate a map from a template (default: the built-in pack)"},
+    {"check", rmg_cmd_check, "validate a template file like a careful template editor"},
+    {"convert", rmg_cmd_convert, "convert a template between formats (.yaml, .h3t, .json)"},
+    {"objects", rmg_cmd_objects, "print the effective object list of a template or zone"},
+    {"guard", rmg_cmd_guard, "compute a guard from a value and strengths"},
+    {"info", rmg_cmd_info, "version and content summary"},
+    {"stats", rmg_cmd_stats, "generate many maps and report statistics"},
+};
+
+static void usage(FILE *out)
+{
+    fprintf(out, "usage: rmg <command> [options]   (rmg <command> --help for details)\n\ncommands:\n");
+    for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++)
+        fprintf(out, "  %-9s %s\n", commands[i].name, commands[i].summary);
+}
 
 int main(int argc, char **argv)
 {
-    if (argc > 1 && strcmp(argv[1], "--version") == 0) {
+    if (argc < 2) {
+        usage(stderr);
+        return 2;
+    }
+    if (strcmp(argv[1], "--version") == 0) {
         printf("rmg %s\n", rmg_version_string());
         return 0;
     }
-    fprintf(stderr, "usage: rmg --version\n");
+    if (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0 || strcmp(argv[1], "help") == 0) {
+        usage(stdout);
+        return 0;
+    }
+    for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++)
+        if (strcmp(argv[1], commands[i].name) == 0)
+            return commands[i].run(argc - 1, argv + 1);
+    fprintf(stderr, "rmg: unknown command '%s'\n", argv[1]);
+    usage(stderr);
     return 2;
 }
