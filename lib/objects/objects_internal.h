@@ -1,0 +1,122 @@
+/*
+ * Internal interface of the objects stage (spec OBJ, RUL, CRE, TRS, MIS-01..17).
+ *
+ *   effective.c  effective object lists: L0, template and zone rules, caps (RUL-04..12, OBJ-04..20)
+ *   creatures.c  creature objects: counts and values (CRE-01..09)
+ *   groups.c     the group algorithm of TRS-04..07 on an abstract candidate list
+ *   tiles.c      placement on tiles: footprints, clusters with one guard slot, free paths, undo
+ *   stage.c      the stage: towns, mines, airship yards, zone content, rewards in other zones
+ *   api.c        the public API (rmg/objects.h)
+ *
+ * Effective list layout. An entry is one content object row (creature objects are expanded into
+ * one entry per creature, see effective.c), or a custom variant added by a rule (OBJ-15). The
+ * entries of every list built from one template share one layout: entry i of a zone list is
+ * entry i of the template list (zone rules only append custom variants), which is how RUL-07
+ * finds "the object's entry in L_map".
+ */
+#ifndef RMG_OBJECTS_INTERNAL_H
+#define RMG_OBJECTS_INTERNAL_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "core_internal.h"
+#include "content/content_internal.h"
+#include "map/map_internal.h"
+#include "template/model.h"
+#include "rmg/objects.h"
+
+/* ---- effective object lists ----------------------------------------------------------------- */
+
+typedef struct rmg__eff_entry {
+    int32_t obj;              /* content object index */
+    int32_t creature;         /* creature index (creature objects), -1 otherwise */
+    bool present;             /* in the list (not forbidden) */
+    bool custom;              /* OBJ-15 variant added by a rule */
+    int64_t value;            /* or RMG__VALUE_FORMULA (creature objects, OBJ-06) */
+    int64_t frequency;
+    int64_t max_map, max_zone;/* number, RMG__UNLIMITED or RMG__RULE */
+    int64_t amount;           /* custom variants: gold / experience / tent value; else the row's */
+    int spell_min, spell_max, schools; /* custom spell Pandora's boxes */
+} rmg__eff_entry;
+
+typedef struct rmg__eff_list {
+    rmg_context *ctx;
+    const struct rmg_content *content;
+    RMG__VEC(rmg__eff_entry) items;
+} rmg__eff_list;
+
+/* L0 (OBJ-04): every row of the content but mines and the airship yard, creature objects
+ * expanded per creature; present = not banned by default. */
+rmg_status rmg__eff_init(rmg_context *ctx, const struct rmg_content *content, rmg__eff_list *out);
+rmg_status rmg__eff_copy(const rmg__eff_list *src, rmg__eff_list *out);
+void rmg__eff_free(rmg__eff_list *list);
+/* Applies rules in order (RUL-04). ref = NULL for template rules (defaults from the content),
+ * L_map for zone rules (RUL-07). `zone_level` drops max_map (RUL-02). Errors name the rule's
+ * location (file may be NULL). */
+rmg_status rmg__eff_apply_rules(rmg__eff_list *list, const rmg__rule_list *rules, const rmg__eff_list *ref,
+                                bool zone_level, const char *file);
+/* OBJ-07 / RUL-08: effective caps after all rules. */
+void rmg__eff_apply_caps(rmg__eff_list *list);
+/* The effective cap of one configured value against the content default (OBJ-07). */
+int64_t rmg__eff_cap(int64_t configured, int64_t def, bool fixed);
+/* L_map (capped = false keeps configured caps, as zone rules need) or L_Z of template zone
+ * index zone_index (-1: L_map). tpl may be NULL: L0 with caps. */
+rmg_status rmg__eff_build(rmg_context *ctx, const struct rmg_content *content, const rmg__template *tpl,
+                          long zone_index, const char *file, rmg__eff_list *out);
+/* Index of the entry for object key (first creature entry for creature objects), or -1. */
+long rmg__eff_find(const rmg__eff_list *list, const char *key, const char *creature);
+/* True for objects whose value comes from CRE formulas. */
+bool rmg__obj_is_creature_object(const rmg__object_def *d);
+/* True if the object's family matches a rule group name (RUL-03; see effective.c for the list). */
+bool rmg__family_matches(const rmg__object_def *d, const char *group);
+
+/* ---- creature objects (CRE) ------------------------------------------------------------------- */
+
+/* CRE-06 rounded count (before the CRE-07 cap of 150). */
+int64_t rmg__cre_count(int level, int64_t ai_value);
+#define RMG__CRE_MAX_PLACED 150
+/* Values with n zones of the creature's faction and N zones with towns (N = 0: n/N = 0).
+ * Fractions are rounded half up; negative results become 0. */
+int64_t rmg__cre_dwelling_value(int64_t ai, int64_t growth, int64_t n, int64_t N);
+int64_t rmg__cre_pandora_value(int64_t ai, int64_t count, int64_t n, int64_t N);
+int64_t rmg__cre_seer_value(int64_t ai, int64_t count, int64_t n, int64_t N);
+/* Creatures of a composite dwelling (CRE-03), from their keys; returns the count (<= cap). */
+size_t rmg__composite_creatures(const struct rmg_content *c, const rmg__object_def *d, long *out, size_t cap);
+/* The value of an entry given n per faction (array indexed by faction id 0..31) and N. */
+int64_t rmg__eff_value(const struct rmg_content *c, const rmg__eff_entry *e, const int *n_by_faction, int N);
+
+/* ---- the group algorithm (TRS-04..07) ---------------------------------------------------------- */
+
+typedef struct rmg__trs_source {
+    size_t n;                                  /* candidates */
+    const int64_t *value;                      /* per candidate */
+    const uint64_t *weight;                    /* frequency (0 = never picked) */
+    const bool *single;                        /* OBJ-10: only alone, never a follow-up */
+    /* TRS-05 limits, counting objects already chosen for this group: true if candidate i may be
+     * taken once more. `taken` is called for each pick. */
+    bool (*available)(void *user, size_t i);
+    void (*taken)(void *user, size_t i);
+    void *user;
+} rmg__trs_source;
+
+#define RMG__TRS_MAX_OBJECTS 64
+/* Builds one group for total T: writes candidate indexes in generation order to out (cap
+ * RMG__TRS_MAX_OBJECTS) and returns their count; 0 means the attempt failed (TRS-06).
+ * scratch holds src->n weights. */
+size_t rmg__trs_group(const rmg__trs_source *src, int64_t T, rmg_rng *rng, uint64_t *scratch, size_t *out);
+
+/* ---- the stage ---------------------------------------------------------------------------------- */
+
+/* Number of Keymaster colours (Border Guards and tents). */
+#define RMG__KEY_COLORS 8
+/* Failed group attempts before a range counts as full (TRS-06). */
+#define RMG__TRS_MAX_FAILS 4
+/* Area in tiles per density unit of a treasure range (TRS-03, see stage.c). */
+#define RMG__TRS_AREA_PER_DENSITY 500
+/* Area in tiles per density unit of extra towns, mines and airship yards (stage.c). */
+#define RMG__EXTRA_AREA_PER_DENSITY 4096
+
+rmg_status rmg__stage_objects(rmg__gen *g);
+
+#endif

@@ -1,0 +1,465 @@
+/* Objects: effective lists (RUL, OBJ), the group algorithm (TRS), creature formulas (CRE). */
+#include "test_objects_fixture.h"
+
+#include "objects/objects_internal.h"
+#include "template/model.h"
+
+typedef struct fixture {
+    rmg_context *ctx;
+    struct rmg_content *content;
+    struct rmg_pack *pack;
+    rmg__template *tpl;
+} fixture;
+
+static int setup(void **state)
+{
+    fixture *f = calloc(1, sizeof *f);
+    f->ctx = rmg_test_context(NULL, 1);
+    f->content = fx_content(f->ctx);
+    assert_int_equal(rmg__pack_new(f->ctx, &f->pack), RMG_OK);
+    f->tpl = rmg__pack_add_template(f->pack);
+    assert_non_null(f->tpl);
+    *state = f;
+    return 0;
+}
+
+static int teardown(void **state)
+{
+    fixture *f = *state;
+    rmg__pack_free(f->pack);
+    fx_free(f->content);
+    rmg_context_destroy(f->ctx);
+    free(f);
+    return 0;
+}
+
+static rmg__rule *add_rule(fixture *f, rmg__rule_list *list, rmg_rule_op op, rmg_rule_target target, const char *what)
+{
+    rmg__rule *r = rmg__rules_add(f->pack, list);
+    assert_non_null(r);
+    r->op = op;
+    r->target = target;
+    char *copy = what ? rmg__arena_strdup(&f->pack->arena, what) : NULL;
+    if (target == RMG_TARGET_OBJECT)
+        r->object = copy;
+    else if (target != RMG_TARGET_ALL)
+        r->family = copy;
+    return r;
+}
+
+static rmg__zone *add_zone(fixture *f, int id)
+{
+    rmg__zone *z = rmg__template_add_zone(f->pack, f->tpl);
+    assert_non_null(z);
+    z->id = id;
+    return z;
+}
+
+static const rmg__eff_entry *entry(const rmg__eff_list *l, const char *key)
+{
+    long i = rmg__eff_find(l, key, NULL);
+    assert_true(i >= 0);
+    return &l->items.items[i];
+}
+
+static size_t present_count(const rmg__eff_list *l)
+{
+    size_t n = 0;
+    for (size_t i = 0; i < l->items.count; i++)
+        n += l->items.items[i].present;
+    return n;
+}
+
+/* OBJ-04: L0 = rows not banned by default, without mines and the airship yard. */
+static void test_obj04_initial_list(void **state)
+{
+    fixture *f = *state;
+    rmg__eff_list l;
+    assert_int_equal(rmg__eff_build(f->ctx, f->content, NULL, -1, NULL, &l), RMG_OK);
+    assert_true(rmg__eff_find(&l, "mine_gold_mine", NULL) < 0);
+    assert_true(rmg__eff_find(&l, "airship_yard", NULL) < 0);
+    assert_true(entry(&l, "arena")->present);
+    assert_false(entry(&l, "cover_of_darkness")->present);     /* banned by default */
+    assert_false(entry(&l, "keymaster_tent_5000")->present);
+    assert_int_equal(entry(&l, "arena")->value, 3000);
+    assert_int_equal(entry(&l, "arena")->frequency, 50);
+    /* Creature objects expand per base creature of levels 1..7 (not upgrades, not special). */
+    assert_true(rmg__eff_find(&l, "creature_dwelling", "pikeman") >= 0);
+    assert_true(rmg__eff_find(&l, "creature_dwelling", "halberdier") < 0);
+    assert_true(rmg__eff_find(&l, "creature_dwelling", "ballista") < 0);
+    assert_true(rmg__eff_find(&l, "creature_dwelling", "vampire") < 0);
+    assert_true(rmg__eff_find(&l, "creature_dwelling_estate", "vampire") >= 0);
+    assert_true(rmg__eff_find(&l, "creature_dwelling_hovel", "peasant") >= 0);
+    assert_true(rmg__eff_find(&l, "pandora_creatures", "angel") >= 0);
+    rmg__eff_free(&l);
+}
+
+/* RUL-05 vector 1: [forbid(all), allow_edit(arena, default...)] -> L_map = {arena}. */
+static void test_rul05_forbid_all_then_allow(void **state)
+{
+    fixture *f = *state;
+    add_rule(f, &f->tpl->rules, RMG_RULE_FORBID, RMG_TARGET_ALL, NULL);
+    add_rule(f, &f->tpl->rules, RMG_RULE_ALLOW, RMG_TARGET_OBJECT, "arena");
+    rmg__eff_list l;
+    assert_int_equal(rmg__eff_build(f->ctx, f->content, f->tpl, -1, NULL, &l), RMG_OK);
+    assert_int_equal(present_count(&l), 1);
+    assert_true(entry(&l, "arena")->present);
+    assert_int_equal(entry(&l, "arena")->value, 3000);
+    rmg__eff_free(&l);
+}
+
+/* RUL-05 vector 2: [allow_edit(arena, ...), forbid(all)] -> L_map = {}. */
+static void test_rul05_allow_then_forbid_all(void **state)
+{
+    fixture *f = *state;
+    add_rule(f, &f->tpl->rules, RMG_RULE_ALLOW, RMG_TARGET_OBJECT, "arena")->value = 4000;
+    add_rule(f, &f->tpl->rules, RMG_RULE_FORBID, RMG_TARGET_ALL, NULL);
+    rmg__eff_list l;
+    assert_int_equal(rmg__eff_build(f->ctx, f->content, f->tpl, -1, NULL, &l), RMG_OK);
+    assert_int_equal(present_count(&l), 0);
+    rmg__eff_free(&l);
+}
+
+/* RUL-07 vector 1: template allow_edit(arena, value=5000); zone [forbid(arena), allow_edit(arena,
+ * default...)] -> value 5000, frequency 50 in that zone. */
+static void test_rul07_zone_default_from_lmap(void **state)
+{
+    fixture *f = *state;
+    add_rule(f, &f->tpl->rules, RMG_RULE_ALLOW, RMG_TARGET_OBJECT, "arena")->value = 5000;
+    rmg__zone *z = add_zone(f, 1);
+    add_rule(f, &z->rules, RMG_RULE_FORBID, RMG_TARGET_OBJECT, "arena");
+    add_rule(f, &z->rules, RMG_RULE_ALLOW, RMG_TARGET_OBJECT, "arena");
+    rmg__eff_list l;
+    assert_int_equal(rmg__eff_build(f->ctx, f->content, f->tpl, 0, NULL, &l), RMG_OK);
+    assert_true(entry(&l, "arena")->present);
+    assert_int_equal(entry(&l, "arena")->value, 5000);
+    assert_int_equal(entry(&l, "arena")->frequency, 50);
+    rmg__eff_free(&l);
+}
+
+/* RUL-07 vector 2: template forbid(all) + zone allow_edit(arena, default...) -> 3000, 50, 32. */
+static void test_rul07_zone_default_from_tsv(void **state)
+{
+    fixture *f = *state;
+    add_rule(f, &f->tpl->rules, RMG_RULE_FORBID, RMG_TARGET_ALL, NULL);
+    rmg__zone *z = add_zone(f, 1);
+    add_rule(f, &z->rules, RMG_RULE_ALLOW, RMG_TARGET_OBJECT, "arena");
+    rmg__eff_list l;
+    assert_int_equal(rmg__eff_build(f->ctx, f->content, f->tpl, 0, NULL, &l), RMG_OK);
+    assert_int_equal(present_count(&l), 1);
+    assert_int_equal(entry(&l, "arena")->value, 3000);
+    assert_int_equal(entry(&l, "arena")->frequency, 50);
+    assert_int_equal(entry(&l, "arena")->max_map, 32);
+    rmg__eff_free(&l);
+    /* The template-level list itself stays empty. */
+    assert_int_equal(rmg__eff_build(f->ctx, f->content, f->tpl, -1, NULL, &l), RMG_OK);
+    assert_int_equal(present_count(&l), 0);
+    rmg__eff_free(&l);
+}
+
+/* RUL-07 at template level: defaults come from the TSV even for banned-by-default rows. */
+static void test_rul07_template_allows_banned(void **state)
+{
+    fixture *f = *state;
+    add_rule(f, &f->tpl->rules, RMG_RULE_ALLOW, RMG_TARGET_OBJECT, "cover_of_darkness")->frequency = 7;
+    rmg__eff_list l;
+    assert_int_equal(rmg__eff_build(f->ctx, f->content, f->tpl, -1, NULL, &l), RMG_OK);
+    assert_true(entry(&l, "cover_of_darkness")->present);
+    assert_int_equal(entry(&l, "cover_of_darkness")->value, 500);
+    assert_int_equal(entry(&l, "cover_of_darkness")->frequency, 7);
+    rmg__eff_free(&l);
+}
+
+/* RUL-06: editing keeps `default` parameters; RUL-12: forbidding an absent object is a no-op. */
+static void test_rul06_rul12(void **state)
+{
+    fixture *f = *state;
+    add_rule(f, &f->tpl->rules, RMG_RULE_ALLOW, RMG_TARGET_OBJECT, "arena")->frequency = 9;
+    add_rule(f, &f->tpl->rules, RMG_RULE_ALLOW, RMG_TARGET_OBJECT, "arena")->value = 100;
+    add_rule(f, &f->tpl->rules, RMG_RULE_FORBID, RMG_TARGET_OBJECT, "sanctuary");
+    rmg__eff_list l;
+    assert_int_equal(rmg__eff_build(f->ctx, f->content, f->tpl, -1, NULL, &l), RMG_OK);
+    assert_int_equal(entry(&l, "arena")->value, 100);
+    assert_int_equal(entry(&l, "arena")->frequency, 9);
+    assert_false(entry(&l, "sanctuary")->present);
+    rmg__eff_free(&l);
+}
+
+/* OBJ-07 vectors: arena max_map 50 -> 32; obelisk max_zone 3 -> 1; shrine of magic incantation
+ * max_map 50 -> 50. A configured unlimited on a fixed cap becomes the default cap. */
+static void test_obj07_caps(void **state)
+{
+    fixture *f = *state;
+    add_rule(f, &f->tpl->rules, RMG_RULE_ALLOW, RMG_TARGET_OBJECT, "arena")->max_map = 50;
+    add_rule(f, &f->tpl->rules, RMG_RULE_ALLOW, RMG_TARGET_OBJECT, "obelisk")->max_zone = 3;
+    add_rule(f, &f->tpl->rules, RMG_RULE_ALLOW, RMG_TARGET_OBJECT, "shrine_of_magic_incantation")->max_map = 50;
+    add_rule(f, &f->tpl->rules, RMG_RULE_ALLOW, RMG_TARGET_OBJECT, "library_of_enlightenment")->max_map =
+        RMG__PARAM_UNLIMITED;
+    add_rule(f, &f->tpl->rules, RMG_RULE_ALLOW, RMG_TARGET_OBJECT, "witch_hut")->max_zone = 2;
+    rmg__eff_list l;
+    assert_int_equal(rmg__eff_build(f->ctx, f->content, f->tpl, -1, NULL, &l), RMG_OK);
+    assert_int_equal(entry(&l, "arena")->max_map, 32);
+    assert_int_equal(entry(&l, "obelisk")->max_zone, 1);
+    assert_int_equal(entry(&l, "shrine_of_magic_incantation")->max_map, 50);
+    assert_int_equal(entry(&l, "library_of_enlightenment")->max_map, 32);
+    assert_int_equal(entry(&l, "witch_hut")->max_zone, 2);
+    rmg__eff_free(&l);
+    assert_int_equal(rmg__eff_cap(50, 32, true), 32);
+    assert_int_equal(rmg__eff_cap(RMG__UNLIMITED, 32, true), 32);
+    assert_int_equal(rmg__eff_cap(50, 32, false), 50);
+    assert_int_equal(rmg__eff_cap(RMG__UNLIMITED, 32, false), RMG__UNLIMITED);
+}
+
+/* RUL-02: a zone-level allow_edit has no max_map; zone rules only affect their zone (OBJ-05). */
+static void test_rul02_zone_rules_local(void **state)
+{
+    fixture *f = *state;
+    rmg__zone *z1 = add_zone(f, 1);
+    add_zone(f, 2);
+    z1 = &f->tpl->zones[0];
+    rmg__rule *r = add_rule(f, &z1->rules, RMG_RULE_ALLOW, RMG_TARGET_OBJECT, "school_of_magic");
+    r->max_map = 3;
+    r->max_zone = 2;
+    r->frequency = 1;
+    rmg__eff_list l1, l2;
+    assert_int_equal(rmg__eff_build(f->ctx, f->content, f->tpl, 0, NULL, &l1), RMG_OK);
+    assert_int_equal(rmg__eff_build(f->ctx, f->content, f->tpl, 1, NULL, &l2), RMG_OK);
+    assert_int_equal(entry(&l1, "school_of_magic")->max_map, 32);
+    assert_int_equal(entry(&l1, "school_of_magic")->max_zone, 2);
+    assert_int_equal(entry(&l1, "school_of_magic")->frequency, 1);
+    assert_int_equal(entry(&l2, "school_of_magic")->frequency, 50);
+    rmg__eff_free(&l1);
+    rmg__eff_free(&l2);
+}
+
+/* RUL-03 groups and RUL-09 creature-level rules. */
+static void test_rul03_groups_rul09_levels(void **state)
+{
+    fixture *f = *state;
+    add_rule(f, &f->tpl->rules, RMG_RULE_FORBID, RMG_TARGET_FAMILY, "pandora");
+    add_rule(f, &f->tpl->rules, RMG_RULE_FORBID, RMG_TARGET_FAMILY, "creature_bank");
+    rmg__rule *r = add_rule(f, &f->tpl->rules, RMG_RULE_ALLOW, RMG_TARGET_CREATURE_LEVEL, "creature_dwelling");
+    r->level = 1;
+    r->frequency = 5;
+    r->value = 99; /* OBJ-06: not editable */
+    r = add_rule(f, &f->tpl->rules, RMG_RULE_FORBID, RMG_TARGET_CREATURE, "creature_dwelling");
+    r->creature = rmg__arena_strdup(&f->pack->arena, "griffin");
+    rmg__eff_list l;
+    assert_int_equal(rmg__eff_build(f->ctx, f->content, f->tpl, -1, NULL, &l), RMG_OK);
+    assert_false(entry(&l, "pandora_gold_5000")->present);
+    assert_false(entry(&l, "pandora_spells_all")->present);
+    assert_false(entry(&l, "dragon_utopia")->present);
+    assert_true(entry(&l, "arena")->present);
+    const rmg__eff_entry *pike = &l.items.items[rmg__eff_find(&l, "creature_dwelling", "pikeman")];
+    const rmg__eff_entry *skel = &l.items.items[rmg__eff_find(&l, "creature_dwelling", "skeleton")];
+    const rmg__eff_entry *peas = &l.items.items[rmg__eff_find(&l, "creature_dwelling_hovel", "peasant")];
+    const rmg__eff_entry *angel = &l.items.items[rmg__eff_find(&l, "creature_dwelling", "angel")];
+    const rmg__eff_entry *grif = &l.items.items[rmg__eff_find(&l, "creature_dwelling", "griffin")];
+    assert_int_equal(pike->frequency, 5);
+    assert_int_equal(skel->frequency, 5);
+    assert_int_equal(peas->frequency, 5);
+    assert_int_equal(angel->frequency, 40);
+    assert_int_equal(pike->value, RMG__VALUE_FORMULA);
+    assert_false(grif->present);
+    assert_true(angel->present);
+    rmg__eff_free(&l);
+}
+
+/* OBJ-15: custom variants need explicit parameters; then they are added once and editable. */
+static void test_obj15_custom(void **state)
+{
+    fixture *f = *state;
+    rmg__rule *r = add_rule(f, &f->tpl->rules, RMG_RULE_ALLOW, RMG_TARGET_CUSTOM, "pandora_gold");
+    r->amount = 7777;
+    r->value = 8000;
+    r->frequency = 3;
+    r->max_map = 5;
+    r->max_zone = RMG__PARAM_UNLIMITED;
+    rmg__eff_list l;
+    assert_int_equal(rmg__eff_build(f->ctx, f->content, f->tpl, -1, NULL, &l), RMG_OK);
+    const rmg__eff_entry *last = &l.items.items[l.items.count - 1];
+    assert_true(last->custom && last->present);
+    assert_int_equal(last->amount, 7777);
+    assert_int_equal(last->value, 8000);
+    assert_int_equal(last->max_map, 5);
+    rmg__eff_free(&l);
+    r = add_rule(f, &f->tpl->rules, RMG_RULE_ALLOW, RMG_TARGET_CUSTOM, "prison");
+    r->amount = 1;
+    assert_int_equal(rmg__eff_build(f->ctx, f->content, f->tpl, -1, "t.h3t", &l), RMG_ERR_INVALID_DATA);
+    assert_non_null(strstr(rmg_context_errmsg(f->ctx), "OBJ-15"));
+}
+
+/* TRS-09 vector 1: {X 8000, Y 2000}, T 10000 -> {X, Y}. */
+typedef struct trs_case {
+    int64_t value[4];
+    uint64_t weight[4];
+    bool single[4];
+    int64_t max_zone[4];  /* -1 unlimited */
+    int64_t used[4];
+} trs_case;
+
+static bool trs_available(void *user, size_t i)
+{
+    trs_case *c = user;
+    return c->max_zone[i] < 0 || c->used[i] < c->max_zone[i];
+}
+
+static void trs_taken(void *user, size_t i)
+{
+    trs_case *c = user;
+    c->used[i]++;
+}
+
+static size_t run_trs(trs_case *c, size_t n, int64_t T, size_t *out, uint64_t seed)
+{
+    rmg__trs_source src = {n, c->value, c->weight, c->single, trs_available, trs_taken, c};
+    uint64_t scratch[4];
+    rmg_rng rng;
+    rmg_rng_seed(&rng, seed);
+    return rmg__trs_group(&src, T, &rng, scratch, out);
+}
+
+static void test_trs09_vectors(void **state)
+{
+    (void)state;
+    size_t out[RMG__TRS_MAX_OBJECTS];
+    for (uint64_t seed = 1; seed <= 20; seed++) {
+        trs_case v1 = {{8000, 2000}, {10, 10}, {false, false}, {-1, -1}, {0}};
+        assert_int_equal(run_trs(&v1, 2, 10000, out, seed), 2);
+        assert_int_equal(out[0], 0);
+        assert_int_equal(out[1], 1);
+        /* Vector 2: {P 1000}, T 4000 -> {P, P, P}; with max_zone 1 -> {P}. */
+        trs_case v2 = {{1000}, {1}, {false}, {-1}, {0}};
+        assert_int_equal(run_trs(&v2, 1, 4000, out, seed), 3);
+        trs_case v2b = {{1000}, {1}, {false}, {1}, {0}};
+        assert_int_equal(run_trs(&v2b, 1, 4000, out, seed), 1);
+        /* Vector 3: {R 600}, T 2000 -> {R, R}. */
+        trs_case v3 = {{600}, {1}, {false}, {-1}, {0}};
+        assert_int_equal(run_trs(&v3, 1, 2000, out, seed), 2);
+        /* Vector 4: {S 400}, T 2000 -> the attempt fails. */
+        trs_case v4 = {{400}, {1}, {false}, {-1}, {0}};
+        assert_int_equal(run_trs(&v4, 1, 2000, out, seed), 0);
+    }
+}
+
+/* TRS-04 inclusive bounds; TRS-07: a single closes its group and is never a follow-up. */
+static void test_trs04_bounds_trs07_singles(void **state)
+{
+    (void)state;
+    size_t out[RMG__TRS_MAX_OBJECTS];
+    trs_case b = {{2500}, {1}, {false}, {-1}, {0}};
+    assert_int_equal(run_trs(&b, 1, 10000, out, 3), 4); /* 2500 = T/4 first, then [1875, 9375] ... */
+    trs_case s = {{3000, 500}, {1, 1000}, {true, true}, {-1, -1}, {0}};
+    assert_int_equal(run_trs(&s, 2, 4000, out, 5), 1);
+    assert_int_equal(out[0], 0);
+    trs_case m = {{3000, 1000}, {1, 1}, {false, true}, {-1, -1}, {0}};
+    assert_int_equal(run_trs(&m, 2, 5000, out, 5), 1); /* 3000, then only the single fits: stop */
+    assert_int_equal(out[0], 0);
+}
+
+/* CRE-06 / CRE-09 count vectors and CRE-07. */
+static void test_cre06_counts(void **state)
+{
+    (void)state;
+    static const struct { int level; int64_t ai, c; } v[] = {
+        {1, 80, 60}, {1, 15, 330}, {2, 500, 15}, {2, 560, 12}, {3, 1000, 10},
+        {4, 220, 50}, {5, 290, 60}, {7, 5000, 5}, {7, 30000, 1}};
+    for (size_t i = 0; i < sizeof v / sizeof v[0]; i++)
+        assert_int_equal(rmg__cre_count(v[i].level, v[i].ai), v[i].c);
+    assert_int_equal(RMG__MIN(rmg__cre_count(1, 15), RMG__CRE_MAX_PLACED), 150);
+    /* Rounding rules on their own. */
+    assert_int_equal(rmg__cre_count(1, 5000 / 7), 8);    /* 7 -> 8 */
+    assert_int_equal(rmg__cre_count(1, 5000 / 13), 15);  /* 13 -> 15 */
+    assert_int_equal(rmg__cre_count(1, 5000 / 22), 20);  /* 22 -> 20 */
+    assert_int_equal(rmg__cre_count(1, 5000 / 52), 50);  /* 52 -> 50 */
+    assert_int_equal(rmg__cre_count(1, 5000 / 75), 80);  /* 75 -> 80 */
+    assert_int_equal(rmg__cre_count(1, 5000 / 74), 70);  /* 74 -> 70 */
+}
+
+/* CRE-02/04/05/09 value examples. */
+static void test_cre09_values(void **state)
+{
+    (void)state;
+    assert_int_equal(rmg__cre_count(1, 50), 100);
+    assert_int_equal(rmg__cre_pandora_value(50, 100, 0, 4), 5000);
+    assert_int_equal(rmg__cre_seer_value(50, 100, 0, 4), 2000);
+    assert_int_equal(rmg__cre_count(2, 100), 70);
+    assert_int_equal(rmg__cre_pandora_value(100, 70, 1, 4), 8750);
+    assert_int_equal(rmg__cre_seer_value(100, 70, 1, 4), 4500);
+    assert_int_equal(rmg__cre_dwelling_value(100, 14, 1, 2), 2150);
+    assert_int_equal(3 * rmg__cre_dwelling_value(100, 14, 1, 2), 6450);
+    /* N = 0: n/N counts as 0. CRE-07: the value uses c even above 150. */
+    assert_int_equal(rmg__cre_dwelling_value(100, 14, 0, 0), 1400);
+    assert_int_equal(rmg__cre_pandora_value(15, rmg__cre_count(1, 15), 0, 3), 15 * 330);
+}
+
+/* CRE via the effective entries: tripled Hovel, composite = half the sum, n from main towns. */
+static void test_cre_entry_values(void **state)
+{
+    fixture *f = *state;
+    rmg__eff_list l;
+    assert_int_equal(rmg__eff_build(f->ctx, f->content, NULL, -1, NULL, &l), RMG_OK);
+    int n[32] = {0};
+    n[RMG_FACTION_CASTLE] = 1;
+    const rmg__eff_entry *pike = &l.items.items[rmg__eff_find(&l, "creature_dwelling", "pikeman")];
+    assert_int_equal(rmg__eff_value(f->content, pike, n, 2), 80 * 14 * 3 / 2 + 40); /* 80*(14*1.5+0.5) */
+    const rmg__eff_entry *hovel = &l.items.items[rmg__eff_find(&l, "creature_dwelling_hovel", "peasant")];
+    assert_int_equal(rmg__eff_value(f->content, hovel, n, 2), 3 * 15 * 25);
+    const rmg__eff_entry *gf = &l.items.items[rmg__eff_find(&l, "golem_factory", NULL)];
+    int64_t sum = 250 * 6 + 412 * 6 + 600 * 3 + 775 * 2;
+    assert_int_equal(rmg__eff_value(f->content, gf, n, 2), (sum + 1) / 2);
+    const rmg__eff_entry *box = &l.items.items[rmg__eff_find(&l, "pandora_creatures", "pikeman")];
+    assert_int_equal(rmg__eff_value(f->content, box, n, 2), 80 * 60 * 3 / 2);
+    rmg__eff_free(&l);
+}
+
+typedef struct oom_user {
+    struct rmg_content *content;
+    rmg__template *tpl;
+} oom_user;
+
+static rmg_status oom_build(rmg_context *ctx, void *user)
+{
+    oom_user *u = user;
+    rmg__eff_list l;
+    rmg_status st = rmg__eff_build(ctx, u->content, u->tpl, 0, NULL, &l);
+    if (st == RMG_OK)
+        rmg__eff_free(&l);
+    return st;
+}
+
+static void test_eff_oom(void **state)
+{
+    fixture *f = *state;
+    rmg__zone *z = add_zone(f, 1);
+    add_rule(f, &z->rules, RMG_RULE_ALLOW, RMG_TARGET_OBJECT, "arena");
+    rmg__rule *r = add_rule(f, &z->rules, RMG_RULE_ALLOW, RMG_TARGET_CUSTOM, "pandora_gold");
+    r->amount = 1;
+    r->value = r->frequency = r->max_zone = 1;
+    oom_user u = {f->content, f->tpl};
+    assert_true(rmg_test_oom_sweep(oom_build, &u, 0, 1) > 0);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test_setup_teardown(test_obj04_initial_list, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_rul05_forbid_all_then_allow, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_rul05_allow_then_forbid_all, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_rul07_zone_default_from_lmap, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_rul07_zone_default_from_tsv, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_rul07_template_allows_banned, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_rul06_rul12, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_obj07_caps, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_rul02_zone_rules_local, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_rul03_groups_rul09_levels, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_obj15_custom, setup, teardown),
+        cmocka_unit_test(test_trs09_vectors),
+        cmocka_unit_test(test_trs04_bounds_trs07_singles),
+        cmocka_unit_test(test_cre06_counts),
+        cmocka_unit_test(test_cre09_values),
+        cmocka_unit_test_setup_teardown(test_cre_entry_values, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_eff_oom, setup, teardown),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
