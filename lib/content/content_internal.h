@@ -83,6 +83,11 @@ typedef struct rmg__object_def {
     int school_mask;             /* pandora spells: 1 air, 2 fire, 4 water, 8 earth */
     int resource;                /* resources, warehouses, mines: 0 wood .. 6 gold */
     bool never_grouped;          /* OBJ-10: multi-entrance or no entrance; never guarded */
+    /* Appended by the content module. */
+    char *def;                   /* H3M template (.def) the footprint comes from, or NULL */
+    bool is_hota;                /* not part of the SoD ruleset */
+    int creatures[4];            /* creature indices: dwellings (1), composite dwellings (4) */
+    int n_creatures;
 } rmg__object_def;
 
 typedef struct rmg__artifact {
@@ -100,11 +105,13 @@ typedef struct rmg__spell {
     int level;                   /* 1..5; 0 for special/creature spells */
     int schools;                 /* 1 air, 2 fire, 4 water, 8 earth */
     bool adventure, learnable;
+    bool is_hota;                /* appended by the content module */
 } rmg__spell;
 
 typedef struct rmg__skill {
     char *key, *name;
     int id;                      /* also the game's skill-list order (MIS-29) */
+    bool is_hota;                /* appended by the content module */
 } rmg__skill;
 
 typedef struct rmg__hero {
@@ -130,6 +137,14 @@ struct rmg_content {
     rmg__skill *skills;          size_t n_skills;
     rmg__hero *heroes;           size_t n_heroes;
     void *index;                 /* lookup tables (content module private) */
+    /* Appended by the content module. */
+    /* Non-content map objects other stages place (towns, monsters, monoliths, gates, guards,
+     * huts, shipyards, resources, mines, one entry per creature dwelling variant with
+     * family "creature_dwelling" and creatures[0] = the creature, decorative obstacles with
+     * family "obstacle" and `terrains` = the terrains they decorate). Same struct as objects;
+     * value/frequency/limits are RMG__NA there. */
+    rmg__object_def *map_objects; size_t n_map_objects;
+    char *name, *version;        /* ruleset name and version (may be NULL for host content) */
 };
 
 /* The context's content, loading the built-in HotA ruleset on first use. NULL on failure
@@ -154,5 +169,26 @@ long rmg__content_find_hero(const struct rmg_content *c, const char *key);
 long rmg__content_find_hero_id(const struct rmg_content *c, int id);
 /* Object whose H3M class/subclass is (cls, sub); sub -1 = first of the class. */
 long rmg__content_find_object_class(const struct rmg_content *c, int cls, int sub);
+
+/* ---- appended by the content module ---------------------------------------------------- */
+
+/* Map objects by key (see map_objects above): "town", "castle", "monster",
+ * "monolith_two_way", "monolith_one_way_entrance", "monolith_one_way_exit",
+ * "subterranean_gate", "border_guard", "border_gate", "keymaster_tent", "seer_hut",
+ * "shipyard", "airship_yard", "resource_<wood|mercury|ore|sulfur|crystal|gems|gold>",
+ * "mine_<sawmill|alchemists_lab|ore_pit|sulfur_dune|crystal_cavern|gem_pond|gold_mine>",
+ * "dwelling_<creature>" (+ "_2", "_3" for further variants), "obstacle_<def>". -1 if absent. */
+long rmg__content_find_map_object(const struct rmg_content *c, const char *key);
+
+/* CRE-06: creature count for creature Pandora's boxes and Seer's Hut rewards from the level
+ * (1..7) and AI value (> 0), with the rounding rules; the value formulas use it as is, the
+ * object holds min(c, 150) (CRE-07). Returns 0 for an invalid level or AI value. */
+int rmg__creature_count(int level, int ai_value);
+/* CRE-02: AI x (g x (1 + n/N) + n/2); N = 0 treats n/N as 0. */
+double rmg__dwelling_value(int ai, int growth, int n, int N);
+/* CRE-04: AI x count x (1 + n/N), count = rmg__creature_count(level, ai). */
+double rmg__pandora_creature_value(int level, int ai, int n, int N);
+/* CRE-05: (2 x AI x count x (1 + n/N) - 4000) / 3. */
+double rmg__seer_creature_value(int level, int ai, int n, int N);
 
 #endif

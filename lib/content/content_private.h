@@ -1,0 +1,169 @@
+/*
+ * Content module private declarations: the YAML node tree, the table-driven entity schema and
+ * the ruleset builder (build a new ruleset aside, swap it in on success).
+ */
+#ifndef RMG_CONTENT_PRIVATE_H
+#define RMG_CONTENT_PRIVATE_H
+
+#include "content/content_internal.h"
+
+/* ---- YAML node tree (content_yaml.c) --------------------------------------------------- */
+
+typedef enum rmg__ytype { RMG__Y_SCALAR, RMG__Y_SEQ, RMG__Y_MAP } rmg__ytype;
+
+typedef struct rmg__ynode rmg__ynode;
+struct rmg__ynode {
+    rmg__ytype type;
+    int line, col;              /* 1-based */
+    const char *str;            /* scalar text (NUL-terminated) */
+    size_t len;
+    bool plain;                 /* unquoted scalar */
+    rmg__ynode **items;         /* sequence items, or key/value pairs (2 * n) of a mapping */
+    size_t n;
+    size_t weight;              /* nodes after alias expansion (saturating) */
+};
+
+typedef struct rmg__ydoc {
+    rmg__arena arena;
+    rmg__ynode *root;           /* NULL for an empty document */
+    const char *file;
+} rmg__ydoc;
+
+/* Parses one YAML document into a node tree (in doc->arena). Errors: RMG_ERR_PARSE with
+ * file:line:col, RMG_ERR_LIMIT (size, depth, expanded nodes), RMG_ERR_NOMEM. */
+rmg_status rmg__yaml_parse(rmg_context *ctx, const char *data, size_t len, const char *file, rmg__ydoc *doc);
+void rmg__yaml_free(rmg__ydoc *doc);
+/* Value of key in a mapping node, or NULL. */
+const rmg__ynode *rmg__ymap_get(const rmg__ynode *map, const char *key);
+
+/* ---- schema (content_schema.c) --------------------------------------------------------- */
+
+typedef enum rmg__ftype {
+    RMG__F_STR,        /* char * */
+    RMG__F_INT,        /* int in [min, max] */
+    RMG__F_INT64,      /* int64_t in [min, max] or one of the words allowed by `words` */
+    RMG__F_BOOL,       /* bool */
+    RMG__F_ENUM,       /* int: index into `names` (or names[i] -> values[i]) */
+    RMG__F_COLOR,      /* uint32_t 0xRRGGBB */
+    RMG__F_SCHOOLS,    /* int mask from a list of school names */
+    RMG__F_FOOTPRINT,  /* rmg__footprint block/visit from row strings */
+    RMG__F_REF,        /* reference(s) to other entities, resolved when the ruleset is finished */
+} rmg__ftype;
+
+/* How a resolved reference is stored. */
+typedef enum rmg__refmode {
+    RMG__REF_ID,       /* int: the target's id (faction id, terrain id); -1 none */
+    RMG__REF_INDEX,    /* int: the target's index; -1 none */
+    RMG__REF_MASK,     /* uint32_t bit mask of target ids (a list); `aux`: bool "n/a" flag or -1 */
+    RMG__REF_LIST,     /* int[4] target indices; `aux`: int count */
+} rmg__refmode;
+
+/* Words accepted by RMG__F_INT64 fields. */
+#define RMG__W_FORMULA 1u
+#define RMG__W_NA 2u
+#define RMG__W_UNLIMITED 4u
+#define RMG__W_RULE 8u
+
+/* Field flags. */
+#define RMG__REQUIRED 1u          /* a new entity must give it */
+#define RMG__REQUIRED_CONTENT 2u  /* required for zone content objects only */
+
+typedef struct rmg__field {
+    const char *name;
+    rmg__ftype type;
+    unsigned flags;
+    size_t offset;
+    int64_t min, max, def;        /* range and default of numbers / enums / refs (-1 none) */
+    unsigned words;               /* RMG__W_* for RMG__F_INT64 */
+    const char *const *names;     /* RMG__F_ENUM: NULL-terminated names */
+    const int *values;            /* RMG__F_ENUM: value of names[i] (NULL: i) */
+    int ref_kind;                 /* RMG__F_REF: target kind */
+    rmg__refmode ref_mode;
+    long aux;                     /* RMG__REF_MASK: offset of the n/a bool or -1; LIST: count offset */
+    int slot;                     /* RMG__F_REF: reference slot number of the kind */
+} rmg__field;
+
+typedef struct rmg__kind_desc {
+    const char *plural;           /* YAML section name: "creatures" */
+    const char *single;           /* "creature" */
+    size_t elem_size;
+    size_t arr_off, cnt_off;      /* array pointer / count in struct rmg_content */
+    long id_off;                  /* int id, or -1 */
+    long hota_off;                /* bool is_hota, or -1 */
+    const rmg__field *fields;
+    size_t n_fields;
+    int n_slots;                  /* reference slots */
+    bool content_object;          /* RMG__REQUIRED_CONTENT applies */
+} rmg__kind_desc;
+
+extern const rmg__kind_desc rmg__kinds[RMG_CONTENT_KIND_COUNT];
+
+/* Entity array of a kind in a ruleset (through memcpy: the fields have different types). */
+void *rmg__content_array(const struct rmg_content *c, int kind);
+size_t rmg__content_count_of(const struct rmg_content *c, int kind);
+/* Key of entity i of a kind (every entity struct starts with `char *key`). */
+const char *rmg__content_key_at(const struct rmg_content *c, int kind, size_t i);
+
+/* ---- builder (content_build.c) --------------------------------------------------------- */
+
+typedef struct rmg__mark {
+    const char *file;
+    int line, col;
+} rmg__mark;
+
+typedef struct rmg__refslot {
+    bool set;                     /* given (by YAML or copied from the base ruleset) */
+    bool na;                      /* `n/a` (RMG__REF_MASK with an aux flag) */
+    const char **keys;            /* target keys (arena) */
+    size_t n;
+    rmg__mark mark;
+} rmg__refslot;
+
+typedef struct rmg__emeta {
+    rmg__mark mark;               /* where the entity was last defined */
+    unsigned serial;              /* document that last defined it (duplicate keys) */
+    bool removed;
+} rmg__emeta;
+
+typedef struct rmg__kbuild {
+    unsigned char *items;         /* elem_size each */
+    rmg__emeta *meta;
+    rmg__refslot *refs;           /* count * n_slots */
+    size_t count, cap;
+    uint32_t *hash;               /* key -> index + 1 (open addressing) */
+    size_t hcap;
+    RMG__VEC(const char *) skipped; /* keys left out by the variant (hota entities in SoD) */
+} rmg__kbuild;
+
+typedef struct rmg__builder {
+    rmg_context *ctx;
+    struct rmg_content *out;      /* the ruleset being built (its arena holds every string) */
+    rmg__kbuild k[RMG_CONTENT_KIND_COUNT];
+    char *sod_name, *sod_version;
+    unsigned serial;              /* documents applied so far */
+} rmg__builder;
+
+/* Starts a new ruleset: empty, or a deep copy of `base` (then its variant is kept). */
+rmg_status rmg__builder_init(rmg__builder *b, rmg_context *ctx, int variant, const struct rmg_content *base);
+/* Applies one parsed YAML document (add / change / remove). */
+rmg_status rmg__builder_apply(rmg__builder *b, const rmg__ydoc *doc);
+/* Resolves references, checks ids, builds the index; on success *out owns the ruleset. The
+ * builder is released either way. */
+rmg_status rmg__builder_finish(rmg__builder *b, struct rmg_content **out);
+void rmg__builder_abort(rmg__builder *b);
+
+/* ---- ruleset lifetime and index (content_index.c, content_release.c) ------------------- */
+
+void rmg__content_free(struct rmg_content *c);
+/* Builds the lookup tables (in c->arena). */
+rmg_status rmg__content_build_index(rmg_context *ctx, struct rmg_content *c);
+/* Index of an entity of a kind by key / id, or -1. */
+long rmg__content_lookup(const struct rmg_content *c, int kind, const char *key);
+long rmg__content_lookup_id(const struct rmg_content *c, int kind, int id);
+
+/* ---- loading (content_load.c) ---------------------------------------------------------- */
+
+/* Builds the built-in ruleset of a variant (RMG_CONTENT_EMPTY: nothing) into *out. */
+rmg_status rmg__content_load_builtin(rmg_context *ctx, int variant, struct rmg_content **out);
+
+#endif
