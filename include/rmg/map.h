@@ -78,6 +78,182 @@ typedef struct rmg_generate_options {
 
 RMG_API void rmg_generate_options_init(rmg_generate_options *options);
 
+/* ---- generation ------------------------------------------------------------------------- */
+
+struct rmg_pack;
+
+/*
+ * Generates a map from a pack (NULL: the built-in pack): selects a template (PCK-02), then runs
+ * solve, place, build, objects, guard and finish, retrying a failed stage with a derived
+ * sub-seed at most options->max_attempts times (default RMG_DEFAULT_MAX_ATTEMPTS). The seed
+ * is the context's (rmg_context_set_seed). The map is validated before it is returned.
+ * On failure *out is NULL and the context's error names the stage, zone and rule.
+ */
+#define RMG_DEFAULT_MAX_ATTEMPTS 8
+RMG_API rmg_status rmg_generate(rmg_context *ctx, const struct rmg_pack *pack, const rmg_generate_options *options,
+                                rmg_map **out);
+/* No-op for NULL. */
+RMG_API void rmg_map_destroy(rmg_map *map);
+
+/* ---- whole-map facts -------------------------------------------------------------------- */
+
+RMG_API int rmg_map_width(const rmg_map *map);
+RMG_API int rmg_map_height(const rmg_map *map);
+RMG_API int rmg_map_levels(const rmg_map *map);
+RMG_API uint64_t rmg_map_seed(const rmg_map *map);
+/* XXH3-64 over the canonical serialization (the JSON export without the fingerprint). */
+RMG_API uint64_t rmg_map_fingerprint(const rmg_map *map);
+RMG_API const char *rmg_map_pack_name(const rmg_map *map);
+RMG_API const char *rmg_map_template_name(const rmg_map *map);
+RMG_API const char *rmg_map_description(const rmg_map *map);
+/* Options as resolved for this map (struct_size of the caller's struct is respected). */
+RMG_API rmg_status rmg_map_options(const rmg_map *map, rmg_generate_options *out);
+RMG_API size_t rmg_map_warning_count(const rmg_map *map);
+RMG_API const char *rmg_map_warning(const rmg_map *map, size_t index);
+/* Generation attempts used and per-stage wall time in milliseconds (RMG_STAGE_*). */
+RMG_API int rmg_map_attempts(const rmg_map *map);
+RMG_API double rmg_map_stage_ms(const rmg_map *map, rmg_stage_id stage);
+
+/* ---- tiles ------------------------------------------------------------------------------- */
+
+typedef enum rmg_map_layer {
+    RMG_LAYER_TERRAIN = 0,  /* uint8_t terrain id */
+    RMG_LAYER_ZONE = 1,     /* uint16_t map zone id, 0 none */
+    RMG_LAYER_PASSABLE = 2, /* uint8_t 1 where a hero can stand or walk on land */
+    RMG_LAYER_ROAD = 3,     /* uint8_t 0 none, 1 dirt, 2 gravel, 3 cobblestone */
+    RMG_LAYER_OBJECT = 4    /* uint32_t object id covering the tile, 0 none */
+} rmg_map_layer;
+
+/* Bytes a layer takes (levels x height x width x element size), 0 for an unknown layer. */
+RMG_API size_t rmg_map_layer_size(const rmg_map *map, rmg_map_layer layer);
+/* Copies a whole layer (index z*W*H + y*W + x) into buf; RMG_ERR_BUFFER_TOO_SMALL if size is
+ * smaller than rmg_map_layer_size(). */
+RMG_API rmg_status rmg_map_copy_layer(const rmg_map *map, rmg_map_layer layer, void *buf, size_t size);
+/* Single-tile reads; -1 when (x, y, z) is outside the map. */
+RMG_API int rmg_map_terrain(const rmg_map *map, int x, int y, int z);
+RMG_API int rmg_map_tile_zone(const rmg_map *map, int x, int y, int z);
+RMG_API int rmg_map_passable(const rmg_map *map, int x, int y, int z);
+RMG_API int rmg_map_road(const rmg_map *map, int x, int y, int z);
+RMG_API long rmg_map_tile_object(const rmg_map *map, int x, int y, int z);
+
+/* ---- zones ------------------------------------------------------------------------------- */
+
+typedef struct rmg_map_zone_info {
+    size_t struct_size;
+    int id;                        /* map zone id */
+    int template_zone;             /* zone id in the template, 0 for generator zones */
+    rmg_zone_kind kind;
+    int level;                     /* 0 surface, 1 underground */
+    int owner;                     /* player 1..8, 0 none */
+    int terrain;                   /* painted terrain id */
+    int chosen_terrain;            /* the solver's terrain (before level conversion) */
+    int faction;                   /* faction id, RMG_FACTION_NEUTRAL (31) for neutral */
+    rmg_monster_strength monster_strength;
+    double size_weight;
+    size_t tiles;
+    int center_x, center_y;
+    size_t town_count;
+    uint32_t main_town;            /* object id, 0 none */
+} rmg_map_zone_info;
+
+RMG_API size_t rmg_map_zone_count(const rmg_map *map);
+/* index 0..count-1 (zone id = index + 1). */
+RMG_API rmg_status rmg_map_zone(const rmg_map *map, size_t index, rmg_map_zone_info *out);
+/* Object id of the zone's i-th town, 0 when out of range. */
+RMG_API uint32_t rmg_map_zone_town(const rmg_map *map, size_t index, size_t i);
+
+/* ---- connections ------------------------------------------------------------------------- */
+
+typedef struct rmg_map_connection_info {
+    size_t struct_size;
+    int id;
+    int template_index;            /* index in the template's connection list */
+    int zone_a, zone_b;            /* map zone ids */
+    rmg_connection_type kind;
+    rmg_map_realization realized;
+    int64_t value;
+    int road;                      /* 1 if it carries a road */
+    size_t tile_count, guard_count;
+    const char *why;               /* reason when unrealized, else NULL */
+} rmg_map_connection_info;
+
+RMG_API size_t rmg_map_connection_count(const rmg_map *map);
+RMG_API rmg_status rmg_map_connection(const rmg_map *map, size_t index, rmg_map_connection_info *out);
+/* Tile indexes (z*W*H + y*W + x) of a connection's passage/teleport tiles; returns how many
+ * exist and copies at most cap of them. */
+RMG_API size_t rmg_map_connection_tiles(const rmg_map *map, size_t index, uint32_t *buf, size_t cap);
+/* Monster object ids guarding a connection; same convention. */
+RMG_API size_t rmg_map_connection_guards(const rmg_map *map, size_t index, uint32_t *buf, size_t cap);
+
+/* ---- objects ------------------------------------------------------------------------------ */
+
+typedef struct rmg_map_object_info {
+    size_t struct_size;
+    uint32_t id;
+    const char *key;               /* object key (object-defaults.tsv key or a map-object key) */
+    rmg_map_object_kind kind;
+    int x, y, z;                   /* anchor: bottom-right tile of the footprint */
+    int zone;
+    int64_t value;
+    uint32_t group, guard;         /* ids, 0 none */
+    int color;                     /* colour index, -1 none */
+    const char *color_name;        /* lowercase colour name or NULL */
+    /* towns */
+    int faction, owner, main, castle;
+    /* creature objects and rewards */
+    const char *creature;          /* creature key or NULL */
+    int count;
+    int64_t amount;
+    /* monsters */
+    double strength_total;
+    int64_t guarded_value;
+    int strength_index;
+    rmg_map_guard_target guards_kind;
+    uint32_t guards_id;
+    int disposition, join_percent, join_for_money;
+} rmg_map_object_info;
+
+RMG_API size_t rmg_map_object_count(const rmg_map *map);
+/* index 0..count-1 (object id = index + 1). */
+RMG_API rmg_status rmg_map_object(const rmg_map *map, size_t index, rmg_map_object_info *out);
+/* Footprint (blocked) and entry tiles as tile indexes; same convention as above. */
+RMG_API size_t rmg_map_object_footprint(const rmg_map *map, size_t index, uint32_t *buf, size_t cap);
+RMG_API size_t rmg_map_object_entries(const rmg_map *map, size_t index, uint32_t *buf, size_t cap);
+
+/* ---- groups ------------------------------------------------------------------------------- */
+
+typedef struct rmg_map_group_info {
+    size_t struct_size;
+    uint32_t id;
+    int zone;
+    int range;                     /* 0..2, -1 for rewards from another zone */
+    int64_t target, value;
+    size_t object_count;
+    uint32_t guard;
+} rmg_map_group_info;
+
+RMG_API size_t rmg_map_group_count(const rmg_map *map);
+RMG_API rmg_status rmg_map_group(const rmg_map *map, size_t index, rmg_map_group_info *out);
+RMG_API size_t rmg_map_group_objects(const rmg_map *map, size_t index, uint32_t *buf, size_t cap);
+
+/* ---- validation ------------------------------------------------------------------------- */
+
+/* Checks the map (issue 12): zones' free areas connected, entries reachable, no overlapping
+ * objects, connections realized or reported. *count gets the number of violations; with
+ * report non-NULL, *report gets one line per violation (free with rmg_free). */
+RMG_API rmg_status rmg_map_validate(const rmg_map *map, char **report, size_t *count);
+
+/* ---- exports ------------------------------------------------------------------------------ */
+
+/* The JSON document (docs/map-json.md); *out is allocated through the context's allocator:
+ * free with rmg_free(ctx, *out). */
+RMG_API rmg_status rmg_map_to_json(const rmg_map *map, char **out, size_t *len);
+/* ASCII preview with a legend; same ownership. */
+RMG_API rmg_status rmg_map_to_text(const rmg_map *map, char **out, size_t *len);
+/* Writes a file chosen by extension: .json, .png, .txt. */
+RMG_API rmg_status rmg_map_save(const rmg_map *map, const char *path);
+RMG_API rmg_status rmg_map_save_png(const rmg_map *map, const char *path);
+
 #ifdef __cplusplus
 }
 #endif

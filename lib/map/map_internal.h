@@ -155,6 +155,7 @@ struct rmg_map {
     uint64_t fingerprint;
     double stage_ms[8];           /* per-stage wall time (RMG_STAGE_*) */
     int attempts;
+    struct rmg__place_report *place_report; /* place stage report (map arena), NULL before place */
 };
 
 /* ---- generation state ---------------------------------------------------------------------- */
@@ -195,8 +196,12 @@ typedef struct rmg__gen {
     int *zone_map_id;             /* per template zone: map zone id (place), 0 inactive */
     rmg__solution sol;
     struct rmg_map *map;
-    void *stage_data[8];          /* private per-stage state kept across stages (freed by owner) */
+    void *stage_data[8];          /* private per-stage state kept across stages (in g->scratch) */
+    uint64_t base_seed;           /* root of every attempt's seed (context seed or host RNG word) */
 } rmg__gen;
+
+/* Releases what the solve stage allocated outside g->scratch (lib/solve); safe to call twice. */
+void rmg__solution_free(rmg__gen *g);
 
 /* The RNG for (stage, purpose index): independent of every other stream (per stage, per zone). */
 void rmg__gen_stream(const rmg__gen *g, const char *stage, uint64_t index, rmg_rng *out);
@@ -215,6 +220,13 @@ rmg_status rmg__map_warn(struct rmg_map *m, const char *fmt, ...) RMG__PRINTF(2,
 bool rmg__map_stamp_object(struct rmg_map *m, const rmg__map_object *o);
 /* Iterates the footprint tiles of masks anchored at (x, y): calls fn for each set bit. */
 void rmg__footprint_tiles(uint64_t mask, int x, int y, void (*fn)(void *user, int tx, int ty), void *user);
-uint64_t rmg__map_compute_fingerprint(const struct rmg_map *m);
+/* XXH3-64 of the canonical serialization (lib/export/json.c); RMG_ERR_NOMEM possible. */
+rmg_status rmg__map_fingerprint(const struct rmg_map *m, uint64_t *out);
+/* True where a hero can stand or walk on land: not blocked (entries count as passable). */
+bool rmg__map_tile_passable(const struct rmg_map *m, size_t t);
+/* Lowercase colour name of a coloured object (monolith, border guard, tent), NULL if none. */
+const char *rmg__color_name(rmg_map_object_kind kind, int color);
+/* Tiles (indexes) of a footprint mask of an object; returns the count, copies at most cap. */
+size_t rmg__object_tiles(const struct rmg_map *m, const rmg__map_object *o, uint64_t mask, uint32_t *buf, size_t cap);
 
 #endif

@@ -1,0 +1,27 @@
+/* The generation driver and the stage entry points it calls. */
+#ifndef RMG_DRIVER_INTERNAL_H
+#define RMG_DRIVER_INTERNAL_H
+
+#include "map/map_internal.h"
+#include "rmg/template.h"
+
+/* Largest map side accepted. */
+#define RMG__MAX_SIDE 1024
+
+/* Stage entry points (each in its module). */
+rmg_status rmg__stage_solve(rmg__gen *g);     /* lib/solve */
+rmg_status rmg__stage_place(rmg__gen *g);     /* lib/place */
+rmg_status rmg__stage_build(rmg__gen *g);     /* lib/build */
+rmg_status rmg__stage_objects(rmg__gen *g);   /* lib/objects */
+rmg_status rmg__stage_guard(rmg__gen *g);     /* lib/guard */
+rmg_status rmg__finish_roads(rmg__gen *g);    /* lib/build */
+rmg_status rmg__finish_obstacles(rmg__gen *g);/* lib/build */
+
+/* Map validation run before a map is handed out (lib/map/validate.c). */
+rmg_status rmg__map_validate_internal(const struct rmg_map *m, rmg_context *ctx);
+
+/* Option resolution and template filtering (generate.c). */
+void rmg__resolve_options(const rmg__template *t, rmg_generate_options *o);
+const char *rmg__stage_name(rmg_stage_id id);
+
+#endif

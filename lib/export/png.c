@@ -1,0 +1,300 @@
+/* PNG preview: levels side by side; terrain colours, obstacles shaded, zone borders, roads,
+ * passages, objects and guards as distinct marks, towns in player colours. libpng allocates
+ * through the context's allocator. */
+#include <png.h>
+#include <setjmp.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "export_internal.h"
+
+typedef struct rgb {
+    uint8_t r, g, b;
+} rgb;
+
+typedef struct canvas {
+    rmg_context *ctx;
+    int w, h, scale, gap;
+    uint8_t *px; /* w*h*3 */
+} canvas;
+
+static rgb hex(uint32_t c)
+{
+    rgb v = {(uint8_t)(c >> 16), (uint8_t)(c >> 8), (uint8_t)c};
+    return v;
+}
+
+static rgb shade(rgb c, int num, int den)
+{
+    rgb v = {(uint8_t)(c.r * num / den), (uint8_t)(c.g * num / den), (uint8_t)(c.b * num / den)};
+    return v;
+}
+
+static void put(canvas *cv, int x, int y, rgb c)
+{
+    if (x < 0 || y < 0 || x >= cv->w || y >= cv->h)
+        return;
+    uint8_t *p = cv->px + ((size_t)y * (size_t)cv->w + (size_t)x) * 3;
+    p[0] = c.r;
+    p[1] = c.g;
+    p[2] = c.b;
+}
+
+static void fill_rect(canvas *cv, int x0, int y0, int w, int h, rgb c)
+{
+    for (int y = y0; y < y0 + h; y++)
+        for (int x = x0; x < x0 + w; x++)
+            put(cv, x, y, c);
+}
+
+static int tile_px(const canvas *cv, const struct rmg_map *m, int x, int z)
+{
+    return (z * (m->width * cv->scale + cv->gap)) + x * cv->scale;
+}
+
+static rgb terrain_colour(const struct rmg_content *c, int id)
+{
+    static const uint32_t fallback[RMG_TERRAIN_COUNT] = {0x8c6a3e, 0xdccb8a, 0x4f9a3a, 0xe8eef2, 0x4b6b4a, 0x9c8a62,
+                                                         0x6a5a4a, 0x4a4040, 0x2f64b8, 0x303030, 0x7aa07a, 0xa58a5a};
+    if (c) {
+        long i = rmg__content_find_terrain_id(c, id);
+        if (i >= 0 && c->terrains[i].color_rgb)
+            return hex(c->terrains[i].color_rgb);
+    }
+    return hex(id >= 0 && id < RMG_TERRAIN_COUNT ? fallback[id] : 0x000000);
+}
+
+static void draw_terrain(canvas *cv, const struct rmg_map *m, const struct rmg_content *c)
+{
+    for (int z = 0; z < m->levels; z++)
+        for (int y = 0; y < m->height; y++)
+            for (int x = 0; x < m->width; x++) {
+                size_t t = rmg__tile(m->width, m->height, x, y, z);
+                rgb col = terrain_colour(c, m->terrain[t]);
+                uint16_t f = m->flags[t];
+                if (f & RMG__T_ROCK)
+                    col = hex(0x2a2a2a);
+                else if ((f & (RMG__T_BLOCKED | RMG__T_OBSTACLE)) && !(f & (RMG__T_OBJECT | RMG__T_WATER)))
+                    col = shade(col, 11, 20);
+                if (f & RMG__T_PASSAGE)
+                    col = hex(0xf4f0d0);
+                if (m->road[t])
+                    col = m->road[t] == 3 ? hex(0xb8b0a0) : hex(0xd8b878);
+                fill_rect(cv, tile_px(cv, m, x, z), y * cv->scale, cv->scale, cv->scale, col);
+            }
+}
+
+/* Zone borders: darken the pixel edge between tiles of different zones. */
+static void draw_borders(canvas *cv, const struct rmg_map *m)
+{
+    rgb line = hex(0x101010);
+    for (int z = 0; z < m->levels; z++)
+        for (int y = 0; y < m->height; y++)
+            for (int x = 0; x < m->width; x++) {
+                size_t t = rmg__tile(m->width, m->height, x, y, z);
+                int px = tile_px(cv, m, x, z), py = y * cv->scale;
+                if (x + 1 < m->width && m->tile_zone[t + 1] != m->tile_zone[t])
+                    fill_rect(cv, px + cv->scale - 1, py, 1, cv->scale, line);
+                if (y + 1 < m->height && m->tile_zone[t + (size_t)m->width] != m->tile_zone[t])
+                    fill_rect(cv, px, py + cv->scale - 1, cv->scale, 1, line);
+            }
+}
+
+static rgb player_colour(int owner)
+{
+    static const uint32_t players[] = {0xa0a0a0, 0xe02020, 0x2050e0, 0xc8a070, 0x30b030,
+                                       0xf08020, 0x9030c0, 0x20b0b0, 0xf070b0};
+    return hex(players[owner >= 0 && owner <= 8 ? owner : 0]);
+}
+
+static rgb object_colour(const rmg__map_object *o)
+{
+    switch (o->kind) {
+    case RMG_OBJECT_TOWN:
+        return player_colour(o->owner);
+    case RMG_OBJECT_MINE:
+        return hex(0xff9a00);
+    case RMG_OBJECT_RESOURCE:
+        return hex(0xffd060);
+    case RMG_OBJECT_MONSTER:
+        return hex(0xd00000);
+    case RMG_OBJECT_MONOLITH:
+        return hex(0xff00ff);
+    case RMG_OBJECT_GATE:
+        return hex(0x8000ff);
+    case RMG_OBJECT_BORDER_GUARD:
+    case RMG_OBJECT_KEYMASTER_TENT:
+        return hex(0x00e0ff);
+    case RMG_OBJECT_SEER_HUT:
+        return hex(0x60ff60);
+    case RMG_OBJECT_SHIPYARD:
+    case RMG_OBJECT_AIRSHIP_YARD:
+        return hex(0x80c0ff);
+    case RMG_OBJECT_OBSTACLE:
+        return hex(0x404040);
+    case RMG_OBJECT_TREASURE:
+        return hex(0xffee00);
+    }
+    return hex(0xffffff);
+}
+
+typedef struct mark_ctx {
+    canvas *cv;
+    const struct rmg_map *m;
+    int z;
+    rgb col;
+    bool outline;
+} mark_ctx;
+
+static void mark_tile(void *user, int x, int y)
+{
+    mark_ctx *mc = user;
+    if (x < 0 || y < 0 || x >= mc->m->width || y >= mc->m->height)
+        return;
+    canvas *cv = mc->cv;
+    int px = tile_px(cv, mc->m, x, mc->z), py = y * cv->scale;
+    if (mc->outline && cv->scale >= 3) {
+        fill_rect(cv, px, py, cv->scale, cv->scale, hex(0x000000));
+        fill_rect(cv, px + 1, py + 1, cv->scale - 2, cv->scale - 2, mc->col);
+    } else {
+        fill_rect(cv, px, py, cv->scale, cv->scale, mc->col);
+    }
+}
+
+static void draw_objects(canvas *cv, const struct rmg_map *m)
+{
+    /* Monsters last so guards stay visible over what they guard. */
+    for (int pass = 0; pass < 2; pass++)
+        for (size_t i = 0; i < m->objects.count; i++) {
+            const rmg__map_object *o = &m->objects.items[i];
+            bool monster = o->kind == RMG_OBJECT_MONSTER;
+            if ((pass == 1) != monster || o->kind == RMG_OBJECT_OBSTACLE)
+                continue;
+            mark_ctx mc = {cv, m, o->z, object_colour(o), true};
+            rmg__footprint_tiles(o->block | o->visit, o->x, o->y, mark_tile, &mc);
+            if (o->kind == RMG_OBJECT_TOWN && o->main) {
+                mc.col = hex(0xffffff);
+                mc.outline = false;
+                mark_tile(&mc, o->x, o->y);
+            }
+        }
+}
+
+static png_voidp png_alloc(png_structp png, png_alloc_size_t size)
+{
+    return rmg__malloc(png_get_mem_ptr(png), size);
+}
+
+static void png_release(png_structp png, png_voidp ptr)
+{
+    rmg__free(png_get_mem_ptr(png), ptr);
+}
+
+static void png_error_fn(png_structp png, png_const_charp msg)
+{
+    (void)msg;
+    png_longjmp(png, 1);
+}
+
+static void png_warning_fn(png_structp png, png_const_charp msg)
+{
+    (void)png;
+    (void)msg;
+}
+
+static rmg_status write_png(rmg_context *ctx, const canvas *cv, const char *path)
+{
+    FILE *f = fopen(path, "wb");
+    if (!f)
+        return rmg__error_at(ctx, RMG_ERR_IO, path, 0, 0, "cannot write the PNG file");
+    png_structp png = png_create_write_struct_2(PNG_LIBPNG_VER_STRING, NULL, png_error_fn, png_warning_fn, ctx,
+                                                png_alloc, png_release);
+    png_infop info = png ? png_create_info_struct(png) : NULL;
+    if (!png || !info) {
+        png_destroy_write_struct(&png, NULL);
+        fclose(f);
+        return rmg__error_nomem(ctx);
+    }
+    volatile rmg_status st = RMG_OK;
+    if (setjmp(png_jmpbuf(png))) {
+        st = rmg__error_at(ctx, RMG_ERR_IO, path, 0, 0, "PNG encoding failed");
+    } else {
+        png_init_io(png, f);
+        png_set_IHDR(png, info, (png_uint_32)cv->w, (png_uint_32)cv->h, 8, PNG_COLOR_TYPE_RGB, PNG_INTERLACE_NONE,
+                     PNG_COMPRESSION_TYPE_DEFAULT, PNG_FILTER_TYPE_DEFAULT);
+        png_write_info(png, info);
+        for (int y = 0; y < cv->h; y++)
+            png_write_row(png, cv->px + (size_t)y * (size_t)cv->w * 3);
+        png_write_end(png, NULL);
+    }
+    png_destroy_write_struct(&png, &info);
+    if (fclose(f) != 0 && st == RMG_OK)
+        st = rmg__error_at(ctx, RMG_ERR_IO, path, 0, 0, "cannot finish writing the PNG file");
+    return st;
+}
+
+rmg_status rmg_map_save_png(const rmg_map *map, const char *path)
+{
+    if (!map || !path)
+        return RMG_ERR_INVALID_ARG;
+    canvas cv;
+    memset(&cv, 0, sizeof cv);
+    cv.ctx = map->ctx;
+    cv.scale = 1024 / (map->width > map->height ? map->width : map->height);
+    cv.scale = cv.scale < 2 ? 2 : cv.scale > 8 ? 8 : cv.scale;
+    cv.gap = map->levels > 1 ? 4 * cv.scale : 0;
+    cv.w = map->width * cv.scale * map->levels + cv.gap * (map->levels - 1);
+    cv.h = map->height * cv.scale;
+    cv.px = rmg__calloc(map->ctx, (size_t)cv.w * (size_t)cv.h, 3);
+    if (!cv.px)
+        return rmg__error_nomem(map->ctx);
+    memset(cv.px, 0xff, (size_t)cv.w * (size_t)cv.h * 3);
+    const struct rmg_content *c = map->ctx->content;
+    draw_terrain(&cv, map, c);
+    draw_borders(&cv, map);
+    draw_objects(&cv, map);
+    rmg_status st = write_png(map->ctx, &cv, path);
+    rmg__free(map->ctx, cv.px);
+    return st;
+}
+
+static bool ends_with(const char *s, const char *suffix)
+{
+    size_t n = strlen(s), k = strlen(suffix);
+    return n >= k && strcmp(s + n - k, suffix) == 0;
+}
+
+static rmg_status write_text_file(const struct rmg_map *m, const char *path, const char *data, size_t len)
+{
+    FILE *f = fopen(path, "wb");
+    if (!f)
+        return rmg__error_at(m->ctx, RMG_ERR_IO, path, 0, 0, "cannot open for writing");
+    size_t w = fwrite(data, 1, len, f);
+    int closed = fclose(f);
+    if (w != len || closed != 0)
+        return rmg__error_at(m->ctx, RMG_ERR_IO, path, 0, 0, "write error");
+    return RMG_OK;
+}
+
+rmg_status rmg_map_save(const rmg_map *map, const char *path)
+{
+    if (!map || !path)
+        return RMG_ERR_INVALID_ARG;
+    if (ends_with(path, ".png"))
+        return rmg_map_save_png(map, path);
+    char *data = NULL;
+    size_t len = 0;
+    rmg_status st;
+    if (ends_with(path, ".json"))
+        st = rmg_map_to_json(map, &data, &len);
+    else if (ends_with(path, ".txt"))
+        st = rmg_map_to_text(map, &data, &len);
+    else
+        return rmg__error_at(map->ctx, RMG_ERR_INVALID_ARG, path, 0, 0,
+                             "unknown output format (use .json, .png or .txt)");
+    if (st != RMG_OK)
+        return st;
+    st = write_text_file(map, path, data, len);
+    rmg__free(map->ctx, data);
+    return st;
+}

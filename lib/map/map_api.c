@@ -1,0 +1,418 @@
+/* The public read API of a generated map. */
+#include <string.h>
+
+#include "map_internal.h"
+
+/* Copies a versioned info struct: the caller's struct_size decides how much is written. */
+static rmg_status copy_info(void *dst, const void *src, size_t full)
+{
+    size_t have = *(const size_t *)dst;
+    if (have < sizeof(size_t) * 2)
+        return RMG_ERR_INVALID_ARG;
+    size_t n = have < full ? have : full;
+    memcpy((char *)dst + sizeof(size_t), (const char *)src + sizeof(size_t), n - sizeof(size_t));
+    return RMG_OK;
+}
+
+void rmg_map_destroy(rmg_map *map)
+{
+    rmg__map_free(map);
+}
+
+int rmg_map_width(const rmg_map *map)
+{
+    return map ? map->width : 0;
+}
+
+int rmg_map_height(const rmg_map *map)
+{
+    return map ? map->height : 0;
+}
+
+int rmg_map_levels(const rmg_map *map)
+{
+    return map ? map->levels : 0;
+}
+
+uint64_t rmg_map_seed(const rmg_map *map)
+{
+    return map ? map->seed : 0;
+}
+
+uint64_t rmg_map_fingerprint(const rmg_map *map)
+{
+    return map ? map->fingerprint : 0;
+}
+
+const char *rmg_map_pack_name(const rmg_map *map)
+{
+    return map && map->pack_name ? map->pack_name : "";
+}
+
+const char *rmg_map_template_name(const rmg_map *map)
+{
+    return map && map->template_name ? map->template_name : "";
+}
+
+const char *rmg_map_description(const rmg_map *map)
+{
+    return map && map->description ? map->description : "";
+}
+
+rmg_status rmg_map_options(const rmg_map *map, rmg_generate_options *out)
+{
+    if (!map || !out)
+        return RMG_ERR_INVALID_ARG;
+    return copy_info(out, &map->options, sizeof map->options);
+}
+
+size_t rmg_map_warning_count(const rmg_map *map)
+{
+    return map ? map->warnings.count : 0;
+}
+
+const char *rmg_map_warning(const rmg_map *map, size_t index)
+{
+    return map && index < map->warnings.count ? map->warnings.items[index] : NULL;
+}
+
+int rmg_map_attempts(const rmg_map *map)
+{
+    return map ? map->attempts : 0;
+}
+
+double rmg_map_stage_ms(const rmg_map *map, rmg_stage_id stage)
+{
+    return map && (unsigned)stage < RMG_STAGE_COUNT ? map->stage_ms[stage] : 0.0;
+}
+
+/* ---- tiles ------------------------------------------------------------------------------ */
+
+bool rmg__map_tile_passable(const struct rmg_map *m, size_t t)
+{
+    uint16_t f = m->flags[t];
+    if (f & (RMG__T_WATER | RMG__T_ROCK))
+        return false;
+    if (f & RMG__T_ENTRY)
+        return true;
+    return !(f & RMG__T_BLOCKED);
+}
+
+static size_t layer_elem(rmg_map_layer layer)
+{
+    switch (layer) {
+    case RMG_LAYER_TERRAIN:
+    case RMG_LAYER_PASSABLE:
+    case RMG_LAYER_ROAD:
+        return 1;
+    case RMG_LAYER_ZONE:
+        return 2;
+    case RMG_LAYER_OBJECT:
+        return 4;
+    }
+    return 0;
+}
+
+size_t rmg_map_layer_size(const rmg_map *map, rmg_map_layer layer)
+{
+    return map ? map->n_tiles * layer_elem(layer) : 0;
+}
+
+rmg_status rmg_map_copy_layer(const rmg_map *map, rmg_map_layer layer, void *buf, size_t size)
+{
+    if (!map || !buf || !layer_elem(layer))
+        return RMG_ERR_INVALID_ARG;
+    size_t need = rmg_map_layer_size(map, layer);
+    if (size < need)
+        return RMG_ERR_BUFFER_TOO_SMALL;
+    switch (layer) {
+    case RMG_LAYER_TERRAIN:
+        memcpy(buf, map->terrain, need);
+        break;
+    case RMG_LAYER_ZONE:
+        memcpy(buf, map->tile_zone, need);
+        break;
+    case RMG_LAYER_ROAD:
+        memcpy(buf, map->road, need);
+        break;
+    case RMG_LAYER_OBJECT:
+        memcpy(buf, map->tile_object, need);
+        break;
+    case RMG_LAYER_PASSABLE: {
+        uint8_t *out = buf;
+        for (size_t t = 0; t < map->n_tiles; t++)
+            out[t] = rmg__map_tile_passable(map, t) ? 1 : 0;
+        break;
+    }
+    }
+    return RMG_OK;
+}
+
+static long tile_of(const rmg_map *map, int x, int y, int z)
+{
+    if (!map || x < 0 || y < 0 || z < 0 || x >= map->width || y >= map->height || z >= map->levels)
+        return -1;
+    return (long)rmg__tile(map->width, map->height, x, y, z);
+}
+
+int rmg_map_terrain(const rmg_map *map, int x, int y, int z)
+{
+    long t = tile_of(map, x, y, z);
+    return t < 0 ? -1 : map->terrain[t];
+}
+
+int rmg_map_tile_zone(const rmg_map *map, int x, int y, int z)
+{
+    long t = tile_of(map, x, y, z);
+    return t < 0 ? -1 : map->tile_zone[t];
+}
+
+int rmg_map_passable(const rmg_map *map, int x, int y, int z)
+{
+    long t = tile_of(map, x, y, z);
+    return t < 0 ? -1 : rmg__map_tile_passable(map, (size_t)t);
+}
+
+int rmg_map_road(const rmg_map *map, int x, int y, int z)
+{
+    long t = tile_of(map, x, y, z);
+    return t < 0 ? -1 : map->road[t];
+}
+
+long rmg_map_tile_object(const rmg_map *map, int x, int y, int z)
+{
+    long t = tile_of(map, x, y, z);
+    return t < 0 ? -1 : (long)map->tile_object[t];
+}
+
+/* ---- zones ------------------------------------------------------------------------------ */
+
+size_t rmg_map_zone_count(const rmg_map *map)
+{
+    return map ? map->zones.count : 0;
+}
+
+rmg_status rmg_map_zone(const rmg_map *map, size_t index, rmg_map_zone_info *out)
+{
+    if (!map || !out || index >= map->zones.count)
+        return RMG_ERR_INVALID_ARG;
+    const rmg__map_zone *z = &map->zones.items[index];
+    rmg_map_zone_info info;
+    memset(&info, 0, sizeof info);
+    info.struct_size = sizeof info;
+    info.id = z->id;
+    info.template_zone = z->tpl_id;
+    info.kind = z->kind;
+    info.level = z->level;
+    info.owner = z->owner;
+    info.terrain = z->terrain;
+    info.chosen_terrain = z->chosen_terrain;
+    info.faction = z->faction;
+    info.monster_strength = z->monster_strength;
+    info.size_weight = z->size_weight;
+    info.tiles = z->n_tiles;
+    info.center_x = z->cx;
+    info.center_y = z->cy;
+    info.town_count = z->towns.count;
+    info.main_town = z->main_town;
+    return copy_info(out, &info, sizeof info);
+}
+
+uint32_t rmg_map_zone_town(const rmg_map *map, size_t index, size_t i)
+{
+    if (!map || index >= map->zones.count || i >= map->zones.items[index].towns.count)
+        return 0;
+    return map->zones.items[index].towns.items[i];
+}
+
+/* ---- connections ---------------------------------------------------------------------- */
+
+size_t rmg_map_connection_count(const rmg_map *map)
+{
+    return map ? map->conns.count : 0;
+}
+
+rmg_status rmg_map_connection(const rmg_map *map, size_t index, rmg_map_connection_info *out)
+{
+    if (!map || !out || index >= map->conns.count)
+        return RMG_ERR_INVALID_ARG;
+    const rmg__map_connection *c = &map->conns.items[index];
+    rmg_map_connection_info info;
+    memset(&info, 0, sizeof info);
+    info.struct_size = sizeof info;
+    info.id = c->id;
+    info.template_index = c->tpl_index;
+    info.zone_a = c->zone_a;
+    info.zone_b = c->zone_b;
+    info.kind = c->kind;
+    info.realized = c->realized;
+    info.value = c->value;
+    info.road = c->road;
+    info.tile_count = c->tiles.count;
+    info.guard_count = c->guards.count;
+    info.why = c->why;
+    return copy_info(out, &info, sizeof info);
+}
+
+static size_t copy_ids(const uint32_t *items, size_t count, uint32_t *buf, size_t cap)
+{
+    if (buf)
+        memcpy(buf, items, (count < cap ? count : cap) * sizeof *buf);
+    return count;
+}
+
+size_t rmg_map_connection_tiles(const rmg_map *map, size_t index, uint32_t *buf, size_t cap)
+{
+    if (!map || index >= map->conns.count)
+        return 0;
+    const rmg__map_connection *c = &map->conns.items[index];
+    return copy_ids(c->tiles.items, c->tiles.count, buf, cap);
+}
+
+size_t rmg_map_connection_guards(const rmg_map *map, size_t index, uint32_t *buf, size_t cap)
+{
+    if (!map || index >= map->conns.count)
+        return 0;
+    const rmg__map_connection *c = &map->conns.items[index];
+    return copy_ids(c->guards.items, c->guards.count, buf, cap);
+}
+
+/* ---- objects ----------------------------------------------------------------------------- */
+
+const char *rmg__color_name(rmg_map_object_kind kind, int color)
+{
+    /* Border guards and keymaster's tents come in the eight classic colours; teleports use
+     * the monolith/portal colour list (two-way subtypes, HotA adds many). */
+    static const char *const keymaster[] = {"light_blue", "green", "red", "dark_blue",
+                                            "brown",      "purple", "white", "black"};
+    static const char *const teleport[] = {
+        "blue",   "pink",   "orange",  "yellow", "green",     "red",      "purple",  "white",
+        "black",  "cyan",   "violet",  "brown",  "turquoise", "chartreuse", "grey",  "teal",
+        "olive",  "maroon", "navy",    "lime",   "crimson",   "gold",     "silver",  "indigo",
+        "amber",  "coral",  "emerald", "ivory",  "jade",      "lavender", "magenta", "ruby"};
+    if (color < 0)
+        return NULL;
+    if (kind == RMG_OBJECT_BORDER_GUARD || kind == RMG_OBJECT_KEYMASTER_TENT ||
+        (kind == RMG_OBJECT_TREASURE && color < 8)) {
+        return (size_t)color < RMG__ARRAY_LEN(keymaster) ? keymaster[color] : NULL;
+    }
+    return (size_t)color < RMG__ARRAY_LEN(teleport) ? teleport[color] : NULL;
+}
+
+size_t rmg_map_object_count(const rmg_map *map)
+{
+    return map ? map->objects.count : 0;
+}
+
+rmg_status rmg_map_object(const rmg_map *map, size_t index, rmg_map_object_info *out)
+{
+    if (!map || !out || index >= map->objects.count)
+        return RMG_ERR_INVALID_ARG;
+    const rmg__map_object *o = &map->objects.items[index];
+    const struct rmg_content *content = map->ctx->content;
+    rmg_map_object_info info;
+    memset(&info, 0, sizeof info);
+    info.struct_size = sizeof info;
+    info.id = o->id;
+    info.key = o->key;
+    info.kind = o->kind;
+    info.x = o->x;
+    info.y = o->y;
+    info.z = o->z;
+    info.zone = o->zone;
+    info.value = o->value;
+    info.group = o->group;
+    info.guard = o->guard;
+    info.color = o->color;
+    info.color_name = rmg__color_name(o->kind, o->color);
+    info.faction = o->faction;
+    info.owner = o->owner;
+    info.main = o->main;
+    info.castle = o->castle;
+    if (o->creature >= 0 && content && (size_t)o->creature < content->n_creatures)
+        info.creature = content->creatures[o->creature].key;
+    info.count = o->count;
+    info.amount = o->amount;
+    info.strength_total = o->strength_total;
+    info.guarded_value = o->guarded_value;
+    info.strength_index = o->strength_index;
+    info.guards_kind = o->guards_kind;
+    info.guards_id = o->guards_id;
+    info.disposition = o->disposition;
+    info.join_percent = o->join_percent;
+    info.join_for_money = o->join_for_money;
+    return copy_info(out, &info, sizeof info);
+}
+
+typedef struct tile_collect {
+    const struct rmg_map *m;
+    int z;
+    uint32_t *buf;
+    size_t cap, n;
+} tile_collect;
+
+static void collect_tile(void *user, int x, int y)
+{
+    tile_collect *c = user;
+    if (x < 0 || y < 0 || x >= c->m->width || y >= c->m->height)
+        return;
+    if (c->buf && c->n < c->cap)
+        c->buf[c->n] = (uint32_t)rmg__tile(c->m->width, c->m->height, x, y, c->z);
+    c->n++;
+}
+
+size_t rmg__object_tiles(const struct rmg_map *m, const rmg__map_object *o, uint64_t mask, uint32_t *buf, size_t cap)
+{
+    tile_collect c = {m, o->z, buf, cap, 0};
+    rmg__footprint_tiles(mask, o->x, o->y, collect_tile, &c);
+    return c.n;
+}
+
+size_t rmg_map_object_footprint(const rmg_map *map, size_t index, uint32_t *buf, size_t cap)
+{
+    if (!map || index >= map->objects.count)
+        return 0;
+    const rmg__map_object *o = &map->objects.items[index];
+    return rmg__object_tiles(map, o, o->block & ~o->visit, buf, cap);
+}
+
+size_t rmg_map_object_entries(const rmg_map *map, size_t index, uint32_t *buf, size_t cap)
+{
+    if (!map || index >= map->objects.count)
+        return 0;
+    const rmg__map_object *o = &map->objects.items[index];
+    return rmg__object_tiles(map, o, o->visit, buf, cap);
+}
+
+/* ---- groups ----------------------------------------------------------------------------- */
+
+size_t rmg_map_group_count(const rmg_map *map)
+{
+    return map ? map->groups.count : 0;
+}
+
+rmg_status rmg_map_group(const rmg_map *map, size_t index, rmg_map_group_info *out)
+{
+    if (!map || !out || index >= map->groups.count)
+        return RMG_ERR_INVALID_ARG;
+    const rmg__map_group *g = &map->groups.items[index];
+    rmg_map_group_info info;
+    memset(&info, 0, sizeof info);
+    info.struct_size = sizeof info;
+    info.id = g->id;
+    info.zone = g->zone;
+    info.range = g->range;
+    info.target = g->target;
+    info.value = g->value;
+    info.object_count = g->objects.count;
+    info.guard = g->guard;
+    return copy_info(out, &info, sizeof info);
+}
+
+size_t rmg_map_group_objects(const rmg_map *map, size_t index, uint32_t *buf, size_t cap)
+{
+    if (!map || index >= map->groups.count)
+        return 0;
+    const rmg__map_group *g = &map->groups.items[index];
+    return copy_ids(g->objects.items, g->objects.count, buf, cap);
+}
