@@ -1,0 +1,420 @@
+/* Zone layout on a hexagonal lattice: PLC-01..10 (see place_internal.h for the design). */
+#include <math.h>
+#include <string.h>
+
+#include "place_internal.h"
+
+/* Ties between real-valued criteria (repulsion sums) are decided within this tolerance so
+ * that rounding noise never breaks a tie the geometry makes exact. */
+#define TIE_EPS 1e-9
+
+void rmg__layout_cell_xy(const rmg__layout *l, int cell, int *level, int *dx, int *dy)
+{
+    int per_level = l->grid * l->grid;
+    int in_level = cell % per_level;
+    int row = in_level / l->grid, col = in_level % l->grid;
+    *level = cell / per_level;
+    *dx = 2 * col + (row & 1);
+    *dy = row;
+}
+
+static bool hex_adjacent(int dx, int dy)
+{
+    dx = dx < 0 ? -dx : dx;
+    dy = dy < 0 ? -dy : dy;
+    return (dy == 0 && dx == 2) || (dy == 1 && dx == 1);
+}
+
+int rmg__layout_relation(const rmg__layout *l, int cell_a, int cell_b)
+{
+    if (cell_a < 0 || cell_b < 0)
+        return 0;
+    int la, xa, ya, lb, xb, yb;
+    rmg__layout_cell_xy(l, cell_a, &la, &xa, &ya);
+    rmg__layout_cell_xy(l, cell_b, &lb, &xb, &yb);
+    if (la == lb)
+        return hex_adjacent(xa - xb, ya - yb) ? 1 : 0;
+    return xa == xb && ya == yb ? 2 : 0;
+}
+
+/* PLC-02: ground is met by adjacency, underground_gate by stacking, default by either. */
+static bool relation_meets(rmg_connection_placement p, int relation)
+{
+    switch (p) {
+    case RMG_LINK_GROUND:
+        return relation == 1;
+    case RMG_LINK_UNDERGROUND_GATE:
+        return relation == 2;
+    case RMG_LINK_DEFAULT:
+        return relation != 0;
+    default:
+        return false;
+    }
+}
+
+static int link_score_at(const rmg__layout *l, const rmg__llink *k, int cell_a, int cell_b)
+{
+    if (k->weight == 0)
+        return 0;
+    return relation_meets(k->placement, rmg__layout_relation(l, cell_a, cell_b)) ? k->weight : 0;
+}
+
+int rmg__layout_link_score(const rmg__layout *l, size_t k)
+{
+    const rmg__llink *lk = &l->links[k];
+    return link_score_at(l, lk, l->zones[lk->a].cell, l->zones[lk->b].cell);
+}
+
+/* Score of zone z's links if z stood at `cell` (and, for swaps, `other` stood at other_cell). */
+static int zone_score_at(const rmg__layout *l, int z, int cell, int other, int other_cell)
+{
+    int sum = 0;
+    for (size_t i = l->link_start[z]; i < l->link_start[z + 1]; i++) {
+        const rmg__llink *k = &l->links[l->link_idx[i]];
+        int peer = k->a == z ? k->b : k->a;
+        int peer_cell = peer == other ? other_cell : l->zones[peer].cell;
+        if (peer == z)
+            continue;
+        sum += link_score_at(l, k, cell, peer_cell);
+    }
+    return sum;
+}
+
+/* ---- candidates ---------------------------------------------------------------------------- */
+
+static bool cell_on_grid(const rmg__layout *l, int col, int row)
+{
+    return col >= 0 && row >= 0 && col < l->grid && row < l->grid;
+}
+
+/* A free cell is a candidate when it touches a placed zone on its level or lies under/over
+ * one on the other level, so a layout never falls apart into distant pieces. */
+static bool cell_touches_layout(const rmg__layout *l, int cell)
+{
+    int per_level = l->grid * l->grid;
+    int level = cell / per_level, in_level = cell % per_level;
+    int row = in_level / l->grid, col = in_level % l->grid;
+    static const int even[6][2] = {{-1, 0}, {1, 0}, {-1, -1}, {0, -1}, {-1, 1}, {0, 1}};
+    static const int odd[6][2] = {{-1, 0}, {1, 0}, {0, -1}, {1, -1}, {0, 1}, {1, 1}};
+    const int(*nb)[2] = (row & 1) ? odd : even;
+    for (int i = 0; i < 6; i++) {
+        int c = col + nb[i][0], r = row + nb[i][1];
+        if (cell_on_grid(l, c, r) && l->cell_zone[level * per_level + r * l->grid + c] >= 0)
+            return true;
+    }
+    for (int other = 0; other < l->levels; other++)
+        if (other != level && l->cell_zone[other * per_level + in_level] >= 0)
+            return true;
+    return false;
+}
+
+/* Fills l->cand with the free candidate cells on the zone's allowed levels; returns the count. */
+static size_t gather_candidates(const rmg__layout *l, const rmg__lzone *z, bool layout_empty)
+{
+    int per_level = l->grid * l->grid;
+    size_t n = 0;
+    for (int level = 0; level < l->levels; level++) {
+        if (!(z->levels & (1u << level)))
+            continue;
+        if (layout_empty) {
+            int centre = level * per_level + (l->grid / 2) * l->grid + l->grid / 2;
+            l->cand[n++] = centre;
+            continue;
+        }
+        for (int c = level * per_level; c < (level + 1) * per_level; c++)
+            if (l->cell_zone[c] < 0 && cell_touches_layout(l, c))
+                l->cand[n++] = c;
+    }
+    return n;
+}
+
+/* ---- the three criteria ---------------------------------------------------------------------- */
+
+/* Level 1 (PLC-02): keep the candidates with the best link score. */
+static size_t keep_best_links(const rmg__layout *l, int z, size_t n)
+{
+    int best = -1;
+    size_t kept = 0;
+    for (size_t i = 0; i < n; i++) {
+        int s = zone_score_at(l, z, l->cand[i], -1, -1);
+        if (s > best) {
+            best = s;
+            kept = 0;
+        }
+        if (s == best)
+            l->cand[kept++] = l->cand[i];
+    }
+    return kept;
+}
+
+typedef struct bbox {
+    int min_x, max_x, min_y, max_y;
+    bool any;
+} bbox;
+
+static void bbox_add(bbox *b, int x, int y)
+{
+    if (!b->any) {
+        b->min_x = b->max_x = x;
+        b->min_y = b->max_y = y;
+        b->any = true;
+        return;
+    }
+    b->min_x = RMG__MIN(b->min_x, x);
+    b->max_x = RMG__MAX(b->max_x, x);
+    b->min_y = RMG__MIN(b->min_y, y);
+    b->max_y = RMG__MAX(b->max_y, y);
+}
+
+/* 4 * (side of the bounding square)^2 in doubled coordinates: width = dX/2, height = dY*sqrt(3)/2. */
+static long square_measure(const bbox *b)
+{
+    long dx = b->max_x - b->min_x, dy = b->max_y - b->min_y;
+    return RMG__MAX(dx * dx, 3 * dy * dy);
+}
+
+static bbox level_bbox(const rmg__layout *l, int level)
+{
+    bbox b = {0, 0, 0, 0, false};
+    for (size_t i = 0; i < l->n_zones; i++) {
+        int lv, x, y;
+        if (l->zones[i].cell < 0)
+            continue;
+        rmg__layout_cell_xy(l, l->zones[i].cell, &lv, &x, &y);
+        if (lv == level)
+            bbox_add(&b, x, y);
+    }
+    return b;
+}
+
+/* Level 2 (PLC-03): minimise max(S0, side of the bounding square with the candidate). */
+static size_t keep_smallest_square(const rmg__layout *l, size_t n)
+{
+    bbox per_level[2] = {level_bbox(l, 0), l->levels > 1 ? level_bbox(l, 1) : level_bbox(l, 0)};
+    double best = INFINITY;
+    size_t kept = 0;
+    for (size_t i = 0; i < n; i++) {
+        int lv, x, y;
+        rmg__layout_cell_xy(l, l->cand[i], &lv, &x, &y);
+        bbox b = per_level[lv];
+        bbox_add(&b, x, y);
+        double s0 = 2.0 * l->square[lv];
+        double m = RMG__MAX(s0 * s0, (double)square_measure(&b));
+        if (m < best - TIE_EPS) {
+            best = m;
+            kept = 0;
+        }
+        if (m <= best + TIE_EPS)
+            l->cand[kept++] = l->cand[i];
+    }
+    return kept;
+}
+
+static double cell_distance(const rmg__layout *l, int a, int b)
+{
+    int la, xa, ya, lb, xb, yb;
+    rmg__layout_cell_xy(l, a, &la, &xa, &ya);
+    rmg__layout_cell_xy(l, b, &lb, &xb, &yb);
+    long dx = xa - xb, dy = ya - yb;
+    return sqrt((double)(dx * dx + 3 * dy * dy)) / 2.0;
+}
+
+/* Level 3 (PLC-05, ZON-07): the largest summed distance to placed repulsion zones of the level. */
+static size_t keep_most_repelled(const rmg__layout *l, size_t n)
+{
+    int per_level = l->grid * l->grid;
+    double best = -1.0;
+    size_t kept = 0;
+    for (size_t i = 0; i < n; i++) {
+        double sum = 0.0;
+        for (size_t j = 0; j < l->n_zones; j++) {
+            const rmg__lzone *o = &l->zones[j];
+            if (o->cell >= 0 && o->repulsion && o->cell / per_level == l->cand[i] / per_level)
+                sum += cell_distance(l, l->cand[i], o->cell);
+        }
+        if (sum > best + TIE_EPS) {
+            best = sum;
+            kept = 0;
+        }
+        if (sum >= best - TIE_EPS)
+            l->cand[kept++] = l->cand[i];
+    }
+    return kept;
+}
+
+static void put_zone(rmg__layout *l, int z, int cell)
+{
+    l->zones[z].cell = cell;
+    l->cell_zone[cell] = z;
+}
+
+static rmg_status place_one(rmg__layout *l, int z, bool layout_empty, rmg_rng *rng)
+{
+    rmg__lzone *zone = &l->zones[z];
+    size_t n = gather_candidates(l, zone, layout_empty);
+    if (n == 0)
+        return rmg__error_gen(l->ctx, RMG_ERR_IMPOSSIBLE, "place", zone->id, -1,
+                              "zone %d: no free lattice position on its allowed level(s)", zone->id);
+    n = keep_best_links(l, z, n);
+    n = keep_smallest_square(l, n);
+    if (zone->repulsion)
+        n = keep_most_repelled(l, n);
+    put_zone(l, z, l->cand[rmg_rng_below(rng, n)]); /* PLC-04 */
+    return RMG_OK;
+}
+
+/* ---- PLC-09 shuffle ---------------------------------------------------------------------------- */
+
+static bool level_allowed(const rmg__lzone *z, const rmg__layout *l, int cell)
+{
+    return (z->levels >> (cell / (l->grid * l->grid))) & 1u;
+}
+
+/* Moves zone a to a free candidate cell, or swaps it with zone b; kept only if the summed
+ * link score of the zones involved improves. */
+static void try_move(rmg__layout *l, int a, rmg_rng *rng)
+{
+    int from = l->zones[a].cell;
+    int to, b;
+    if (rmg_rng_below(rng, 2) == 0 && l->n_zones > 1) {
+        b = (int)rmg_rng_below(rng, l->n_zones - 1);
+        b += b >= a;
+        to = l->zones[b].cell;
+        if (!level_allowed(&l->zones[a], l, to) || !level_allowed(&l->zones[b], l, from))
+            return;
+    } else {
+        l->cell_zone[from] = -1; /* the zone's own cell must not count as a neighbour */
+        size_t n = gather_candidates(l, &l->zones[a], false);
+        l->cell_zone[from] = a;
+        if (n == 0)
+            return;
+        to = l->cand[rmg_rng_below(rng, n)];
+        if (to == from)
+            return;
+        b = -1;
+    }
+    int before = zone_score_at(l, a, from, -1, -1), after = zone_score_at(l, a, to, b, from);
+    if (b >= 0) {
+        /* The a-b links are counted in both zones' sums: count them once on each side. */
+        before += zone_score_at(l, b, to, -1, -1);
+        after += zone_score_at(l, b, from, a, to);
+    }
+    if (after <= before)
+        return;
+    l->cell_zone[from] = -1;
+    if (b >= 0)
+        put_zone(l, b, from);
+    put_zone(l, a, to);
+}
+
+/* ---- driver ---------------------------------------------------------------------------------- */
+
+static void order_by_number(rmg__layout *l)
+{
+    for (size_t i = 0; i < l->n_zones; i++)
+        l->order[i] = (int)i;
+    for (size_t i = 1; i < l->n_zones; i++) { /* insertion sort: stable, n is small */
+        int v = l->order[i];
+        size_t j = i;
+        while (j > 0 && l->zones[l->order[j - 1]].id > l->zones[v].id) {
+            l->order[j] = l->order[j - 1];
+            j--;
+        }
+        l->order[j] = v;
+    }
+}
+
+static rmg_status build_link_index(rmg__layout *l)
+{
+    rmg_context *ctx = l->ctx;
+    l->link_start = rmg__calloc(ctx, l->n_zones + 1, sizeof *l->link_start);
+    l->link_idx = rmg__calloc(ctx, 2 * l->n_links + 1, sizeof *l->link_idx);
+    if (!l->link_start || !l->link_idx)
+        return rmg__error_nomem(ctx);
+    for (size_t k = 0; k < l->n_links; k++) {
+        l->link_start[l->links[k].a + 1]++;
+        if (l->links[k].b != l->links[k].a)
+            l->link_start[l->links[k].b + 1]++;
+    }
+    for (size_t i = 0; i < l->n_zones; i++)
+        l->link_start[i + 1] += l->link_start[i];
+    size_t *fill = rmg__calloc(ctx, l->n_zones + 1, sizeof *fill);
+    if (!fill)
+        return rmg__error_nomem(ctx);
+    memcpy(fill, l->link_start, (l->n_zones + 1) * sizeof *fill);
+    for (size_t k = 0; k < l->n_links; k++) {
+        l->link_idx[fill[l->links[k].a]++] = (int)k;
+        if (l->links[k].b != l->links[k].a)
+            l->link_idx[fill[l->links[k].b]++] = (int)k;
+    }
+    rmg__free(ctx, fill);
+    return RMG_OK;
+}
+
+static rmg_status alloc_grid(rmg__layout *l)
+{
+    int side = (int)ceil(sqrt((double)l->n_zones));
+    l->grid = RMG__MAX(5, 2 * side + 3);
+    size_t cells = (size_t)l->levels * (size_t)l->grid * (size_t)l->grid;
+    l->cell_zone = rmg__malloc(l->ctx, cells * sizeof *l->cell_zone);
+    l->cand = rmg__malloc(l->ctx, cells * sizeof *l->cand);
+    l->order = rmg__malloc(l->ctx, (l->n_zones + 1) * sizeof *l->order);
+    if (!l->cell_zone || !l->cand || !l->order)
+        return rmg__error_nomem(l->ctx);
+    for (size_t i = 0; i < cells; i++)
+        l->cell_zone[i] = -1;
+    return RMG_OK;
+}
+
+rmg_status rmg__layout_place_all(rmg__layout *l, rmg_rng *rng)
+{
+    rmg_status st = alloc_grid(l);
+    if (st == RMG_OK)
+        st = build_link_index(l);
+    if (st != RMG_OK)
+        return st;
+    order_by_number(l);
+    for (size_t i = 0; i < l->n_zones; i++) {
+        st = place_one(l, l->order[i], i == 0, rng);
+        if (st != RMG_OK)
+            return st;
+    }
+    return RMG_OK;
+}
+
+void rmg__layout_shuffle(rmg__layout *l, rmg_rng *rng)
+{
+    size_t rounds = 40 * l->n_zones;
+    for (size_t i = 0; i < rounds; i++)
+        try_move(l, (int)rmg_rng_below(rng, l->n_zones), rng);
+}
+
+int rmg__layout_score(const rmg__layout *l)
+{
+    int sum = 0;
+    for (size_t k = 0; k < l->n_links; k++)
+        sum += rmg__layout_link_score(l, k);
+    return sum;
+}
+
+rmg_status rmg__layout_run(rmg__layout *l, rmg_rng *rng)
+{
+    rmg_status st = rmg__layout_place_all(l, rng);
+    if (st == RMG_OK)
+        rmg__layout_shuffle(l, rng);
+    return st;
+}
+
+void rmg__layout_free(rmg__layout *l)
+{
+    if (!l)
+        return;
+    rmg_context *ctx = l->ctx;
+    rmg__free(ctx, l->cell_zone);
+    rmg__free(ctx, l->cand);
+    rmg__free(ctx, l->order);
+    rmg__free(ctx, l->link_start);
+    rmg__free(ctx, l->link_idx);
+    l->cell_zone = l->cand = l->order = l->link_idx = NULL;
+    l->link_start = NULL;
+}
