@@ -133,6 +133,35 @@ typedef struct rmg_guard {
     rmg_guard_choice choice;
 } rmg_guard;
 
+/* The whole guard for a request, creatures from the context's content (the built-in ruleset
+ * unless the host loaded another). rng may be NULL (see the top of this file). An unguarded
+ * result (too small a total, zone strength none) is RMG_OK with guarded = 0.
+ * Errors: RMG_ERR_INVALID_ARG for bad arguments, RMG_ERR_INVALID_DATA when the content has no
+ * creature able to guard, RMG_ERR_NOMEM while loading content. */
+RMG_API rmg_status rmg_guard_compute(rmg_context *ctx, const rmg_guard_request *request, rmg_rng *rng,
+                                     rmg_guard *out);
+
+/* A creature able to guard a total (GRD-06), for listings. Set struct_size before the call. */
+typedef struct rmg_guard_candidate {
+    size_t struct_size;
+    int creature;                /* content creature index */
+    const char *key;             /* owned by the context's content */
+    const char *name;
+    int faction;                 /* faction id */
+    int level;
+    int ai_value;
+    int window_min;              /* floor((map_min + map_max) / 2) */
+    double exact_mean;           /* total / ai_value */
+    int mean;                    /* round_half_up(total / ai_value) */
+} rmg_guard_candidate;
+
+/* Number of eligible creature types for `total` among `monster_factions` (0 = all), in content
+ * order; rmg_guard_candidate_at returns the index-th of them. RMG_ERR_NOT_FOUND past the end. */
+RMG_API rmg_status rmg_guard_candidate_count(rmg_context *ctx, double total, uint32_t monster_factions,
+                                             size_t *count);
+RMG_API rmg_status rmg_guard_candidate_at(rmg_context *ctx, double total, uint32_t monster_factions, size_t index,
+                                          rmg_guard_candidate *out);
+
 #ifdef __cplusplus
 }
 #endif
