@@ -35,16 +35,7 @@ static int teardown(void **state)
 
 static rmg__rule *add_rule(fixture *f, rmg__rule_list *list, rmg_rule_op op, rmg_rule_target target, const char *what)
 {
-    rmg__rule *r = rmg__rules_add(f->pack, list);
-    assert_non_null(r);
-    r->op = op;
-    r->target = target;
-    char *copy = what ? rmg__arena_strdup(&f->pack->arena, what) : NULL;
-    if (target == RMG_TARGET_OBJECT)
-        r->object = copy;
-    else if (target != RMG_TARGET_ALL)
-        r->family = copy;
-    return r;
+    return fx_rule(f->pack, list, op, target, what);
 }
 
 static rmg__zone *add_zone(fixture *f, int id)

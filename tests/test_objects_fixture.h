@@ -9,6 +9,7 @@
 
 #include "rmg_test.h"
 #include "content/content_internal.h"
+#include "template/model.h"
 
 static const char *const fx_terrain_names[] = {"dirt", "sand", "grass", "snow", "swamp", "rough",
                                                "subterranean", "lava", "water", "rock", "highlands", "wasteland"};
@@ -153,6 +154,22 @@ static void fx_add_creatures(struct rmg_content *c)
     c->n_creatures = n;
 }
 
+static void fx_add_artifacts(struct rmg_content *c)
+{
+    static const char *const keys[] = {"a_treasure_1", "a_treasure_2", "a_treasure_3", "a_minor", "a_part"};
+    size_t n = sizeof keys / sizeof keys[0];
+    c->artifacts = rmg__arena_alloc(&c->arena, n * sizeof *c->artifacts);
+    assert_non_null(c->artifacts);
+    for (size_t i = 0; i < n; i++) {
+        rmg__artifact *a = &c->artifacts[i];
+        a->key = a->name = rmg__arena_strdup(&c->arena, keys[i]);
+        a->id = (int)i;
+        a->cls = i < 3 || i == 4 ? RMG_ARTIFACT_TREASURE : RMG_ARTIFACT_MINOR;
+        a->part_of = i == 4 ? 0 : -1; /* a part of a combination: never a quest artifact */
+    }
+    c->n_artifacts = n;
+}
+
 /* A content with every object-defaults.tsv row; owned by ctx's allocator (free with fx_free). */
 static struct rmg_content *fx_content(rmg_context *ctx)
 {
@@ -176,6 +193,7 @@ static struct rmg_content *fx_content(rmg_context *ctx)
     }
     free(text);
     fx_add_creatures(c);
+    fx_add_artifacts(c);
     return c;
 }
 
@@ -199,6 +217,22 @@ static inline long fx_creature_index(const struct rmg_content *c, const char *ke
         if (strcmp(c->creatures[i].key, key) == 0)
             return (long)i;
     return -1;
+}
+
+/* Appends an object rule to `list` (strings copied into the pack). */
+static inline rmg__rule *fx_rule(struct rmg_pack *pack, rmg__rule_list *list, rmg_rule_op op, rmg_rule_target target,
+                                 const char *what)
+{
+    rmg__rule *r = rmg__rules_add(pack, list);
+    assert_non_null(r);
+    r->op = op;
+    r->target = target;
+    char *copy = what ? rmg__arena_strdup(&pack->arena, what) : NULL;
+    if (target == RMG_TARGET_OBJECT)
+        r->object = copy;
+    else if (target != RMG_TARGET_ALL)
+        r->family = copy;
+    return r;
 }
 
 #endif

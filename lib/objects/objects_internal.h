@@ -106,6 +106,66 @@ typedef struct rmg__trs_source {
  * scratch holds src->n weights. */
 size_t rmg__trs_group(const rmg__trs_source *src, int64_t T, rmg_rng *rng, uint64_t *scratch, size_t *out);
 
+/* ---- placement on tiles (tiles.c) ---------------------------------------------------------------- */
+
+typedef struct rmg__pl_undo {
+    uint32_t tile;
+    uint16_t flags;
+    uint32_t object;
+} rmg__pl_undo;
+
+#define RMG__PL_MAX_CLUSTER 96
+
+typedef struct rmg__placer {
+    rmg_context *ctx;
+    struct rmg_map *m;
+    RMG__VEC(rmg__pl_undo) undo;   /* tile changes since the last commit */
+    uint32_t *zone_start;          /* per zone id: first index into zone_tiles (id + 1: end) */
+    uint32_t *zone_tiles;
+    uint32_t *seen, *prev, *queue, *cand, *dist; /* per-tile scratch */
+    uint32_t epoch;
+    struct { uint32_t tile; bool walk; } cluster[RMG__PL_MAX_CLUSTER]; /* hub, pockets, entries */
+    size_t n_cluster;
+} rmg__placer;
+
+typedef struct rmg__pl_mark {
+    size_t undo, objects, groups;
+} rmg__pl_mark;
+
+typedef struct rmg__pl_item {
+    const char *key;
+    rmg_map_object_kind kind;
+    uint64_t block, visit;         /* content footprint; both 0 = one tile with its entry */
+} rmg__pl_item;
+
+typedef struct rmg__pl_request {
+    int zone;                      /* map zone id */
+    const rmg__pl_item *items;
+    size_t n_items;                /* > 1 only with hub */
+    bool hub;                      /* a cluster around a hub tile (guard slot) */
+    bool anarchy;                  /* MIS-44 */
+    bool near;                     /* try candidates closest to (near_x, near_y, near_z) first */
+    int near_x, near_y, near_z;
+    int64_t max_dist2;             /* with near: only candidates within this squared distance (0 = any) */
+    int tries;                     /* candidates tried (0 = 32) */
+} rmg__pl_request;
+
+typedef struct rmg__pl_result {
+    bool placed;
+    uint32_t first_object;         /* ids first_object .. first_object + n_items - 1 */
+    uint32_t hub;                  /* hub tile index + 1 (clusters) */
+} rmg__pl_result;
+
+rmg_status rmg__pl_init(rmg__placer *p, rmg_context *ctx, struct rmg_map *m);
+void rmg__pl_free(rmg__placer *p);
+rmg__pl_mark rmg__pl_save(const rmg__placer *p);
+/* Undoes tile changes, objects and groups made since mk. */
+void rmg__pl_rollback(rmg__placer *p, rmg__pl_mark mk);
+/* Forgets the journal (the changes become final). */
+void rmg__pl_commit(rmg__placer *p);
+/* Places the items; res->placed false (and nothing changed) when no room was found. */
+rmg_status rmg__pl_place(rmg__placer *p, const rmg__pl_request *req, rmg_rng *rng, rmg__pl_result *res);
+
 /* ---- the stage ---------------------------------------------------------------------------------- */
 
 /* Number of Keymaster colours (Border Guards and tents). */

@@ -1,0 +1,955 @@
+/*
+ * The objects stage: towns, mines, airship yards, zone content groups, rewards in other zones.
+ *
+ * Order: towns in every zone first (they give n and N to the creature formulas, CRE-01), then
+ * per zone mines and airship yards, then the zone content, range by range.
+ *
+ * Design decisions ([impl] points of the spec, §14):
+ *   - Towns (MIS-06..09): player castles, then player towns (zones with an owner only), then
+ *     neutral castles, then neutral towns. Minimums are always placed; each density adds extra
+ *     towns: density x area / RMG__EXTRA_AREA_PER_DENSITY, the fraction drawn (so density 1 in a
+ *     4096-tile zone adds one town on average). The same rule gives extra mines per resource and
+ *     extra airship yards (ZON-22). Main town: the first player castle, else the first castle,
+ *     else the first town. Types: player towns take the solver's player type; neutral town k
+ *     takes the solver's type k, else (same-type zones) the first neutral type, else a random
+ *     type of the zone's allowed towns. Towns go as close to the zone centre as their footprint
+ *     fits (5 x 3, gate in the middle of the bottom row).
+ *   - Mines and airship yards get a guard slot (their own cluster) unless the zone's monster
+ *     strength is `none`. MIS-03: the first Sawmill and Ore Pit of a player zone try hub tiles
+ *     nearest to the main town's gate first (Euclidean distance). 0..3 resources of the mine's
+ *     type (uniform) go unguarded within 3 tiles of the mine's entry.
+ *   - TRS-03: groups requested per range = density x zone area / RMG__TRS_AREA_PER_DENSITY, the
+ *     fraction drawn. T is uniform in [min, max] (integers, inclusive). TRS-06: after
+ *     RMG__TRS_MAX_FAILS consecutive failed attempts (no first object, or no room) the range
+ *     counts as full. Placed groups and shortfalls are reported per zone and range.
+ *   - Limits count content objects only (not near-mine resources or Seer's Huts); reward groups
+ *     count toward the map and toward the tent zone (their list's zone).
+ *   - MIS-12: the reward group is drawn from the tent zone's list with the tent zone's terrain
+ *     and faction, without tents or quest artifacts (no chains of rewards); it goes to another
+ *     land zone (tried in random order), behind a Border Guard of the tent's colour on its hub.
+ *     Colours already used by Border Guards of connections are skipped; a tent is only a
+ *     candidate while a colour is free. A group whose reward or Seer's Hut finds no room is
+ *     undone (a failed attempt) and that object is not tried again in the zone.
+ *   - MIS-13/14: quest artifacts are treasure-class artifacts, not parts of combinations,
+ *     allowed by the solve stage and each used once; the Seer's Hut goes unguarded to another
+ *     land zone.
+ */
+#include <string.h>
+
+#include "objects_internal.h"
+
+typedef struct zone_ctx {
+    int id;                         /* map zone id */
+    long tpl;                       /* template zone index */
+    rmg__eff_list list;
+    size_t *uid;                    /* per entry: map-count slot */
+    int64_t *count;                 /* per entry: placed in this zone */
+    int64_t *value;                 /* per entry: value with the formulas resolved */
+    uint64_t *weight;               /* per entry: frequency, 0 if not a candidate */
+    bool *single;                   /* per entry: OBJ-10 */
+    bool *retired;                  /* per entry: its reward found no room */
+    int64_t hill_forts, war_machines;
+} zone_ctx;
+
+typedef struct stage {
+    rmg__gen *g;
+    rmg_context *ctx;
+    struct rmg_map *m;
+    const struct rmg_content *c;
+    const rmg__template *tpl;
+    rmg__placer pl;
+    rmg__eff_list lmap;
+    zone_ctx *zones;                /* per map zone (index id - 1); list empty for rock/water */
+    size_t nz;
+    RMG__VEC(rmg__eff_entry) customs; /* map-count slots of custom variants after the base ones */
+    size_t n_base;
+    int64_t *map_count;
+    int64_t pandoras, prisons, tents;
+    int n_by_faction[32], N;
+    uint32_t colors_used;
+    uint8_t *artifact_used;
+    uint64_t *scratch;
+    /* The group being drawn. */
+    zone_ctx *cur;
+    size_t pending[RMG__TRS_MAX_OBJECTS];
+    size_t n_pending;
+    bool reward_mode;
+    /* What the current attempt's rewards took (undone when the attempt fails). */
+    size_t reward_idx[4 * RMG__TRS_MAX_OBJECTS];
+    size_t n_reward;
+    long arts_taken[RMG__TRS_MAX_OBJECTS];
+    size_t n_arts;
+} stage;
+
+static const char *const mine_keys[7] = {"mine_sawmill", "mine_alchemists_lab", "mine_ore_pit", "mine_sulfur_dune",
+                                         "mine_crystal_cavern", "mine_gem_pond", "mine_gold_mine"};
+static const char *const resource_keys[7] = {"resource_wood", "resource_mercury", "resource_ore", "resource_sulfur",
+                                             "resource_crystal", "resource_gems", "resource_gold"};
+
+static long find_row(const struct rmg_content *c, const char *key)
+{
+    for (size_t i = 0; i < c->n_objects; i++)
+        if (strcmp(c->objects[i].key, key) == 0)
+            return (long)i;
+    return -1;
+}
+
+static bool family_is(const rmg__object_def *d, const char *f)
+{
+    return strcmp(d->family, f) == 0;
+}
+
+static bool family_prefix(const rmg__object_def *d, const char *p)
+{
+    return strncmp(d->family, p, strlen(p)) == 0;
+}
+
+static const rmg__object_def *def_at(const stage *s, const zone_ctx *z, size_t i)
+{
+    return &s->c->objects[z->list.items.items[i].obj];
+}
+
+static bool land_zone(const stage *s, size_t zi)
+{
+    const rmg__map_zone *mz = &s->m->zones.items[zi];
+    return mz->tpl_index >= 0 && mz->kind != RMG_ZONE_WATER && mz->kind != RMG_ZONE_ROCK &&
+           (size_t)mz->tpl_index < s->tpl->n_zones;
+}
+
+static void zone_rng(const stage *s, int zone, int phase, rmg_rng *rng)
+{
+    rmg__gen_stream(s->g, "objects", (uint64_t)zone * 8 + (uint64_t)phase, rng);
+}
+
+/* Extra towns / mines / yards from a density (see the file comment). */
+static int extra_count(rmg_rng *rng, int density, size_t area)
+{
+    if (density <= 0)
+        return 0;
+    uint64_t q = (uint64_t)density * area;
+    uint64_t n = q / RMG__EXTRA_AREA_PER_DENSITY, rem = q % RMG__EXTRA_AREA_PER_DENSITY;
+    return (int)(n + (rmg_rng_below(rng, RMG__EXTRA_AREA_PER_DENSITY) < rem));
+}
+
+/* ---- lists ---------------------------------------------------------------------------------------- */
+
+static bool same_custom(const rmg__eff_entry *a, const rmg__eff_entry *b)
+{
+    return a->obj == b->obj && a->amount == b->amount && a->spell_min == b->spell_min &&
+           a->spell_max == b->spell_max && a->schools == b->schools;
+}
+
+static bool custom_slot(stage *s, const rmg__eff_entry *e, size_t *slot)
+{
+    for (size_t k = 0; k < s->customs.count; k++)
+        if (same_custom(&s->customs.items[k], e)) {
+            *slot = s->n_base + k;
+            return true;
+        }
+    if (!RMG__VEC_PUSH(s->ctx, &s->customs, *e))
+        return false;
+    *slot = s->n_base + s->customs.count - 1;
+    return true;
+}
+
+static rmg_status zone_arrays(stage *s, zone_ctx *z)
+{
+    size_t n = z->list.items.count;
+    z->uid = rmg__calloc(s->ctx, n + 1, sizeof *z->uid);
+    z->count = rmg__calloc(s->ctx, n + 1, sizeof *z->count);
+    z->value = rmg__calloc(s->ctx, n + 1, sizeof *z->value);
+    z->weight = rmg__calloc(s->ctx, n + 1, sizeof *z->weight);
+    z->single = rmg__calloc(s->ctx, n + 1, sizeof *z->single);
+    z->retired = rmg__calloc(s->ctx, n + 1, sizeof *z->retired);
+    if (!z->uid || !z->count || !z->value || !z->weight || !z->single || !z->retired)
+        return rmg__error_nomem(s->ctx);
+    for (size_t i = 0; i < n; i++) {
+        const rmg__eff_entry *e = &z->list.items.items[i];
+        if (!e->custom)
+            z->uid[i] = i;
+        else if (!custom_slot(s, e, &z->uid[i]))
+            return rmg__error_nomem(s->ctx);
+    }
+    return RMG_OK;
+}
+
+static rmg_status build_lists(stage *s)
+{
+    rmg_status st = rmg__eff_init(s->ctx, s->c, &s->lmap);
+    if (st == RMG_OK)
+        st = rmg__eff_apply_rules(&s->lmap, &s->tpl->rules, NULL, false, s->g->pack ? s->g->pack->file : NULL);
+    if (st != RMG_OK)
+        return st;
+    for (size_t i = 0; i < s->lmap.items.count; i++)
+        s->n_base += !s->lmap.items.items[i].custom;
+    for (size_t zi = 0; zi < s->nz; zi++) {
+        zone_ctx *z = &s->zones[zi];
+        z->id = (int)zi + 1;
+        z->tpl = s->m->zones.items[zi].tpl_index;
+        if (!land_zone(s, zi))
+            continue;
+        st = rmg__eff_copy(&s->lmap, &z->list);
+        if (st == RMG_OK)
+            st = rmg__eff_apply_rules(&z->list, &s->tpl->zones[z->tpl].rules, &s->lmap, true,
+                                      s->g->pack ? s->g->pack->file : NULL);
+        if (st == RMG_OK) {
+            rmg__eff_apply_caps(&z->list);
+            st = zone_arrays(s, z);
+        }
+        if (st != RMG_OK)
+            return st;
+    }
+    s->map_count = rmg__calloc(s->ctx, s->n_base + s->customs.count + 1, sizeof *s->map_count);
+    return s->map_count ? RMG_OK : rmg__error_nomem(s->ctx);
+}
+
+static void free_stage(stage *s)
+{
+    for (size_t zi = 0; s->zones && zi < s->nz; zi++) {
+        zone_ctx *z = &s->zones[zi];
+        rmg__eff_free(&z->list);
+        rmg__free(s->ctx, z->uid);
+        rmg__free(s->ctx, z->count);
+        rmg__free(s->ctx, z->value);
+        rmg__free(s->ctx, z->weight);
+        rmg__free(s->ctx, z->single);
+        rmg__free(s->ctx, z->retired);
+    }
+    rmg__free(s->ctx, s->zones);
+    rmg__eff_free(&s->lmap);
+    RMG__VEC_FREE(s->ctx, &s->customs);
+    rmg__free(s->ctx, s->map_count);
+    rmg__free(s->ctx, s->artifact_used);
+    rmg__free(s->ctx, s->scratch);
+    rmg__pl_free(&s->pl);
+}
+
+/* ---- towns ---------------------------------------------------------------------------------------- */
+
+/* 5 x 3 footprint anchored bottom-right, gate in the middle of the bottom row. */
+static void town_footprint(uint64_t *block, uint64_t *visit)
+{
+    *block = 0;
+    for (int row = 3; row <= 5; row++)
+        for (int col = 3; col <= 7; col++)
+            *block |= (uint64_t)1 << (row * 8 + col);
+    *visit = (uint64_t)1 << (5 * 8 + 5);
+}
+
+static int random_town_type(stage *s, const rmg__zone *tz, rmg_rng *rng)
+{
+    uint32_t mask = tz->allowed_towns;
+    int pick[32], n = 0;
+    for (size_t i = 0; i < s->c->n_factions; i++) {
+        const rmg__faction *f = &s->c->factions[i];
+        if (f->is_town && f->id >= 0 && f->id < 31 && (!mask || (mask & (1u << f->id))))
+            pick[n++] = f->id;
+    }
+    return n ? pick[rmg_rng_below(rng, (uint64_t)n)] : RMG_FACTION_CASTLE;
+}
+
+typedef struct town_spec {
+    bool player, castle;
+    int faction;
+} town_spec;
+
+static rmg_status place_town(stage *s, zone_ctx *z, const town_spec *t, rmg_rng *rng)
+{
+    rmg__map_zone *mz = &s->m->zones.items[z->id - 1];
+    rmg__pl_item it = {t->castle ? "castle" : "town", RMG_OBJECT_TOWN, 0, 0};
+    town_footprint(&it.block, &it.visit);
+    rmg__pl_request req = {z->id, &it, 1, false, false, true, mz->cx, mz->cy, mz->level, 0, 256};
+    rmg__pl_result res;
+    rmg_status st = rmg__pl_place(&s->pl, &req, rng, &res);
+    if (st != RMG_OK)
+        return st;
+    rmg__pl_commit(&s->pl);
+    if (!res.placed) {
+        if (t->player)
+            return rmg__error_gen(s->ctx, RMG_ERR_IMPOSSIBLE, "objects", (int)mz->tpl_id, -1,
+                                  "no room for a player town near the zone centre");
+        return rmg__map_warn(s->m, "zone %d: no room for a neutral town", mz->tpl_id);
+    }
+    rmg__map_object *o = &s->m->objects.items[res.first_object - 1];
+    o->faction = t->faction;
+    o->owner = t->player ? mz->owner : 0;
+    o->castle = t->castle;
+    if (!RMG__VEC_PUSH(s->ctx, &mz->towns, o->id))
+        return rmg__error_nomem(s->ctx);
+    return RMG_OK;
+}
+
+/* MIS-09: the first player castle, else the first castle, else the first town. */
+static void choose_main_town(stage *s, rmg__map_zone *mz)
+{
+    uint32_t best = 0;
+    int best_rank = 4;
+    for (size_t i = 0; i < mz->towns.count; i++) {
+        rmg__map_object *o = &s->m->objects.items[mz->towns.items[i] - 1];
+        int rank = o->castle ? (o->owner ? 0 : 1) : 2;
+        if (rank < best_rank) {
+            best_rank = rank;
+            best = o->id;
+        }
+    }
+    mz->main_town = best;
+    if (best)
+        s->m->objects.items[best - 1].main = true;
+}
+
+static rmg_status zone_towns(stage *s, zone_ctx *z)
+{
+    rmg__map_zone *mz = &s->m->zones.items[z->id - 1];
+    const rmg__zone *tz = &s->tpl->zones[z->tpl];
+    const rmg__zone_solution *sol = s->g->sol.zones ? &s->g->sol.zones[z->tpl] : NULL;
+    rmg_rng rng;
+    zone_rng(s, z->id, 0, &rng);
+    int counts[4] = {0, 0, 0, 0}; /* player castles, player towns, neutral castles, neutral towns */
+    if (mz->owner > 0) {
+        counts[0] = tz->player_castles + extra_count(&rng, tz->player_castle_density, mz->n_tiles);
+        counts[1] = tz->player_towns + extra_count(&rng, tz->player_town_density, mz->n_tiles);
+    }
+    counts[2] = tz->neutral_castles + extra_count(&rng, tz->neutral_castle_density, mz->n_tiles);
+    counts[3] = tz->neutral_towns + extra_count(&rng, tz->neutral_town_density, mz->n_tiles);
+    int player_type = sol && sol->player_town_type >= 0 ? sol->player_town_type : random_town_type(s, tz, &rng);
+    int first_neutral = -1;
+    for (int kind = 0; kind < 4; kind++) {
+        for (int i = 0; i < counts[kind]; i++) {
+            town_spec t = {kind < 2, kind == 0 || kind == 2, player_type};
+            if (!t.player) {
+                /* The solver lists neutral towns with the min towns first, then the castles. */
+                int k = kind == 3 ? (i < tz->neutral_towns ? i : -1)
+                                  : (i < tz->neutral_castles ? tz->neutral_towns + i : -1);
+                int solved = sol && k >= 0 && k < sol->n_neutral_towns ? sol->neutral_town_types[k] : -1;
+                if (solved >= 0)
+                    t.faction = solved;
+                else if (tz->towns_same_type && first_neutral >= 0)
+                    t.faction = first_neutral;
+                else
+                    t.faction = random_town_type(s, tz, &rng);
+                if (first_neutral < 0)
+                    first_neutral = t.faction;
+            }
+            rmg_status st = place_town(s, z, &t, &rng);
+            if (st != RMG_OK)
+                return st;
+        }
+    }
+    choose_main_town(s, mz);
+    return RMG_OK;
+}
+
+/* CRE-01: N zones with a town, n per faction of main towns. */
+static void count_town_zones(stage *s)
+{
+    memset(s->n_by_faction, 0, sizeof s->n_by_faction);
+    s->N = 0;
+    for (size_t zi = 0; zi < s->m->zones.count; zi++) {
+        const rmg__map_zone *mz = &s->m->zones.items[zi];
+        if (!mz->towns.count)
+            continue;
+        s->N++;
+        int f = mz->main_town ? s->m->objects.items[mz->main_town - 1].faction : -1;
+        if (f >= 0 && f < 31)
+            s->n_by_faction[f]++;
+    }
+}
+
+/* ---- mines and airship yards --------------------------------------------------------------------- */
+
+static void item_for_row(const rmg__object_def *d, rmg_map_object_kind kind, rmg__pl_item *it)
+{
+    it->key = d->key;
+    it->kind = kind;
+    it->block = d->footprint.block;
+    it->visit = d->footprint.visit;
+}
+
+static bool zone_guarded(const stage *s, const zone_ctx *z)
+{
+    return s->m->zones.items[z->id - 1].monster_strength != RMG_MONSTERS_NONE;
+}
+
+static void object_entry(const rmg__map_object *o, int *x, int *y)
+{
+    int bit = 47;
+    for (int b = 0; b < 48; b++)
+        if (o->visit & ((uint64_t)1 << b))
+            bit = b;
+    *x = o->x - (7 - bit % 8);
+    *y = o->y - (5 - bit / 8);
+}
+
+static rmg_status place_resources(stage *s, zone_ctx *z, const rmg__map_object *mine, int resource, rmg_rng *rng)
+{
+    long row = find_row(s->c, resource_keys[resource]);
+    int n = (int)rmg_rng_range(rng, 0, 3), x, y, level = mine->z;
+    object_entry(mine, &x, &y);
+    rmg__pl_item it = {resource_keys[resource], RMG_OBJECT_RESOURCE, 0, 0};
+    if (row >= 0) {
+        it.block = s->c->objects[row].footprint.block;
+        it.visit = s->c->objects[row].footprint.visit;
+    }
+    for (int i = 0; i < n; i++) {
+        rmg__pl_request req = {z->id, &it, 1, false, false, true, x, y, level, 9, 16};
+        rmg__pl_result res;
+        rmg_status st = rmg__pl_place(&s->pl, &req, rng, &res);
+        if (st != RMG_OK)
+            return st;
+        rmg__pl_commit(&s->pl);
+        if (res.placed)
+            s->m->objects.items[res.first_object - 1].amount = -1;
+    }
+    return RMG_OK;
+}
+
+/* One mine or airship yard in its own cluster (guard slot on the hub). */
+static rmg_status place_guarded_single(stage *s, zone_ctx *z, const rmg__object_def *d, rmg_map_object_kind kind,
+                                       const rmg__map_object *near, rmg_rng *rng, uint32_t *id)
+{
+    rmg__pl_item it;
+    item_for_row(d, kind, &it);
+    bool guarded = zone_guarded(s, z);
+    rmg__pl_request req = {z->id, &it, 1, true, s->tpl->anarchy, false, 0, 0, 0, 0, 32};
+    if (near) {
+        req.near = true;
+        object_entry(near, &req.near_x, &req.near_y);
+        req.near_z = near->z;
+        req.tries = 64;
+    }
+    rmg__pl_result res;
+    rmg_status st = rmg__pl_place(&s->pl, &req, rng, &res);
+    if (st != RMG_OK)
+        return st;
+    rmg__pl_commit(&s->pl);
+    *id = res.placed ? res.first_object : 0;
+    if (!res.placed)
+        return rmg__map_warn(s->m, "zone %d: no room for %s", s->m->zones.items[z->id - 1].tpl_id, d->key);
+    rmg__map_object *o = &s->m->objects.items[*id - 1];
+    o->value = d->value;
+    o->guard_slot = guarded ? res.hub : 0;
+    return RMG_OK;
+}
+
+static rmg_status zone_mines(stage *s, zone_ctx *z)
+{
+    rmg__map_zone *mz = &s->m->zones.items[z->id - 1];
+    const rmg__zone *tz = &s->tpl->zones[z->tpl];
+    const rmg__map_object *main_town = mz->main_town ? &s->m->objects.items[mz->main_town - 1] : NULL;
+    rmg_rng rng;
+    zone_rng(s, z->id, 1, &rng);
+    for (int r = 0; r < 7; r++) {
+        long row = find_row(s->c, mine_keys[r]);
+        int n = tz->mines_min[r] + extra_count(&rng, tz->mines_density[r], mz->n_tiles);
+        for (int i = 0; i < n && row >= 0; i++) {
+            /* MIS-03: the first Sawmill and Ore Pit of a player zone near the main town. */
+            bool close = i == 0 && (r == 0 || r == 2) && mz->owner > 0 && main_town;
+            main_town = mz->main_town ? &s->m->objects.items[mz->main_town - 1] : NULL;
+            uint32_t id;
+            rmg_status st = place_guarded_single(s, z, &s->c->objects[row], RMG_OBJECT_MINE, close ? main_town : NULL,
+                                                 &rng, &id);
+            if (st == RMG_OK && id)
+                st = place_resources(s, z, &s->m->objects.items[id - 1], r, &rng);
+            if (st != RMG_OK)
+                return st;
+        }
+    }
+    long yard = find_row(s->c, "airship_yard");
+    int yards = tz->airship_min + extra_count(&rng, tz->airship_density, mz->n_tiles);
+    for (int i = 0; i < yards && yard >= 0; i++) {
+        uint32_t id;
+        rmg_status st = place_guarded_single(s, z, &s->c->objects[yard], RMG_OBJECT_AIRSHIP_YARD, NULL, &rng, &id);
+        if (st != RMG_OK)
+            return st;
+    }
+    return RMG_OK;
+}
+
+/* ---- candidates and limits (TRS-05, OBJ-11) ------------------------------------------------------ */
+
+static bool creature_fits_zone(const stage *s, const rmg__eff_entry *e, int faction)
+{
+    const rmg__object_def *d = &s->c->objects[e->obj];
+    if (!rmg__obj_is_creature_object(d))
+        return true;
+    if (family_is(d, "composite_dwelling")) {
+        long members[4];
+        size_t k = rmg__composite_creatures(s->c, d, members, 4);
+        for (size_t i = 0; i < k; i++)
+            if (s->c->creatures[members[i]].faction == faction)
+                return true;
+        return false;
+    }
+    return e->creature >= 0 && s->c->creatures[e->creature].faction == faction;
+}
+
+static void zone_candidates(stage *s, zone_ctx *z)
+{
+    const rmg__map_zone *mz = &s->m->zones.items[z->id - 1];
+    const uint8_t *banned = s->g->sol.object_banned;
+    for (size_t i = 0; i < z->list.items.count; i++) {
+        const rmg__eff_entry *e = &z->list.items.items[i];
+        const rmg__object_def *d = &s->c->objects[e->obj];
+        z->value[i] = rmg__eff_value(s->c, e, s->n_by_faction, s->N);
+        z->single[i] = d->never_grouped;
+        bool ok = e->present && e->frequency > 0 && !(banned && banned[e->obj]) && mz->terrain >= 0 &&
+                  mz->terrain < 32 && (d->terrains & (1u << mz->terrain)) && creature_fits_zone(s, e, mz->faction) &&
+                  strcmp(d->key, "seafaring_academy") != 0; /* OBJ-13 */
+        z->weight[i] = ok ? (uint64_t)e->frequency : 0;
+    }
+}
+
+static size_t pending_where(const stage *s, bool (*match)(const rmg__object_def *, const void *), const void *arg)
+{
+    size_t n = 0;
+    for (size_t k = 0; k < s->n_pending; k++)
+        n += match(def_at(s, s->cur, s->pending[k]), arg);
+    return n;
+}
+
+static bool match_prefix(const rmg__object_def *d, const void *arg)
+{
+    return family_prefix(d, arg);
+}
+
+static size_t free_colors(const stage *s)
+{
+    size_t n = 0;
+    for (int c = 0; c < RMG__KEY_COLORS; c++)
+        n += !(s->colors_used & (1u << c));
+    return n;
+}
+
+static size_t quest_artifacts_left(const stage *s)
+{
+    size_t n = 0;
+    for (size_t i = 0; i < s->c->n_artifacts; i++) {
+        const rmg__artifact *a = &s->c->artifacts[i];
+        bool allowed = !s->g->sol.artifact_allowed || s->g->sol.artifact_allowed[i];
+        n += allowed && !s->artifact_used[i] && a->cls == RMG_ARTIFACT_TREASURE && !a->combination && a->part_of < 0;
+    }
+    return n;
+}
+
+static bool under(int64_t used, int64_t cap)
+{
+    return cap < 0 || used < cap;
+}
+
+static bool trs_available(void *user, size_t i)
+{
+    stage *s = user;
+    zone_ctx *z = s->cur;
+    const rmg__eff_entry *e = &z->list.items.items[i];
+    const rmg__object_def *d = def_at(s, z, i);
+    if (z->retired[i])
+        return false;
+    size_t same = 0;
+    for (size_t k = 0; k < s->n_pending; k++)
+        same += s->pending[k] == i;
+    if (!under(z->count[i] + (int64_t)same, e->max_zone))
+        return false;
+    if (e->max_map >= 0 && !under(s->map_count[z->uid[i]] + (int64_t)same, e->max_map))
+        return false;
+    bool tent = family_is(d, "keymaster_tent"), seer = family_prefix(d, "seer_artifact_");
+    if (s->reward_mode && (tent || seer))
+        return false;
+    if (family_prefix(d, "pandora_") && s->pandoras + (int64_t)pending_where(s, match_prefix, "pandora_") >= 200)
+        return false; /* OBJ-11 */
+    if (family_is(d, "hill_fort") && z->hill_forts + (int64_t)pending_where(s, match_prefix, "hill_fort") >= 1)
+        return false;
+    if (family_is(d, "war_machine_seller") &&
+        z->war_machines + (int64_t)pending_where(s, match_prefix, "war_machine_seller") >= 1)
+        return false;
+    if (family_is(d, "prison") && s->prisons + (int64_t)pending_where(s, match_prefix, "prison") >= s->g->sol.prisons_max)
+        return false; /* MIS-16 */
+    if (tent && s->tents + (int64_t)pending_where(s, match_prefix, "keymaster_tent") >= (int64_t)free_colors(s))
+        return false; /* MIS-11 */
+    if (seer && (int64_t)pending_where(s, match_prefix, "seer_artifact_") >= (int64_t)quest_artifacts_left(s))
+        return false; /* MIS-13 */
+    return true;
+}
+
+static void trs_taken(void *user, size_t i)
+{
+    stage *s = user;
+    if (s->n_pending < RMG__TRS_MAX_OBJECTS)
+        s->pending[s->n_pending++] = i;
+}
+
+static size_t draw_group(stage *s, zone_ctx *z, int64_t T, rmg_rng *rng, bool reward, size_t *out)
+{
+    rmg__trs_source src = {z->list.items.count, z->value, z->weight, z->single, trs_available, trs_taken, s};
+    s->cur = z;
+    s->n_pending = 0;
+    s->reward_mode = reward;
+    return rmg__trs_group(&src, T, rng, s->scratch, out);
+}
+
+static void count_objects(stage *s, zone_ctx *z, const size_t *idx, size_t n, int sign)
+{
+    for (size_t k = 0; k < n; k++) {
+        size_t i = idx[k];
+        const rmg__object_def *d = def_at(s, z, i);
+        z->count[i] += sign;
+        s->map_count[z->uid[i]] += sign;
+        s->pandoras += family_prefix(d, "pandora_") ? sign : 0;
+        s->prisons += family_is(d, "prison") ? sign : 0;
+        s->tents += family_is(d, "keymaster_tent") ? sign : 0;
+        z->hill_forts += family_is(d, "hill_fort") ? sign : 0;
+        z->war_machines += family_is(d, "war_machine_seller") ? sign : 0;
+    }
+}
+
+/* ---- groups on the map ------------------------------------------------------------------------- */
+
+/* Places the drawn objects of zone list z into zone `where` as one cluster (or a lone
+ * never-grouped object) and records the group. *gid = 0 when there was no room. */
+static rmg_status place_group(stage *s, zone_ctx *z, int where, int range, int64_t T, const size_t *idx, size_t n,
+                              bool guarded, rmg_rng *rng, uint32_t *gid, uint32_t *hub)
+{
+    rmg__pl_item items[RMG__TRS_MAX_OBJECTS];
+    for (size_t k = 0; k < n; k++)
+        item_for_row(def_at(s, z, idx[k]), RMG_OBJECT_TREASURE, &items[k]);
+    bool lone = n == 1 && z->single[idx[0]] && range >= 0; /* rewards always get their gate */
+    rmg__pl_request req = {where, items, n, !lone, s->tpl->anarchy, false, 0, 0, 0, 0, 32};
+    rmg__pl_result res;
+    *gid = 0;
+    *hub = 0;
+    rmg_status st = rmg__pl_place(&s->pl, &req, rng, &res);
+    if (st != RMG_OK || !res.placed)
+        return st;
+    rmg__map_group *grp = rmg__map_add_group(s->m, where, range, T);
+    if (!grp)
+        return RMG_ERR_NOMEM;
+    uint32_t group_id = grp->id;
+    for (size_t k = 0; k < n; k++) {
+        const rmg__eff_entry *e = &z->list.items.items[idx[k]];
+        rmg__map_object *o = &s->m->objects.items[res.first_object - 1 + k];
+        o->value = z->value[idx[k]];
+        o->group = group_id;
+        o->amount = e->amount;
+        o->creature = e->creature;
+        if (e->creature >= 0 && !family_is(def_at(s, z, idx[k]), "creature_dwelling")) {
+            const rmg__creature *cr = &s->c->creatures[e->creature];
+            o->count = (int)RMG__MIN(rmg__cre_count(cr->level, cr->ai_value), RMG__CRE_MAX_PLACED); /* CRE-07 */
+        }
+        grp = &s->m->groups.items[group_id - 1];
+        grp->value += o->value;
+        if (!RMG__VEC_PUSH(s->ctx, &grp->objects, o->id))
+            return rmg__error_nomem(s->ctx);
+    }
+    grp = &s->m->groups.items[group_id - 1];
+    grp->guard_slot = guarded && !lone ? res.hub : 0; /* TRS-08, OBJ-10 */
+    *gid = group_id;
+    *hub = res.hub;
+    return RMG_OK;
+}
+
+/* Other land zones in random order. */
+static size_t other_zones(const stage *s, int zone, rmg_rng *rng, int *out, size_t cap)
+{
+    size_t n = 0;
+    for (size_t zi = 0; zi < s->nz && n < cap; zi++)
+        if ((int)zi + 1 != zone && land_zone(s, zi))
+            out[n++] = (int)zi + 1;
+    rmg_rng_shuffle(rng, out, n, sizeof *out);
+    return n;
+}
+
+static int free_color(const stage *s)
+{
+    for (int c = 0; c < RMG__KEY_COLORS; c++)
+        if (!(s->colors_used & (1u << c)))
+            return c;
+    return -1;
+}
+
+/* MIS-12: the reward group of a tent, behind a Border Guard of its colour in another zone. */
+static rmg_status tent_reward(stage *s, zone_ctx *z, uint32_t tent_id, rmg_rng *rng, bool *ok)
+{
+    *ok = false;
+    rmg__map_object *tent = &s->m->objects.items[tent_id - 1];
+    int color = free_color(s);
+    if (color < 0)
+        return RMG_OK;
+    int64_t T = tent->value * 3 / 2;
+    size_t idx[RMG__TRS_MAX_OBJECTS];
+    size_t n = draw_group(s, z, T, rng, true, idx);
+    if (!n || s->n_reward + n > RMG__ARRAY_LEN(s->reward_idx))
+        return RMG_OK;
+    int zones[256];
+    size_t nzs = other_zones(s, z->id, rng, zones, 256);
+    for (size_t k = 0; k < nzs; k++) {
+        uint32_t gid, hub;
+        rmg_status st = place_group(s, z, zones[k], -1, T, idx, n, false, rng, &gid, &hub);
+        if (st != RMG_OK)
+            return st;
+        if (!gid)
+            continue;
+        if (!hub) {
+            *ok = true; /* a lone never-grouped reward needs no gate */
+        } else {
+            int x = (int)((hub - 1) % (uint32_t)s->m->width);
+            int y = (int)((hub - 1) / (uint32_t)s->m->width % (uint32_t)s->m->height);
+            int lvl = (int)((hub - 1) / ((uint32_t)s->m->width * (uint32_t)s->m->height));
+            rmg__map_object *bg = rmg__map_add_object(s->m, "border_guard", RMG_OBJECT_BORDER_GUARD, x, y, lvl);
+            if (!bg)
+                return RMG_ERR_NOMEM;
+            bg->zone = zones[k];
+            bg->color = color;
+            bg->guards_kind = RMG_GUARDS_GROUP;
+            bg->guards_id = gid;
+            bg->link = tent_id;
+            uint32_t bg_id = bg->id;
+            s->m->tile_object[hub - 1] = bg_id;
+            tent = &s->m->objects.items[tent_id - 1];
+            tent->link = bg_id;
+            *ok = true;
+        }
+        tent = &s->m->objects.items[tent_id - 1];
+        tent->color = color;
+        s->colors_used |= 1u << color;
+        count_objects(s, z, idx, n, +1);
+        memcpy(&s->reward_idx[s->n_reward], idx, n * sizeof *idx);
+        s->n_reward += n;
+        return RMG_OK;
+    }
+    return RMG_OK;
+}
+
+static long pick_quest_artifact(stage *s, rmg_rng *rng)
+{
+    size_t n = quest_artifacts_left(s);
+    if (!n)
+        return -1;
+    uint64_t k = rmg_rng_below(rng, n);
+    for (size_t i = 0; i < s->c->n_artifacts; i++) {
+        const rmg__artifact *a = &s->c->artifacts[i];
+        bool allowed = !s->g->sol.artifact_allowed || s->g->sol.artifact_allowed[i];
+        if (allowed && !s->artifact_used[i] && a->cls == RMG_ARTIFACT_TREASURE && !a->combination && a->part_of < 0 &&
+            k-- == 0)
+            return (long)i;
+    }
+    return -1;
+}
+
+/* MIS-13/14: an unguarded Seer's Hut in another zone whose quest is the artifact. */
+static rmg_status seer_hut(stage *s, zone_ctx *z, uint32_t art_id, rmg_rng *rng, bool *ok)
+{
+    *ok = false;
+    long a = pick_quest_artifact(s, rng);
+    if (a < 0 || s->n_arts >= RMG__ARRAY_LEN(s->arts_taken))
+        return RMG_OK;
+    rmg__pl_item it = {"seer_hut", RMG_OBJECT_SEER_HUT, ((uint64_t)1 << 47) | ((uint64_t)1 << 46), (uint64_t)1 << 47};
+    int zones[256];
+    size_t nzs = other_zones(s, z->id, rng, zones, 256);
+    for (size_t k = 0; k < nzs; k++) {
+        rmg__pl_request req = {zones[k], &it, 1, false, false, false, 0, 0, 0, 0, 32};
+        rmg__pl_result res;
+        rmg_status st = rmg__pl_place(&s->pl, &req, rng, &res);
+        if (st != RMG_OK)
+            return st;
+        if (!res.placed)
+            continue;
+        rmg__map_object *art = &s->m->objects.items[art_id - 1];
+        rmg__map_object *hut = &s->m->objects.items[res.first_object - 1];
+        art->artifact = (int)a;
+        art->link = hut->id;
+        hut->artifact = (int)a;
+        hut->link = art_id;
+        hut->creature = art->creature;
+        hut->count = art->count;
+        hut->amount = art->amount;
+        hut->value = art->value;
+        s->artifact_used[a] = 1;
+        s->arts_taken[s->n_arts++] = a;
+        *ok = true;
+        return RMG_OK;
+    }
+    return RMG_OK;
+}
+
+/* Rewards of the group's tents and quest artifacts; *ok false when one found no room. */
+static rmg_status group_rewards(stage *s, zone_ctx *z, uint32_t gid, const size_t *idx, size_t n, rmg_rng *rng,
+                                size_t *failed, bool *ok)
+{
+    *ok = true;
+    for (size_t k = 0; k < n && *ok; k++) {
+        const rmg__object_def *d = def_at(s, z, idx[k]);
+        uint32_t oid = s->m->groups.items[gid - 1].objects.items[k];
+        rmg_status st = RMG_OK;
+        if (family_is(d, "keymaster_tent"))
+            st = tent_reward(s, z, oid, rng, ok);
+        else if (family_prefix(d, "seer_artifact_"))
+            st = seer_hut(s, z, oid, rng, ok);
+        if (st != RMG_OK)
+            return st;
+        if (!*ok)
+            *failed = idx[k];
+    }
+    return RMG_OK;
+}
+
+/* One attempt of range r: 1 placed, 0 failed. */
+static rmg_status group_attempt(stage *s, zone_ctx *z, int r, rmg_rng *rng, bool *placed)
+{
+    const rmg__treasure *tr = &s->tpl->zones[z->tpl].treasure[r];
+    *placed = false;
+    int64_t T = rmg_rng_range(rng, tr->min, tr->max);
+    size_t idx[RMG__TRS_MAX_OBJECTS];
+    size_t n = draw_group(s, z, T, rng, false, idx);
+    if (!n)
+        return RMG_OK;
+    rmg__pl_mark mk = rmg__pl_save(&s->pl);
+    uint32_t gid, hub;
+    rmg_status st = place_group(s, z, z->id, r, T, idx, n, zone_guarded(s, z), rng, &gid, &hub);
+    if (st != RMG_OK || !gid) {
+        rmg__pl_rollback(&s->pl, mk);
+        return st;
+    }
+    count_objects(s, z, idx, n, +1);
+    bool ok;
+    size_t failed = 0;
+    uint32_t colors = s->colors_used;
+    s->n_reward = s->n_arts = 0;
+    st = group_rewards(s, z, gid, idx, n, rng, &failed, &ok);
+    if (st != RMG_OK || !ok) {
+        /* Undo the group, its rewards and everything they counted or used. */
+        rmg__pl_rollback(&s->pl, mk);
+        count_objects(s, z, idx, n, -1);
+        count_objects(s, z, s->reward_idx, s->n_reward, -1);
+        for (size_t k = 0; k < s->n_arts; k++)
+            s->artifact_used[s->arts_taken[k]] = 0;
+        s->colors_used = colors;
+        if (st == RMG_OK)
+            z->retired[failed] = true;
+        return st;
+    }
+    rmg__pl_commit(&s->pl);
+    *placed = true;
+    return RMG_OK;
+}
+
+static size_t groups_requested(const rmg__treasure *tr, size_t area, rmg_rng *rng)
+{
+    if (tr->density <= 0 || tr->max <= 0 || tr->min > tr->max)
+        return 0;
+    uint64_t q = (uint64_t)tr->density * area;
+    return (size_t)(q / RMG__TRS_AREA_PER_DENSITY + (rmg_rng_below(rng, RMG__TRS_AREA_PER_DENSITY) < q % RMG__TRS_AREA_PER_DENSITY));
+}
+
+static rmg_status zone_content(stage *s, zone_ctx *z)
+{
+    rmg__map_zone *mz = &s->m->zones.items[z->id - 1];
+    rmg__zone_stats *stats = &s->m->zone_stats[z->id - 1];
+    rmg_rng rng;
+    zone_rng(s, z->id, 2, &rng);
+    zone_candidates(s, z);
+    for (int r = 0; r < 3; r++) {
+        size_t want = groups_requested(&s->tpl->zones[z->tpl].treasure[r], mz->n_tiles, &rng), got = 0;
+        int fails = 0;
+        while (got < want && fails < RMG__TRS_MAX_FAILS) {
+            bool placed;
+            rmg_status st = group_attempt(s, z, r, &rng, &placed);
+            if (st != RMG_OK)
+                return st;
+            if (placed) {
+                got++;
+                fails = 0;
+            } else {
+                fails++;
+            }
+        }
+        stats->groups_requested[r] = (int)want;
+        stats->groups_placed[r] = (int)got;
+        if (got < want) {
+            rmg_status st = rmg__map_warn(s->m, "zone %d: treasure range %d: %zu of %zu groups placed", mz->tpl_id,
+                                          r + 1, got, want);
+            if (st != RMG_OK)
+                return st;
+        }
+    }
+    return RMG_OK;
+}
+
+/* ---- the stage --------------------------------------------------------------------------------- */
+
+static void used_colors(stage *s)
+{
+    for (size_t i = 0; i < s->m->objects.count; i++) {
+        const rmg__map_object *o = &s->m->objects.items[i];
+        if ((o->kind == RMG_OBJECT_BORDER_GUARD || o->kind == RMG_OBJECT_KEYMASTER_TENT) && o->color >= 0 &&
+            o->color < 32)
+            s->colors_used |= 1u << o->color;
+    }
+}
+
+static rmg_status stage_init(stage *s, rmg__gen *g)
+{
+    memset(s, 0, sizeof *s);
+    s->g = g;
+    s->ctx = g->ctx;
+    s->m = g->map;
+    s->c = g->content;
+    s->tpl = g->tpl;
+    s->nz = s->m->zones.count;
+    s->zones = rmg__calloc(s->ctx, s->nz + 1, sizeof *s->zones);
+    s->artifact_used = rmg__calloc(s->ctx, s->c->n_artifacts + 1, 1);
+    if (!s->zones || !s->artifact_used)
+        return rmg__error_nomem(s->ctx);
+    rmg_status st = rmg__pl_init(&s->pl, s->ctx, s->m);
+    if (st == RMG_OK)
+        st = build_lists(s);
+    if (st != RMG_OK)
+        return st;
+    size_t most = 1;
+    for (size_t zi = 0; zi < s->nz; zi++)
+        most = RMG__MAX(most, s->zones[zi].list.items.count);
+    s->scratch = rmg__malloc(s->ctx, most * sizeof *s->scratch);
+    if (!s->scratch)
+        return rmg__error_nomem(s->ctx);
+    if (!s->m->zone_stats) {
+        s->m->zone_stats = rmg__arena_alloc(&s->m->arena, (s->nz + 1) * sizeof *s->m->zone_stats);
+        if (!s->m->zone_stats)
+            return rmg__error_nomem(s->ctx);
+    }
+    used_colors(s);
+    return RMG_OK;
+}
+
+typedef rmg_status (*zone_phase)(stage *s, zone_ctx *z);
+
+static rmg_status each_zone(stage *s, zone_phase fn, double from, double to)
+{
+    for (size_t zi = 0; zi < s->nz; zi++) {
+        if (!land_zone(s, zi))
+            continue;
+        if (rmg__check_cancel(s->ctx, "objects", from + (to - from) * (double)zi / (double)s->nz))
+            return RMG_ERR_CANCELLED;
+        rmg_status st = fn(s, &s->zones[zi]);
+        if (st != RMG_OK)
+            return st;
+    }
+    return RMG_OK;
+}
+
+rmg_status rmg__stage_objects(rmg__gen *g)
+{
+    if (!g || !g->ctx)
+        return RMG_ERR_INVALID_ARG;
+    if (!g->map || !g->tpl || !g->content)
+        return rmg__error_set(g->ctx, RMG_ERR_INVALID_ARG, "objects stage: missing map, template or content");
+    stage s;
+    rmg_status st = stage_init(&s, g);
+    if (st == RMG_OK)
+        st = each_zone(&s, zone_towns, 0.0, 0.2);
+    if (st == RMG_OK) {
+        count_town_zones(&s);
+        st = each_zone(&s, zone_mines, 0.2, 0.4);
+    }
+    if (st == RMG_OK)
+        st = each_zone(&s, zone_content, 0.4, 1.0);
+    free_stage(&s);
+    return st;
+}

@@ -1,0 +1,514 @@
+/*
+ * Placement on tiles (design, §14 "object footprints and placement inside a zone", "group
+ * layout"). Movement is 8-directional on one level.
+ *
+ * Open land: a tile of the zone with none of BLOCKED, OBJECT, ENTRY, FREE, BORDER, PASSAGE,
+ * GUARD, WATER, ROCK, USED. Objects only ever cover open land, so FREE tiles (the reserved
+ * skeleton from the zone centre to every passage, plus every path carved here) stay free and
+ * no object can close the only path to another.
+ *
+ * A single (town, resource, Seer's Hut, never-grouped object) is put where its footprint
+ * covers open land; its entry then connects to the FREE network: directly when it touches a
+ * FREE tile, else through a path carved over open land and marked FREE.
+ *
+ * A cluster (a group, a mine, an airship yard) is laid out around a hub tile H, the guard
+ * slot: H touches the FREE network (or gets a carved path). Each object's entry touches H or a
+ * pocket tile (open land next to H kept passable when the entries need more room); entries and
+ * pockets touch no passable tile outside the cluster. Every open tile touching an entry or
+ * pocket is then sealed (BLOCKED), so H is the only way in. In anarchy mode (MIS-44) the seal
+ * tiles that touch nothing passable outside are left passable instead (USED): free tiles
+ * around the objects that a flying hero can land on without fighting the guard.
+ *
+ * Every tile change is journalled, so a failed attempt (or a failed reward in another zone)
+ * is undone exactly, objects and groups included.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "objects_internal.h"
+
+#define NOT_OPEN                                                                                            \
+    (RMG__T_BLOCKED | RMG__T_OBJECT | RMG__T_ENTRY | RMG__T_FREE | RMG__T_BORDER | RMG__T_PASSAGE |            \
+     RMG__T_GUARD | RMG__T_WATER | RMG__T_ROCK | RMG__T_USED)
+#define OCCUPIED_PASSABLE (RMG__T_FREE | RMG__T_ENTRY | RMG__T_PASSAGE | RMG__T_GUARD | RMG__T_USED)
+#define ANCHOR_BIT ((uint64_t)1 << 47)
+#define MAX_POCKETS 6
+#define CARVE_MAX 48
+
+static const int dx8[8] = {-1, 0, 1, -1, 1, -1, 0, 1};
+static const int dy8[8] = {-1, -1, -1, 0, 0, 1, 1, 1};
+
+rmg_status rmg__pl_init(rmg__placer *p, rmg_context *ctx, struct rmg_map *m)
+{
+    memset(p, 0, sizeof *p);
+    p->ctx = ctx;
+    p->m = m;
+    size_t n = m->n_tiles, nz = m->zones.count + 2;
+    p->seen = rmg__calloc(ctx, n, sizeof *p->seen);
+    p->prev = rmg__malloc(ctx, n * sizeof *p->prev);
+    p->queue = rmg__malloc(ctx, n * sizeof *p->queue);
+    p->cand = rmg__malloc(ctx, n * sizeof *p->cand);
+    p->dist = rmg__malloc(ctx, n * sizeof *p->dist);
+    p->zone_tiles = rmg__malloc(ctx, n * sizeof *p->zone_tiles);
+    p->zone_start = rmg__calloc(ctx, nz, sizeof *p->zone_start);
+    if (!p->seen || !p->prev || !p->queue || !p->cand || !p->dist || !p->zone_tiles || !p->zone_start) {
+        rmg__pl_free(p);
+        return rmg__error_nomem(ctx);
+    }
+    /* Tiles grouped by zone (counting sort): zone z owns zone_tiles[zone_start[z-1]..zone_start[z]). */
+    for (size_t t = 0; t < n; t++)
+        if (m->tile_zone[t] && m->tile_zone[t] <= m->zones.count)
+            p->zone_start[m->tile_zone[t]]++;
+    for (size_t z = 1; z < nz; z++)
+        p->zone_start[z] += p->zone_start[z - 1];
+    for (size_t t = n; t-- > 0;) {
+        unsigned z = m->tile_zone[t];
+        if (z && z <= m->zones.count)
+            p->zone_tiles[--p->zone_start[z]] = (uint32_t)t;
+    }
+    /* zone_start[z] is now the first tile of zone z; the end is zone_start[z + 1]. */
+    return RMG_OK;
+}
+
+void rmg__pl_free(rmg__placer *p)
+{
+    rmg_context *ctx = p->ctx;
+    rmg__free(ctx, p->seen);
+    rmg__free(ctx, p->prev);
+    rmg__free(ctx, p->queue);
+    rmg__free(ctx, p->cand);
+    rmg__free(ctx, p->dist);
+    rmg__free(ctx, p->zone_tiles);
+    rmg__free(ctx, p->zone_start);
+    RMG__VEC_FREE(ctx, &p->undo);
+    memset(p, 0, sizeof *p);
+}
+
+rmg__pl_mark rmg__pl_save(const rmg__placer *p)
+{
+    rmg__pl_mark mk = {p->undo.count, p->m->objects.count, p->m->groups.count};
+    return mk;
+}
+
+void rmg__pl_rollback(rmg__placer *p, rmg__pl_mark mk)
+{
+    struct rmg_map *m = p->m;
+    while (p->undo.count > mk.undo) {
+        const rmg__pl_undo *u = &p->undo.items[--p->undo.count];
+        m->flags[u->tile] = u->flags;
+        m->tile_object[u->tile] = u->object;
+    }
+    while (m->groups.count > mk.groups) {
+        m->groups.count--;
+        RMG__VEC_FREE(p->ctx, &m->groups.items[m->groups.count].objects);
+    }
+    if (m->objects.count > mk.objects)
+        m->objects.count = mk.objects;
+}
+
+void rmg__pl_commit(rmg__placer *p)
+{
+    p->undo.count = 0;
+}
+
+/* ---- tiles -------------------------------------------------------------------------------------- */
+
+static void tile_xyz(const struct rmg_map *m, size_t t, int *x, int *y, int *z)
+{
+    size_t plane = (size_t)m->width * (size_t)m->height;
+    *z = (int)(t / plane);
+    *y = (int)(t % plane / (size_t)m->width);
+    *x = (int)(t % (size_t)m->width);
+}
+
+/* Neighbour k (0..7) of t, or false when off the map. */
+static bool neighbour(const struct rmg_map *m, size_t t, int k, size_t *out)
+{
+    int x, y, z;
+    tile_xyz(m, t, &x, &y, &z);
+    x += dx8[k];
+    y += dy8[k];
+    if (x < 0 || y < 0 || x >= m->width || y >= m->height)
+        return false;
+    *out = rmg__tile(m->width, m->height, x, y, z);
+    return true;
+}
+
+static bool is_open(const rmg__placer *p, size_t t, int zone)
+{
+    return p->m->tile_zone[t] == zone && !(p->m->flags[t] & NOT_OPEN);
+}
+
+static bool set_flags(rmg__placer *p, size_t t, uint16_t add)
+{
+    rmg__pl_undo u = {(uint32_t)t, p->m->flags[t], p->m->tile_object[t]};
+    if (!RMG__VEC_PUSH(p->ctx, &p->undo, u))
+        return false;
+    p->m->flags[t] |= add;
+    return true;
+}
+
+static bool in_cluster(const rmg__placer *p, size_t t)
+{
+    for (size_t i = 0; i < p->n_cluster; i++)
+        if (p->cluster[i].tile == t)
+            return true;
+    return false;
+}
+
+/* True if t touches a passable, occupied tile that is not part of the current cluster. */
+static bool touches_outside(const rmg__placer *p, size_t t)
+{
+    for (int k = 0; k < 8; k++) {
+        size_t nb;
+        if (!neighbour(p->m, t, k, &nb) || in_cluster(p, nb))
+            continue;
+        uint16_t f = p->m->flags[nb];
+        if (!(f & RMG__T_BLOCKED) && (f & OCCUPIED_PASSABLE))
+            return true;
+    }
+    return false;
+}
+
+static bool touches_flag(const rmg__placer *p, size_t t, uint16_t flag)
+{
+    for (int k = 0; k < 8; k++) {
+        size_t nb;
+        if (neighbour(p->m, t, k, &nb) && (p->m->flags[nb] & flag) && !(p->m->flags[nb] & RMG__T_BLOCKED))
+            return true;
+    }
+    return false;
+}
+
+/* ---- footprints ---------------------------------------------------------------------------------- */
+
+static void normalize(uint64_t *block, uint64_t *visit)
+{
+    if (!*block && !*visit)
+        *block = *visit = ANCHOR_BIT;
+}
+
+static int top_bit(uint64_t v)
+{
+    int b = -1;
+    for (int i = 0; i < 64; i++)
+        if (v & ((uint64_t)1 << i))
+            b = i;
+    return b;
+}
+
+/* Anchor for an object whose entry (its lowest visitable tile) is at tile e; false if the
+ * footprint leaves the map or covers anything but open land of the zone. */
+static bool fits_at(const rmg__placer *p, const rmg__pl_item *it, size_t e, int zone, int *ax, int *ay, int *az)
+{
+    const struct rmg_map *m = p->m;
+    uint64_t block = it->block, visit = it->visit;
+    normalize(&block, &visit);
+    int ex, ey, ez;
+    tile_xyz(m, e, &ex, &ey, &ez);
+    int bit = visit ? top_bit(visit) : 47;
+    *ax = ex + (7 - bit % 8);
+    *ay = ey + (5 - bit / 8);
+    *az = ez;
+    uint64_t all = block | visit;
+    for (int b = 0; b < 48; b++) {
+        if (!(all & ((uint64_t)1 << b)))
+            continue;
+        int tx = *ax - (7 - b % 8), ty = *ay - (5 - b / 8);
+        if (tx < 0 || ty < 0 || tx >= m->width || ty >= m->height)
+            return false;
+        if (!is_open(p, rmg__tile(m->width, m->height, tx, ty, ez), zone))
+            return false;
+    }
+    return true;
+}
+
+typedef struct journal_ctx {
+    rmg__placer *p;
+    int z;
+    bool ok;
+} journal_ctx;
+
+static void journal_tile(void *user, int tx, int ty)
+{
+    journal_ctx *j = user;
+    const struct rmg_map *m = j->p->m;
+    if (!j->ok || tx < 0 || ty < 0 || tx >= m->width || ty >= m->height)
+        return;
+    j->ok = set_flags(j->p, rmg__tile(m->width, m->height, tx, ty, j->z), 0);
+}
+
+/* Adds the map object and marks its footprint; 0 on allocation failure (error set). */
+static uint32_t stamp(rmg__placer *p, const rmg__pl_item *it, int zone, int ax, int ay, int az)
+{
+    uint64_t block = it->block, visit = it->visit;
+    normalize(&block, &visit);
+    journal_ctx j = {p, az, true};
+    rmg__footprint_tiles(block | visit, ax, ay, journal_tile, &j);
+    if (!j.ok) {
+        rmg__error_nomem(p->ctx);
+        return 0;
+    }
+    rmg__map_object *o = rmg__map_add_object(p->m, it->key, it->kind, ax, ay, az);
+    if (!o)
+        return 0;
+    o->block = block;
+    o->visit = visit;
+    o->zone = zone;
+    rmg__map_stamp_object(p->m, o);
+    return o->id;
+}
+
+/* ---- free paths ------------------------------------------------------------------------------ */
+
+/* Connects `from` to the FREE network by a shortest path over open land of the zone; the
+ * path is marked FREE. Status: RMG_OK with *ok set, or RMG_ERR_NOMEM. */
+static rmg_status connect(rmg__placer *p, size_t from, int zone, bool *ok)
+{
+    struct rmg_map *m = p->m;
+    *ok = false;
+    if (touches_flag(p, from, RMG__T_FREE)) {
+        *ok = true;
+        return RMG_OK;
+    }
+    if (++p->epoch == 0) {
+        memset(p->seen, 0, m->n_tiles * sizeof *p->seen);
+        p->epoch = 1;
+    }
+    size_t head = 0, tail = 0;
+    p->queue[tail++] = (uint32_t)from;
+    p->seen[from] = p->epoch;
+    p->dist[from] = 0;
+    while (head < tail) {
+        size_t t = p->queue[head++];
+        if (p->dist[t] >= CARVE_MAX)
+            continue;
+        for (int k = 0; k < 8; k++) {
+            size_t nb;
+            if (!neighbour(m, t, k, &nb) || p->seen[nb] == p->epoch || !is_open(p, nb, zone))
+                continue;
+            p->seen[nb] = p->epoch;
+            p->prev[nb] = (uint32_t)t;
+            p->dist[nb] = p->dist[t] + 1;
+            if (touches_flag(p, nb, RMG__T_FREE)) {
+                for (size_t c = nb; c != from; c = p->prev[c])
+                    if (!set_flags(p, c, RMG__T_FREE))
+                        return rmg__error_nomem(p->ctx);
+                *ok = true;
+                return RMG_OK;
+            }
+            p->queue[tail++] = (uint32_t)nb;
+        }
+    }
+    return RMG_OK;
+}
+
+/* ---- candidates ---------------------------------------------------------------------------- */
+
+typedef struct near_sort {
+    const struct rmg_map *m;
+    const rmg__pl_request *req;
+} near_sort;
+
+static int64_t distance2(const struct rmg_map *m, const rmg__pl_request *req, size_t t)
+{
+    int x, y, z;
+    tile_xyz(m, t, &x, &y, &z);
+    int64_t dx = x - req->near_x, dy = y - req->near_y;
+    return dx * dx + dy * dy + (z != req->near_z ? (int64_t)1 << 40 : 0);
+}
+
+/* Insertion of the closest `keep` candidates (stable on tile index): O(n * keep). */
+static size_t keep_nearest(rmg__placer *p, const rmg__pl_request *req, size_t n, size_t keep)
+{
+    size_t kept = 0;
+    for (size_t i = 0; i < n; i++) {
+        uint32_t t = p->cand[i];
+        int64_t d = distance2(p->m, req, t);
+        if (req->max_dist2 > 0 && d > req->max_dist2)
+            continue;
+        size_t pos = kept < keep ? kept : keep;
+        while (pos > 0 && distance2(p->m, req, p->cand[pos - 1]) > d)
+            pos--;
+        if (pos >= keep)
+            continue;
+        size_t last = kept < keep ? kept : keep - 1;
+        memmove(&p->cand[pos + 1], &p->cand[pos], (last - pos) * sizeof *p->cand);
+        p->cand[pos] = t;
+        if (kept < keep)
+            kept++;
+    }
+    return kept;
+}
+
+/* Candidate tiles: entries for singles, hubs touching the FREE network for clusters (then a
+ * few hubs anywhere, which need a carved path). Ordered by distance when asked, else shuffled. */
+static size_t candidates(rmg__placer *p, const rmg__pl_request *req, rmg_rng *rng, bool need_free)
+{
+    size_t n = 0;
+    int z = req->zone;
+    for (uint32_t i = p->zone_start[z]; i < p->zone_start[z + 1]; i++) {
+        uint32_t t = p->zone_tiles[i];
+        if (is_open(p, t, z) && (!need_free || touches_flag(p, t, RMG__T_FREE)))
+            p->cand[n++] = t;
+    }
+    size_t keep = req->tries ? (size_t)req->tries : 32;
+    if (req->near)
+        return keep_nearest(p, req, n, keep);
+    rmg_rng_shuffle(rng, p->cand, n, sizeof *p->cand);
+    return n < keep ? n : keep;
+}
+
+/* ---- singles and clusters -------------------------------------------------------------------- */
+
+static rmg_status try_single(rmg__placer *p, const rmg__pl_request *req, size_t e, uint32_t *id)
+{
+    int ax, ay, az;
+    *id = 0;
+    if (!fits_at(p, &req->items[0], e, req->zone, &ax, &ay, &az))
+        return RMG_OK;
+    uint32_t oid = stamp(p, &req->items[0], req->zone, ax, ay, az);
+    if (!oid)
+        return RMG_ERR_NOMEM;
+    bool ok = true;
+    if (req->items[0].visit || !req->items[0].block) {
+        rmg_status st = connect(p, e, req->zone, &ok);
+        if (st != RMG_OK)
+            return st;
+    }
+    *id = ok ? oid : 0;
+    return RMG_OK;
+}
+
+static bool cluster_add(rmg__placer *p, size_t t, bool pocket)
+{
+    if (p->n_cluster >= RMG__PL_MAX_CLUSTER)
+        return false;
+    p->cluster[p->n_cluster].tile = (uint32_t)t;
+    p->cluster[p->n_cluster].walk = pocket;
+    p->n_cluster++;
+    return true;
+}
+
+/* Puts item `it` with its entry next to a walkable cluster tile. 1 placed, 0 no room, -1 nomem. */
+static int cluster_put(rmg__placer *p, const rmg__pl_request *req, const rmg__pl_item *it, uint32_t *id)
+{
+    size_t n = p->n_cluster;
+    for (size_t i = 0; i < n; i++) {
+        if (!p->cluster[i].walk)
+            continue;
+        for (int k = 0; k < 8; k++) {
+            size_t e;
+            int ax, ay, az;
+            if (!neighbour(p->m, p->cluster[i].tile, k, &e) || !is_open(p, e, req->zone) || touches_outside(p, e) ||
+                !fits_at(p, it, e, req->zone, &ax, &ay, &az))
+                continue;
+            *id = stamp(p, it, req->zone, ax, ay, az);
+            if (!*id)
+                return -1;
+            return cluster_add(p, e, false) ? 1 : 0;
+        }
+    }
+    return 0;
+}
+
+/* Adds a pocket tile (open, touching nothing outside) next to a walkable cluster tile. */
+static int cluster_grow(rmg__placer *p, const rmg__pl_request *req)
+{
+    size_t n = p->n_cluster;
+    for (size_t i = 0; i < n; i++) {
+        if (!p->cluster[i].walk)
+            continue;
+        for (int k = 0; k < 8; k++) {
+            size_t t;
+            if (!neighbour(p->m, p->cluster[i].tile, k, &t) || !is_open(p, t, req->zone) || touches_outside(p, t))
+                continue;
+            if (!set_flags(p, t, RMG__T_USED))
+                return -1;
+            return cluster_add(p, t, true) ? 1 : 0;
+        }
+    }
+    return 0;
+}
+
+/* Seals the open land around entries and pockets (see the file comment). */
+static bool seal(rmg__placer *p, const rmg__pl_request *req)
+{
+    for (size_t i = 1; i < p->n_cluster; i++) {
+        for (int k = 0; k < 8; k++) {
+            size_t t;
+            if (!neighbour(p->m, p->cluster[i].tile, k, &t) || in_cluster(p, t) || (p->m->flags[t] & NOT_OPEN) ||
+                p->m->tile_zone[t] == 0)
+                continue;
+            bool fly_tile = req->anarchy && !touches_outside(p, t);
+            if (!set_flags(p, t, fly_tile ? RMG__T_USED : RMG__T_BLOCKED))
+                return false;
+        }
+    }
+    return true;
+}
+
+static rmg_status try_cluster(rmg__placer *p, const rmg__pl_request *req, size_t hub, rmg__pl_result *res)
+{
+    p->n_cluster = 0;
+    if (!set_flags(p, hub, RMG__T_USED) || !cluster_add(p, hub, true))
+        return rmg__error_nomem(p->ctx);
+    int pockets = 0;
+    for (size_t k = 0; k < req->n_items; k++) {
+        uint32_t id = 0;
+        int r;
+        while ((r = cluster_put(p, req, &req->items[k], &id)) == 0) {
+            if (pockets >= MAX_POCKETS)
+                return RMG_OK;
+            int g = cluster_grow(p, req);
+            if (g < 0)
+                return rmg__error_nomem(p->ctx);
+            if (g == 0)
+                return RMG_OK;
+            pockets++;
+        }
+        if (r < 0)
+            return RMG_ERR_NOMEM;
+        if (k == 0)
+            res->first_object = id;
+    }
+    if (!seal(p, req))
+        return rmg__error_nomem(p->ctx);
+    bool ok;
+    rmg_status st = connect(p, hub, req->zone, &ok);
+    if (st != RMG_OK || !ok)
+        return st;
+    res->placed = true;
+    res->hub = (uint32_t)hub + 1;
+    return RMG_OK;
+}
+
+rmg_status rmg__pl_place(rmg__placer *p, const rmg__pl_request *req, rmg_rng *rng, rmg__pl_result *res)
+{
+    memset(res, 0, sizeof *res);
+    if (req->zone < 1 || (size_t)req->zone > p->m->zones.count || req->n_items == 0)
+        return RMG_OK;
+    bool hub = req->hub;
+    for (int pass = 0; pass < (hub ? 2 : 1) && !res->placed; pass++) {
+        size_t n = candidates(p, req, rng, hub && pass == 0);
+        for (size_t i = 0; i < n && !res->placed; i++) {
+            rmg__pl_mark mk = rmg__pl_save(p);
+            rmg_status st;
+            if (hub) {
+                st = try_cluster(p, req, p->cand[i], res);
+            } else {
+                uint32_t id = 0;
+                st = try_single(p, req, p->cand[i], &id);
+                res->placed = id != 0;
+                res->first_object = id;
+            }
+            if (st != RMG_OK) {
+                rmg__pl_rollback(p, mk);
+                return st;
+            }
+            if (!res->placed)
+                rmg__pl_rollback(p, mk);
+        }
+    }
+    return RMG_OK;
+}

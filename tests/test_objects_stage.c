@@ -1,0 +1,614 @@
+/* The objects stage on a hand-built two-zone map: towns, mines, content groups (TRS), limits,
+ * rewards in other zones (MIS-12/14), reachability, determinism, allocator failures. */
+#include "test_objects_fixture.h"
+
+#include "objects/objects_internal.h"
+#include "template/model.h"
+
+#define W 48
+#define H 40
+
+typedef struct world {
+    rmg_context *ctx;
+    struct rmg_content *content;
+    struct rmg_pack *pack;
+    rmg__template *tpl;
+    rmg__zone_solution sol_zones[2];
+    rmg__gen g;
+} world;
+
+static rmg__rule *rule(world *w, rmg__rule_list *list, rmg_rule_op op, rmg_rule_target target, const char *what)
+{
+    return fx_rule(w->pack, list, op, target, what);
+}
+
+static void set_treasure(rmg__zone *z, int r, int64_t min, int64_t max, int64_t density)
+{
+    z->treasure[r].min = min;
+    z->treasure[r].max = max;
+    z->treasure[r].density = density;
+}
+
+/* Template: zone 1 a player start (castle, sawmill, ore pit), zone 2 treasure (a neutral town,
+ * a gold mine). Three ranges each. */
+static void make_template(world *w)
+{
+    assert_int_equal(rmg__pack_new(w->ctx, &w->pack), RMG_OK);
+    w->tpl = rmg__pack_add_template(w->pack);
+    assert_non_null(w->tpl);
+    for (int i = 0; i < 2; i++) {
+        rmg__zone *z = rmg__template_add_zone(w->pack, w->tpl);
+        assert_non_null(z);
+        z->id = i + 1;
+        set_treasure(z, 0, 500, 3000, 8);
+        set_treasure(z, 1, 3000, 6000, 4);
+        set_treasure(z, 2, 10000, 15000, 1);
+    }
+    rmg__zone *z1 = &w->tpl->zones[0], *z2 = &w->tpl->zones[1];
+    z1->kind = RMG_ZONE_HUMAN_START;
+    z1->owner = 1;
+    z1->player_castles = 1;
+    z1->mines_min[0] = 1;
+    z1->mines_min[2] = 1;
+    z2->neutral_towns = 1;
+    z2->mines_min[6] = 1;
+    z2->airship_min = 1;
+}
+
+/* Map: zone 1 = x < 24, zone 2 = x >= 24, border column pair with a passage at row 20; FREE
+ * skeleton from each centre to the passage and a vertical spine through each centre. */
+static void make_map(world *w)
+{
+    struct rmg_map *m;
+    assert_int_equal(rmg__map_new(w->ctx, W, H, 1, &m), RMG_OK);
+    for (int i = 0; i < 2; i++) {
+        rmg__map_zone z;
+        memset(&z, 0, sizeof z);
+        z.id = i + 1;
+        z.tpl_index = i;
+        z.tpl_id = i + 1;
+        z.kind = i == 0 ? RMG_ZONE_HUMAN_START : RMG_ZONE_TREASURE;
+        z.owner = i == 0 ? 1 : 0;
+        z.terrain = z.chosen_terrain = RMG_TERRAIN_GRASS;
+        z.faction = i == 0 ? RMG_FACTION_CASTLE : RMG_FACTION_NEUTRAL;
+        z.monster_strength = RMG_MONSTERS_MEDIUM;
+        z.cx = i == 0 ? 12 : 36;
+        z.cy = 20;
+        assert_true(RMG__VEC_PUSH(w->ctx, &m->zones, z));
+    }
+    for (int y = 0; y < H; y++)
+        for (int x = 0; x < W; x++) {
+            size_t t = rmg__tile(W, H, x, y, 0);
+            int zone = x < 24 ? 1 : 2;
+            m->tile_zone[t] = (uint16_t)zone;
+            m->terrain[t] = RMG_TERRAIN_GRASS;
+            m->zones.items[zone - 1].n_tiles++;
+            bool edge = x == 0 || y == 0 || x == W - 1 || y == H - 1;
+            if (edge || x == 23 || x == 24)
+                m->flags[t] |= RMG__T_BORDER | RMG__T_BLOCKED;
+            if ((x == 23 || x == 24) && y == 20)
+                m->flags[t] = RMG__T_PASSAGE;
+            if (y == 20 && x >= 12 && x <= 36 && x != 23 && x != 24)
+                m->flags[t] |= RMG__T_FREE;
+            if ((x == 12 || x == 36) && y >= 3 && y <= H - 4)
+                m->flags[t] |= RMG__T_FREE;
+        }
+    w->g.map = m;
+}
+
+static void make_world(world *w, uint64_t seed)
+{
+    memset(w, 0, sizeof *w);
+    w->ctx = rmg_test_context(NULL, seed);
+    w->content = fx_content(w->ctx);
+    make_template(w);
+    make_map(w);
+    w->g.ctx = w->ctx;
+    w->g.content = w->content;
+    w->g.pack = w->pack;
+    w->g.tpl = w->tpl;
+    w->g.root_seed = seed;
+    w->sol_zones[0].faction = RMG_FACTION_CASTLE;
+    w->sol_zones[0].player_town_type = RMG_FACTION_CASTLE;
+    w->sol_zones[0].owner = 1;
+    w->sol_zones[1].faction = RMG_FACTION_NEUTRAL;
+    w->sol_zones[1].player_town_type = -1;
+    w->g.sol.zones = w->sol_zones;
+    w->g.sol.prisons_max = 2;
+}
+
+static void free_world(world *w)
+{
+    rmg__map_free(w->g.map);
+    rmg__pack_free(w->pack);
+    fx_free(w->content);
+    rmg_context_destroy(w->ctx);
+}
+
+/* ---- checks ---------------------------------------------------------------------------------- */
+
+static const rmg__object_def *def_of_key(const world *w, const char *key)
+{
+    long i = fx_obj(w->content, key);
+    return i >= 0 ? &w->content->objects[i] : NULL;
+}
+
+static void entry_of(const rmg__map_object *o, int *x, int *y)
+{
+    int bit = 47;
+    for (int b = 0; b < 48; b++)
+        if (o->visit & ((uint64_t)1 << b))
+            bit = b;
+    *x = o->x - (7 - bit % 8);
+    *y = o->y - (5 - bit / 8);
+}
+
+/* Passable tiles reachable from (x, y) with `wall` (tile index + 1, 0 none) blocked. */
+static void reach(const struct rmg_map *m, int x0, int y0, uint32_t wall, uint8_t *seen)
+{
+    uint32_t *queue = malloc(m->n_tiles * sizeof *queue);
+    size_t head = 0, tail = 0;
+    memset(seen, 0, m->n_tiles);
+    size_t s0 = rmg__tile(m->width, m->height, x0, y0, 0);
+    seen[s0] = 1;
+    queue[tail++] = (uint32_t)s0;
+    while (head < tail) {
+        size_t t = queue[head++];
+        int x = (int)(t % (size_t)m->width), y = (int)(t / (size_t)m->width);
+        for (int dy = -1; dy <= 1; dy++)
+            for (int dx = -1; dx <= 1; dx++) {
+                int nx = x + dx, ny = y + dy;
+                if (nx < 0 || ny < 0 || nx >= m->width || ny >= m->height)
+                    continue;
+                size_t nt = rmg__tile(m->width, m->height, nx, ny, 0);
+                if (seen[nt] || (m->flags[nt] & RMG__T_BLOCKED) || nt + 1 == wall)
+                    continue;
+                seen[nt] = 1;
+                queue[tail++] = (uint32_t)nt;
+            }
+    }
+    free(queue);
+}
+
+static size_t count_key(const struct rmg_map *m, const char *key, int zone)
+{
+    size_t n = 0;
+    for (size_t i = 0; i < m->objects.count; i++)
+        n += m->objects.items[i].key && strcmp(m->objects.items[i].key, key) == 0 &&
+             (zone == 0 || m->objects.items[i].zone == zone);
+    return n;
+}
+
+/* Every object's entry is reachable from zone 1's centre; footprints lie on their own tiles. */
+static void check_reachable(const world *w)
+{
+    const struct rmg_map *m = w->g.map;
+    uint8_t *seen = malloc(m->n_tiles);
+    reach(m, 12, 20, 0, seen);
+    for (size_t i = 0; i < m->objects.count; i++) {
+        const rmg__map_object *o = &m->objects.items[i];
+        if (!o->visit || o->kind == RMG_OBJECT_BORDER_GUARD)
+            continue;
+        int x, y;
+        entry_of(o, &x, &y);
+        size_t t = rmg__tile(W, H, x, y, 0);
+        if (!seen[t])
+            fail_msg("object %u (%s) at %d,%d: entry not reachable", o->id, o->key, x, y);
+        assert_int_equal(m->tile_zone[t], o->zone);
+    }
+    free(seen);
+}
+
+/* A guarded group is reachable only through its guard slot. */
+static void check_guard_slots(const world *w)
+{
+    const struct rmg_map *m = w->g.map;
+    uint8_t *seen = malloc(m->n_tiles);
+    size_t guarded = 0;
+    for (size_t i = 0; i < m->groups.count; i++) {
+        const rmg__map_group *g = &m->groups.items[i];
+        uint32_t wall = g->guard_slot;
+        if (!wall) {
+            /* Rewards sit behind their Border Guard. */
+            const rmg__map_object *first = &m->objects.items[g->objects.items[0] - 1];
+            if (g->range >= 0 || !first->visit)
+                continue;
+            for (size_t k = 0; k < m->objects.count; k++)
+                if (m->objects.items[k].kind == RMG_OBJECT_BORDER_GUARD && m->objects.items[k].guards_id == g->id)
+                    wall = (uint32_t)rmg__tile(W, H, m->objects.items[k].x, m->objects.items[k].y, 0) + 1;
+            assert_true(wall != 0);
+        }
+        guarded++;
+        reach(m, 12, 20, wall, seen);
+        for (size_t k = 0; k < g->objects.count; k++) {
+            const rmg__map_object *o = &m->objects.items[g->objects.items[k] - 1];
+            int x, y;
+            entry_of(o, &x, &y);
+            if (seen[rmg__tile(W, H, x, y, 0)])
+                fail_msg("group %u: object %s reachable around its guard slot", g->id, o->key);
+        }
+    }
+    assert_true(guarded > 0);
+    free(seen);
+}
+
+/* TRS-04 from the recorded order and target of every group. */
+static void check_groups(const world *w)
+{
+    const struct rmg_map *m = w->g.map;
+    for (size_t i = 0; i < m->groups.count; i++) {
+        const rmg__map_group *g = &m->groups.items[i];
+        int64_t T = g->target, G = 0;
+        assert_true(g->objects.count > 0);
+        if (g->range >= 0) {
+            const rmg__treasure *tr = &w->tpl->zones[g->zone - 1].treasure[g->range];
+            assert_true(T >= tr->min && T <= tr->max);
+        }
+        for (size_t k = 0; k < g->objects.count; k++) {
+            const rmg__map_object *o = &m->objects.items[g->objects.items[k] - 1];
+            assert_int_equal(o->group, g->id);
+            int64_t v = o->value;
+            if (k == 0) {
+                assert_true(4 * v >= T && v <= T);
+            } else {
+                int64_t R = T - G;
+                assert_true(R >= 1500 || 2 * G < T);
+                assert_true(4 * v >= R && 4 * v <= 5 * R);
+                assert_false(def_of_key(w, o->key)->never_grouped); /* TRS-07 */
+            }
+            G += v;
+        }
+        assert_int_equal(G, g->value);
+        if (g->objects.count == 1 && def_of_key(w, m->objects.items[g->objects.items[0] - 1].key)->never_grouped)
+            assert_int_equal(g->guard_slot, 0); /* OBJ-10 */
+    }
+}
+
+/* Terrains (OBJ-08), per-zone caps, FREE tiles untouched. */
+static void check_limits(const world *w)
+{
+    const struct rmg_map *m = w->g.map;
+    for (size_t i = 0; i < m->objects.count; i++) {
+        const rmg__map_object *o = &m->objects.items[i];
+        if (o->kind != RMG_OBJECT_TREASURE)
+            continue;
+        const rmg__object_def *d = def_of_key(w, o->key);
+        assert_non_null(d);
+        assert_true(d->terrains & (1u << RMG_TERRAIN_GRASS));
+        if (d->max_zone >= 0 && d->max_zone_fixed && o->group && m->groups.items[o->group - 1].range >= 0)
+            assert_true(count_key(m, o->key, o->zone) <= (size_t)d->max_zone);
+    }
+    for (int zone = 1; zone <= 2; zone++) {
+        size_t forts = count_key(m, "hill_fort_l1_5", zone) + count_key(m, "hill_fort_l1_7", zone);
+        size_t sellers = count_key(m, "war_machine_factory", zone) + count_key(m, "cannon_yard", zone);
+        assert_true(forts <= 1 && sellers <= 1); /* OBJ-11 */
+    }
+    size_t prisons = 0;
+    for (size_t i = 0; i < m->objects.count; i++)
+        prisons += m->objects.items[i].key && strncmp(m->objects.items[i].key, "prison_", 7) == 0;
+    assert_true(prisons <= 2); /* MIS-16 */
+    /* The skeleton is still free. */
+    for (int x = 12; x <= 36; x++)
+        if (x != 23 && x != 24)
+            assert_false(m->flags[rmg__tile(W, H, x, 20, 0)] & RMG__T_BLOCKED);
+}
+
+static void run_stage(world *w)
+{
+    rmg_status st = rmg__stage_objects(&w->g);
+    if (st != RMG_OK)
+        fail_msg("stage failed: %s", rmg_context_errmsg(w->ctx));
+}
+
+/* ---- tests ----------------------------------------------------------------------------------- */
+
+static void test_stage_towns_mines_content(void **state)
+{
+    (void)state;
+    for (uint64_t seed = 1; seed <= 6; seed++) {
+        world w;
+        make_world(&w, seed);
+        run_stage(&w);
+        struct rmg_map *m = w.g.map;
+        /* Towns: zone 1 has its player castle as main town (MIS-09). */
+        rmg__map_zone *z1 = &m->zones.items[0], *z2 = &m->zones.items[1];
+        assert_int_equal(z1->towns.count, 1);
+        assert_int_equal(z2->towns.count, 1);
+        const rmg__map_object *town = &m->objects.items[z1->main_town - 1];
+        assert_true(town->main && town->castle && town->owner == 1 && town->faction == RMG_FACTION_CASTLE);
+        assert_string_equal(town->key, "castle");
+        assert_string_equal(m->objects.items[z2->main_town - 1].key, "town");
+        /* Mines with guard slots; MIS-03: sawmill and ore pit within 12 tiles of the town. */
+        int tx, ty;
+        entry_of(town, &tx, &ty);
+        size_t mines = 0;
+        for (size_t i = 0; i < m->objects.count; i++) {
+            const rmg__map_object *o = &m->objects.items[i];
+            if (o->kind == RMG_OBJECT_MINE || o->kind == RMG_OBJECT_AIRSHIP_YARD) {
+                mines++;
+                assert_true(o->guard_slot > 0);
+            }
+            if (o->kind == RMG_OBJECT_MINE && o->zone == 1) {
+                int mx, my;
+                entry_of(o, &mx, &my);
+                assert_true((mx - tx) * (mx - tx) + (my - ty) * (my - ty) <= 144);
+            }
+            if (o->kind == RMG_OBJECT_RESOURCE)
+                assert_int_equal(o->guard_slot, 0);
+        }
+        assert_int_equal(mines, 4);
+        assert_int_equal(count_key(m, "airship_yard", 2), 1);
+        /* Content: stats reported, most requested groups placed. */
+        int requested = 0, placed = 0;
+        for (int z = 0; z < 2; z++)
+            for (int r = 0; r < 3; r++) {
+                requested += m->zone_stats[z].groups_requested[r];
+                placed += m->zone_stats[z].groups_placed[r];
+            }
+        assert_true(requested > 0);
+        assert_true(placed * 10 >= requested * 7);
+        check_reachable(&w);
+        check_guard_slots(&w);
+        check_groups(&w);
+        check_limits(&w);
+        free_world(&w);
+    }
+}
+
+/* CRE-08: creature objects only of the zone's faction; CRE-07 count cap. */
+static void test_cre08_creature_objects(void **state)
+{
+    (void)state;
+    world w;
+    make_world(&w, 11);
+    rule(&w, &w.tpl->rules, RMG_RULE_FORBID, RMG_TARGET_ALL, NULL);
+    rule(&w, &w.tpl->rules, RMG_RULE_ALLOW, RMG_TARGET_OBJECT, "pandora_creatures");
+    rule(&w, &w.tpl->rules, RMG_RULE_ALLOW, RMG_TARGET_OBJECT, "creature_dwelling");
+    rule(&w, &w.tpl->rules, RMG_RULE_ALLOW, RMG_TARGET_OBJECT, "creature_dwelling_hovel");
+    for (int z = 0; z < 2; z++) {
+        set_treasure(&w.tpl->zones[z], 0, 100, 12000, 20);
+        set_treasure(&w.tpl->zones[z], 1, 0, 0, 0);
+        set_treasure(&w.tpl->zones[z], 2, 0, 0, 0);
+    }
+    run_stage(&w);
+    struct rmg_map *m = w.g.map;
+    size_t creature_objects = 0, peasants = 0;
+    for (size_t i = 0; i < m->objects.count; i++) {
+        const rmg__map_object *o = &m->objects.items[i];
+        if (o->kind != RMG_OBJECT_TREASURE)
+            continue;
+        assert_true(o->creature >= 0);
+        const rmg__creature *cr = &w.content->creatures[o->creature];
+        int zone_faction = m->zones.items[o->zone - 1].faction;
+        assert_int_equal(cr->faction, zone_faction);
+        creature_objects++;
+        if (strcmp(cr->key, "peasant") == 0 && strcmp(o->key, "pandora_creatures") == 0) {
+            assert_int_equal(o->count, 150); /* c = 330, placed 150 (CRE-07) */
+            peasants++;
+        }
+    }
+    assert_true(creature_objects > 0);
+    (void)peasants;
+    check_groups(&w);
+    free_world(&w);
+}
+
+/* MIS-12: a tent in zone 1 has its reward group (1.5 x value) behind a Border Guard of the
+ * tent's colour in zone 2. */
+static void test_mis12_keymaster_reward(void **state)
+{
+    (void)state;
+    world w;
+    make_world(&w, 5);
+    rule(&w, &w.tpl->rules, RMG_RULE_ALLOW, RMG_TARGET_OBJECT, "keymaster_tent_5000")->frequency = 100000;
+    rmg__zone *z2 = &w.tpl->zones[1];
+    for (int r = 0; r < 3; r++)
+        set_treasure(z2, r, 0, 0, 0);
+    rule(&w, &z2->rules, RMG_RULE_FORBID, RMG_TARGET_OBJECT, "keymaster_tent_5000");
+    set_treasure(&w.tpl->zones[0], 1, 5000, 5000, 4);
+    run_stage(&w);
+    struct rmg_map *m = w.g.map;
+    size_t tents = 0;
+    for (size_t i = 0; i < m->objects.count; i++) {
+        const rmg__map_object *tent = &m->objects.items[i];
+        if (!tent->key || strcmp(tent->key, "keymaster_tent_5000") != 0)
+            continue;
+        tents++;
+        assert_int_equal(tent->zone, 1);
+        assert_true(tent->color >= 0 && tent->link > 0);
+        const rmg__map_object *bg = &m->objects.items[tent->link - 1];
+        assert_int_equal(bg->kind, RMG_OBJECT_BORDER_GUARD);
+        assert_int_equal(bg->color, tent->color);
+        assert_int_equal(bg->zone, 2);
+        const rmg__map_group *reward = &m->groups.items[bg->guards_id - 1];
+        assert_int_equal(reward->zone, 2);
+        assert_int_equal(reward->range, -1);
+        assert_int_equal(reward->target, 7500);
+        for (size_t k = 0; k < reward->objects.count; k++)
+            assert_int_equal(m->objects.items[reward->objects.items[k] - 1].zone, 2);
+    }
+    assert_true(tents >= 1 && tents <= RMG__KEY_COLORS); /* MIS-11: one per colour */
+    for (size_t i = 0; i < m->objects.count; i++)
+        for (size_t j = i + 1; j < m->objects.count; j++)
+            if (m->objects.items[i].kind == RMG_OBJECT_BORDER_GUARD && m->objects.items[j].kind == RMG_OBJECT_BORDER_GUARD)
+                assert_int_not_equal(m->objects.items[i].color, m->objects.items[j].color);
+    check_reachable(&w);
+    check_guard_slots(&w);
+    check_groups(&w);
+    free_world(&w);
+}
+
+/* MIS-13/14: a quest artifact in zone 1, its unguarded Seer's Hut in zone 2; each artifact once. */
+static void test_mis14_seer_hut(void **state)
+{
+    (void)state;
+    world w;
+    make_world(&w, 9);
+    rule(&w, &w.tpl->rules, RMG_RULE_FORBID, RMG_TARGET_ALL, NULL);
+    rule(&w, &w.tpl->rules, RMG_RULE_ALLOW, RMG_TARGET_OBJECT, "seer_artifact_gold_5000");
+    set_treasure(&w.tpl->zones[0], 0, 2000, 2000, 30);
+    for (int r = 0; r < 3; r++)
+        set_treasure(&w.tpl->zones[1], r, 0, 0, 0);
+    set_treasure(&w.tpl->zones[0], 1, 0, 0, 0);
+    set_treasure(&w.tpl->zones[0], 2, 0, 0, 0);
+    run_stage(&w);
+    struct rmg_map *m = w.g.map;
+    size_t quests = 0;
+    int used[8] = {0};
+    for (size_t i = 0; i < m->objects.count; i++) {
+        const rmg__map_object *a = &m->objects.items[i];
+        if (!a->key || strcmp(a->key, "seer_artifact_gold_5000") != 0)
+            continue;
+        quests++;
+        assert_int_equal(a->zone, 1);
+        assert_true(a->artifact >= 0 && a->artifact < 3); /* treasure class, not a part */
+        assert_int_equal(used[a->artifact]++, 0);
+        const rmg__map_object *hut = &m->objects.items[a->link - 1];
+        assert_int_equal(hut->kind, RMG_OBJECT_SEER_HUT);
+        assert_int_equal(hut->zone, 2);
+        assert_int_equal(hut->guard_slot, 0);
+        assert_int_equal(hut->artifact, a->artifact);
+        assert_int_equal(hut->amount, 5000);
+    }
+    assert_int_equal(quests, 3); /* three treasure artifacts exist */
+    check_reachable(&w);
+    free_world(&w);
+}
+
+/* TRS-06: a range no object can start is full after a few attempts; the shortfall is reported. */
+static void test_trs06_starvation_reported(void **state)
+{
+    (void)state;
+    world w;
+    make_world(&w, 3);
+    rule(&w, &w.tpl->rules, RMG_RULE_FORBID, RMG_TARGET_ALL, NULL);
+    rule(&w, &w.tpl->rules, RMG_RULE_ALLOW, RMG_TARGET_OBJECT, "campfire");
+    set_treasure(&w.tpl->zones[0], 2, 90000, 100000, 5); /* nothing is worth 22500..100000 */
+    run_stage(&w);
+    struct rmg_map *m = w.g.map;
+    assert_true(m->zone_stats[0].groups_requested[2] > 0);
+    assert_int_equal(m->zone_stats[0].groups_placed[2], 0);
+    bool warned = false;
+    for (size_t i = 0; i < m->warnings.count; i++)
+        warned |= strstr(m->warnings.items[i], "zone 1: treasure range 3") != NULL;
+    assert_true(warned);
+    free_world(&w);
+}
+
+/* Same inputs and seed, same objects. */
+static void test_stage_deterministic(void **state)
+{
+    (void)state;
+    world a, b;
+    make_world(&a, 77);
+    make_world(&b, 77);
+    run_stage(&a);
+    run_stage(&b);
+    assert_int_equal(a.g.map->objects.count, b.g.map->objects.count);
+    for (size_t i = 0; i < a.g.map->objects.count; i++) {
+        const rmg__map_object *x = &a.g.map->objects.items[i], *y = &b.g.map->objects.items[i];
+        assert_string_equal(x->key, y->key);
+        assert_true(x->x == y->x && x->y == y->y && x->group == y->group && x->value == y->value);
+    }
+    assert_memory_equal(a.g.map->flags, b.g.map->flags, a.g.map->n_tiles * sizeof *a.g.map->flags);
+    free_world(&a);
+    free_world(&b);
+}
+
+/* Allocator failures anywhere in the stage: reported, nothing leaked. */
+typedef struct oom_env {
+    struct rmg_content *content;
+} oom_env;
+
+static rmg_status oom_stage(rmg_context *ctx, void *user)
+{
+    oom_env *env = user;
+    world w;
+    memset(&w, 0, sizeof w);
+    w.ctx = ctx;
+    w.content = env->content;
+    rmg_status st = rmg__pack_new(ctx, &w.pack);
+    if (st != RMG_OK)
+        return st;
+    /* The template and map are built with assertions: the sweep tolerates failures there only
+     * through the statuses checked below. */
+    w.tpl = rmg__pack_add_template(w.pack);
+    rmg__zone *z1 = w.tpl ? rmg__template_add_zone(w.pack, w.tpl) : NULL;
+    rmg__zone *z2 = z1 ? rmg__template_add_zone(w.pack, w.tpl) : NULL;
+    struct rmg_map *m = NULL;
+    if (!z2 || rmg__map_new(ctx, 24, 16, 1, &m) != RMG_OK) {
+        rmg__pack_free(w.pack);
+        return rmg__error_nomem(ctx);
+    }
+    z1 = &w.tpl->zones[0];
+    z1->id = 1;
+    z1->player_castles = 1;
+    z1->mines_min[0] = 1;
+    set_treasure(z1, 0, 500, 3000, 40);
+    w.tpl->zones[1].id = 2;
+    set_treasure(&w.tpl->zones[1], 1, 3000, 6000, 40);
+    bool ok = true;
+    for (int i = 0; i < 2 && ok; i++) {
+        rmg__map_zone z;
+        memset(&z, 0, sizeof z);
+        z.id = i + 1;
+        z.tpl_index = i;
+        z.tpl_id = i + 1;
+        z.owner = i == 0;
+        z.terrain = RMG_TERRAIN_GRASS;
+        z.faction = RMG_FACTION_CASTLE;
+        z.monster_strength = RMG_MONSTERS_MEDIUM;
+        z.cx = i == 0 ? 6 : 18;
+        z.cy = 8;
+        z.n_tiles = 192;
+        ok = RMG__VEC_PUSH(ctx, &m->zones, z);
+    }
+    for (int y = 0; y < 16 && ok; y++)
+        for (int x = 0; x < 24; x++) {
+            size_t t = rmg__tile(24, 16, x, y, 0);
+            m->tile_zone[t] = x < 12 ? 1 : 2;
+            if (y == 8 && x >= 6 && x <= 18)
+                m->flags[t] = RMG__T_FREE;
+        }
+    rmg__zone_solution sol[2] = {{0}, {0}};
+    sol[0].player_town_type = RMG_FACTION_CASTLE;
+    sol[1].player_town_type = -1;
+    rmg__gen g;
+    memset(&g, 0, sizeof g);
+    g.ctx = ctx;
+    g.content = env->content;
+    g.pack = w.pack;
+    g.tpl = w.tpl;
+    g.map = m;
+    g.root_seed = 5;
+    g.sol.zones = sol;
+    st = ok ? rmg__stage_objects(&g) : rmg__error_nomem(ctx);
+    rmg__map_free(m);
+    rmg__pack_free(w.pack);
+    return st;
+}
+
+static void test_stage_oom(void **state)
+{
+    (void)state;
+    rmg_context *ctx = rmg_test_context(NULL, 1);
+    oom_env env = {fx_content(ctx)};
+    size_t needed = rmg_test_oom_sweep(oom_stage, &env, 0, 1);
+    assert_true(needed > 10);
+    fx_free(env.content);
+    rmg_context_destroy(ctx);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_stage_towns_mines_content),
+        cmocka_unit_test(test_cre08_creature_objects),
+        cmocka_unit_test(test_mis12_keymaster_reward),
+        cmocka_unit_test(test_mis14_seer_hut),
+        cmocka_unit_test(test_trs06_starvation_reported),
+        cmocka_unit_test(test_stage_deterministic),
+        cmocka_unit_test(test_stage_oom),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
