@@ -117,6 +117,291 @@ typedef enum rmg_teleport_kind {
     RMG_TELEPORT_GATE = 4
 } rmg_teleport_kind;
 
+/* ======================================================================================
+ * Public API (appended; the enums above keep their values).
+ *
+ * Handles: a pack owns everything in it. Templates, zones and connections are addressed by
+ * index (t, z, c) rather than by pointer, so adding parts never invalidates what a host holds.
+ * Strings returned by accessors stay valid until the pack is changed or destroyed.
+ * Masks: faction masks use bit (1u << faction id) with the rmg_faction_id values of
+ * rmg/content.h (bit 31 = neutral); terrain masks use (1u << rmg_terrain_id); water masks
+ * (1u << rmg_water_level). A mask of 0 means "unrestricted" unless said otherwise.
+ * ====================================================================================== */
+
+/* "Default" and "unlimited" markers of rule parameters (RUL-06/07). */
+#define RMG_RULE_PARAM_DEFAULT INT64_MIN
+#define RMG_RULE_PARAM_UNLIMITED (-1)
+
+/* ---- loading, saving, lifetime ---------------------------------------------------------- */
+
+/* Reads a template pack. RMG_FORMAT_AUTO looks at the content: an h3t first cell "Pack" is
+ * HotA, "Map" is SoD, a leading '{' is VCMI JSON, anything else is native YAML. */
+RMG_API rmg_status rmg_pack_load(rmg_context *ctx, const char *path, rmg_template_format format,
+                                 rmg_pack **out);
+/* Same from memory; `name` is used in messages (may be NULL). data need not be NUL-terminated. */
+RMG_API rmg_status rmg_pack_load_string(rmg_context *ctx, const char *data, size_t len, const char *name,
+                                        rmg_template_format format, rmg_pack **out);
+/* The library's built-in default pack (see docs/template-format.md). */
+RMG_API rmg_status rmg_pack_builtin(rmg_context *ctx, rmg_pack **out);
+/* An empty pack to fill with the builder functions below. */
+RMG_API rmg_status rmg_pack_create(rmg_context *ctx, const char *name, rmg_pack **out);
+/* No-op for NULL. */
+RMG_API void rmg_pack_destroy(rmg_pack *pack);
+/* Native YAML. rmg_pack_to_yaml hands out a NUL-terminated string allocated through the
+ * pack's context: release it with rmg_free(ctx, str). */
+RMG_API rmg_status rmg_pack_save_yaml(const rmg_pack *pack, const char *path);
+RMG_API rmg_status rmg_pack_to_yaml(const rmg_pack *pack, char **str, size_t *len);
+
+/* Warnings collected while loading (settings kept but not acted on, repaired input, ...). */
+RMG_API size_t rmg_pack_warning_count(const rmg_pack *pack);
+RMG_API const char *rmg_pack_warning(const rmg_pack *pack, size_t index); /* NULL if out of range */
+
+/* ---- pack settings (PCK) ---------------------------------------------------------------- */
+
+typedef struct rmg_pack_info {
+    size_t struct_size;
+    const char *name;               /* set: NULL keeps the current value */
+    const char *description;        /* set: NULL keeps the current value */
+    const char *tags;               /* set: NULL keeps the current value */
+    const char *file;               /* source file, read-only (NULL when built in code) */
+    rmg_template_format format;     /* what it was read from, read-only */
+    int mirror;                     /* PCK-06 */
+    int max_battle_rounds;          /* PCK-07, 0 = no limit */
+    int forbid_hiring_heroes;       /* PCK-08 */
+    uint32_t allowed_towns;         /* PCK-10, faction mask, 0 = all */
+    size_t template_count;          /* read-only */
+} rmg_pack_info;
+
+RMG_API void rmg_pack_info_init(rmg_pack_info *info);
+RMG_API rmg_status rmg_pack_get(const rmg_pack *pack, rmg_pack_info *out);
+RMG_API rmg_status rmg_pack_set(rmg_pack *pack, const rmg_pack_info *info);
+RMG_API size_t rmg_pack_template_count(const rmg_pack *pack);
+/* Index of the template named `name` (RMG_ERR_NOT_FOUND if none). */
+RMG_API rmg_status rmg_pack_find_template(const rmg_pack *pack, const char *name, size_t *index);
+
+/* ---- per-item allow/ban overrides (PCK-09, TPL-07) -------------------------------------- */
+
+typedef enum rmg_override_kind {
+    RMG_OVERRIDE_HEROES = 0,          /* pack level: the template index is ignored */
+    RMG_OVERRIDE_ARTIFACTS = 1,
+    RMG_OVERRIDE_SPELLS = 2,
+    RMG_OVERRIDE_SKILLS = 3,
+    RMG_OVERRIDE_COMBO_ARTIFACTS = 4
+} rmg_override_kind;
+
+RMG_API size_t rmg_override_count(const rmg_pack *pack, size_t t, rmg_override_kind kind);
+/* *allow: 1 allow ("+id"), 0 ban ("-id"). */
+RMG_API rmg_status rmg_override_get(const rmg_pack *pack, size_t t, rmg_override_kind kind, size_t index,
+                                    int *id, int *allow);
+RMG_API rmg_status rmg_override_add(rmg_pack *pack, size_t t, rmg_override_kind kind, int id, int allow);
+
+/* ---- templates (TPL) --------------------------------------------------------------------- */
+
+typedef struct rmg_template_info {
+    size_t struct_size;
+    const char *name;               /* set: NULL keeps the current value */
+    int min_size, max_size;         /* size codes (side/36)^2 x (2 if underground), PCK-02 */
+    int min_humans, max_humans;     /* 0 = unrestricted bound */
+    int min_players, max_players;   /* 0 = unrestricted bound */
+    int special_weeks;              /* TPL-02 */
+    int spell_research;             /* TPL-03 */
+    int anarchy;                    /* TPL-06 */
+    int rock_masses;                /* TPL-04 */
+    double rock_radius;
+    double zone_sparseness;         /* TPL-05 */
+    uint32_t water_allowed;         /* water mask, 0 = any */
+    size_t zone_count, connection_count, rule_count; /* read-only */
+    int line, column;               /* where it was defined (0 unknown), read-only */
+} rmg_template_info;
+
+RMG_API void rmg_template_info_init(rmg_template_info *info);
+RMG_API rmg_status rmg_template_get(const rmg_pack *pack, size_t t, rmg_template_info *out);
+RMG_API rmg_status rmg_template_set(rmg_pack *pack, size_t t, const rmg_template_info *info);
+/* Appends a template with the spec defaults; *index (may be NULL) receives its index. */
+RMG_API rmg_status rmg_pack_add_template(rmg_pack *pack, const char *name, size_t *index);
+
+/* ---- zones (ZON) ------------------------------------------------------------------------- */
+
+/* Resource order of the mine arrays. */
+typedef enum rmg_resource {
+    RMG_RESOURCE_WOOD = 0, RMG_RESOURCE_MERCURY = 1, RMG_RESOURCE_ORE = 2, RMG_RESOURCE_SULFUR = 3,
+    RMG_RESOURCE_CRYSTAL = 4, RMG_RESOURCE_GEMS = 5, RMG_RESOURCE_GOLD = 6, RMG_RESOURCE_COUNT = 7
+} rmg_resource;
+
+typedef struct rmg_zone_info {
+    size_t struct_size;
+    int id;                         /* zone number (unique in the template) */
+    rmg_zone_kind kind;
+    int owner;                      /* player 1..8 of a start zone, 0 none */
+    double size;                    /* relative size (ZON-01), > 0 */
+    int min_humans, max_humans, min_players, max_players; /* activity filter, 0 = unrestricted */
+    rmg_zone_placement placement;
+    int allow_noncoherent_roads, repulsion, neutral_only;
+    int player_towns, player_castles, player_town_density, player_castle_density;
+    int neutral_towns, neutral_castles, neutral_town_density, neutral_castle_density;
+    int towns_same_type;
+    uint32_t allowed_towns;         /* faction mask, 0 = unrestricted */
+    int allowed_factions_set;       /* ZON-09: 0 = unset (follow towns) */
+    uint32_t allowed_factions;
+    int mines_min[RMG_RESOURCE_COUNT], mines_density[RMG_RESOURCE_COUNT];
+    int terrain_match_town;
+    uint32_t allowed_terrains;      /* terrain mask, 0 = unrestricted */
+    rmg_monster_strength monster_strength;
+    int monsters_match_town;
+    uint32_t monster_factions;      /* faction mask incl. neutral bit, 0 = all */
+    rmg_mood mood;
+    int mood_value;                 /* for RMG_MOOD_EXACT */
+    int join_percent;
+    int join_only_for_money;
+    int64_t treasure_min[3], treasure_max[3], treasure_density[3];
+    int airship_min, airship_density;
+    int64_t max_block_value;
+    size_t rule_count, type_rule_count, mirror_link_count; /* read-only */
+    int line, column;               /* read-only */
+} rmg_zone_info;
+
+RMG_API void rmg_zone_info_init(rmg_zone_info *info);
+RMG_API size_t rmg_template_zone_count(const rmg_pack *pack, size_t t);
+/* Index of the zone whose number is `zone_id` (RMG_ERR_NOT_FOUND if none). */
+RMG_API rmg_status rmg_template_find_zone(const rmg_pack *pack, size_t t, int zone_id, size_t *index);
+/* Appends a zone with the spec defaults, number `zone_id` and `kind`. */
+RMG_API rmg_status rmg_template_add_zone(rmg_pack *pack, size_t t, int zone_id, rmg_zone_kind kind,
+                                         size_t *index);
+RMG_API rmg_status rmg_zone_get(const rmg_pack *pack, size_t t, size_t z, rmg_zone_info *out);
+RMG_API rmg_status rmg_zone_set(rmg_pack *pack, size_t t, size_t z, const rmg_zone_info *info);
+/* Convenience setters for the most common settings. */
+RMG_API rmg_status rmg_zone_set_size(rmg_pack *pack, size_t t, size_t z, double size);
+RMG_API rmg_status rmg_zone_set_owner(rmg_pack *pack, size_t t, size_t z, int player);
+RMG_API rmg_status rmg_zone_set_towns(rmg_pack *pack, size_t t, size_t z, int player_towns, int player_castles,
+                                      int neutral_towns, int neutral_castles);
+RMG_API rmg_status rmg_zone_set_mine(rmg_pack *pack, size_t t, size_t z, rmg_resource resource, int min,
+                                     int density);
+RMG_API rmg_status rmg_zone_set_treasure(rmg_pack *pack, size_t t, size_t z, int tier, int64_t min, int64_t max,
+                                         int64_t density);
+RMG_API rmg_status rmg_zone_set_monsters(rmg_pack *pack, size_t t, size_t z, rmg_monster_strength strength);
+
+/* ---- connections (CON) ------------------------------------------------------------------- */
+
+typedef struct rmg_connection_info {
+    size_t struct_size;
+    int zone_a, zone_b;             /* zone numbers */
+    rmg_connection_type type;
+    int64_t value;
+    rmg_connection_placement placement;
+    rmg_road_setting roads;
+    int monolith_repulsion;
+    int min_humans, max_humans, min_players, max_players; /* 0 = unrestricted */
+    int line, column;               /* read-only */
+} rmg_connection_info;
+
+RMG_API void rmg_connection_info_init(rmg_connection_info *info);
+RMG_API size_t rmg_template_connection_count(const rmg_pack *pack, size_t t);
+/* Appends a standard connection between zone numbers a and b with guard value `value`. */
+RMG_API rmg_status rmg_template_add_connection(rmg_pack *pack, size_t t, int zone_a, int zone_b, int64_t value,
+                                               size_t *index);
+RMG_API rmg_status rmg_connection_get(const rmg_pack *pack, size_t t, size_t c, rmg_connection_info *out);
+RMG_API rmg_status rmg_connection_set(rmg_pack *pack, size_t t, size_t c, const rmg_connection_info *info);
+RMG_API rmg_status rmg_connection_set_type(rmg_pack *pack, size_t t, size_t c, rmg_connection_type type);
+RMG_API rmg_status rmg_connection_set_placement(rmg_pack *pack, size_t t, size_t c,
+                                                rmg_connection_placement placement);
+RMG_API rmg_status rmg_connection_set_roads(rmg_pack *pack, size_t t, size_t c, rmg_road_setting roads);
+
+/* ---- object rules (RUL), type rules (ZON-10..12), mirror links (ZON-29..36) -------------- */
+
+/* `zone` selects the list: RMG_TEMPLATE_LEVEL for the template's rules, else a zone index. */
+#define RMG_TEMPLATE_LEVEL ((size_t)-1)
+
+typedef struct rmg_rule_info {
+    size_t struct_size;
+    rmg_rule_op op;
+    rmg_rule_target target;
+    const char *object;             /* RMG_TARGET_OBJECT: object key */
+    const char *family;             /* FAMILY / CREATURE / CREATURE_LEVEL / CUSTOM */
+    const char *creature;           /* RMG_TARGET_CREATURE */
+    int level;                      /* RMG_TARGET_CREATURE_LEVEL, 1..7 (-1 unset) */
+    int64_t amount;                 /* custom variants (OBJ-15) */
+    int spell_min, spell_max, schools;
+    int64_t value, frequency, max_map, max_zone, extra; /* or RMG_RULE_PARAM_* */
+    const char *raw;                /* the rule as written in the source, may be NULL */
+    int line, column;               /* read-only */
+} rmg_rule_info;
+
+RMG_API void rmg_rule_info_init(rmg_rule_info *info);
+RMG_API size_t rmg_rule_count(const rmg_pack *pack, size_t t, size_t zone);
+RMG_API rmg_status rmg_rule_get(const rmg_pack *pack, size_t t, size_t zone, size_t index, rmg_rule_info *out);
+RMG_API rmg_status rmg_rule_add(rmg_pack *pack, size_t t, size_t zone, const rmg_rule_info *rule);
+
+typedef struct rmg_type_rule_info {
+    size_t struct_size;
+    rmg_type_rule_kind kind;
+    int negate;
+    int zone_a, town_a;             /* town -1 = the zone's player towns, k >= 0 neutral town k */
+    int zone_b, town_b;
+    const char *raw;
+    int line, column;               /* read-only */
+} rmg_type_rule_info;
+
+RMG_API void rmg_type_rule_info_init(rmg_type_rule_info *info);
+RMG_API size_t rmg_zone_type_rule_count(const rmg_pack *pack, size_t t, size_t z);
+RMG_API rmg_status rmg_zone_type_rule_get(const rmg_pack *pack, size_t t, size_t z, size_t index,
+                                          rmg_type_rule_info *out);
+RMG_API rmg_status rmg_zone_type_rule_add(rmg_pack *pack, size_t t, size_t z, const rmg_type_rule_info *rule);
+
+typedef struct rmg_mirror_link_info {
+    size_t struct_size;
+    rmg_teleport_kind surface_kind, underground_kind;
+    int surface_color, underground_color; /* -1 for gates */
+    int64_t value;
+    int roads, monolith_repulsion;
+    const char *raw;
+    int line, column;               /* read-only */
+} rmg_mirror_link_info;
+
+RMG_API void rmg_mirror_link_info_init(rmg_mirror_link_info *info);
+RMG_API size_t rmg_zone_mirror_link_count(const rmg_pack *pack, size_t t, size_t z);
+RMG_API rmg_status rmg_zone_mirror_link_get(const rmg_pack *pack, size_t t, size_t z, size_t index,
+                                            rmg_mirror_link_info *out);
+RMG_API rmg_status rmg_zone_mirror_link_add(rmg_pack *pack, size_t t, size_t z,
+                                            const rmg_mirror_link_info *link);
+
+/* ---- validation ------------------------------------------------------------------------- */
+
+typedef enum rmg_severity { RMG_SEVERITY_ERROR = 0, RMG_SEVERITY_WARNING = 1 } rmg_severity;
+
+typedef struct rmg_validation rmg_validation;
+
+typedef struct rmg_message {
+    size_t struct_size;
+    rmg_severity severity;
+    const char *code;               /* stable short id, e.g. "dangling-zone" */
+    const char *text;               /* full text with location, e.g. "a.yaml:12:5: template 'X': ..." */
+    const char *file;               /* NULL when unknown */
+    int line, column;               /* 0 when unknown (rows/columns for h3t) */
+    long template_index;            /* -1 when not about one template */
+    int zone;                       /* zone number, -1 when not about a zone */
+    int connection;                 /* connection index, -1 when not about a connection */
+} rmg_message;
+
+/* Checks the pack like a careful template editor. Returns RMG_OK when the check ran (even if
+ * it found errors); the messages are in *out (free with rmg_validation_destroy). */
+RMG_API rmg_status rmg_pack_validate(const rmg_pack *pack, rmg_validation **out);
+RMG_API size_t rmg_validation_count(const rmg_validation *v);
+RMG_API size_t rmg_validation_error_count(const rmg_validation *v);
+RMG_API rmg_status rmg_validation_get(const rmg_validation *v, size_t index, rmg_message *out);
+RMG_API void rmg_validation_destroy(rmg_validation *v);
+
+/* ---- selection (PCK-02) ----------------------------------------------------------------- */
+
+struct rmg_generate_options; /* rmg/map.h */
+
+/* Map-size code of a setup: (width/36) x (height/36) x (2 if levels == 2). */
+RMG_API int rmg_size_code(int width, int height, int levels);
+/* Picks at random (the context's "select" stream) among the templates that accept the setup:
+ * size, underground, players, humans and water; options->template_name picks by name.
+ * RMG_ERR_NOT_FOUND with an explanation when none fits. */
+RMG_API rmg_status rmg_pack_select(rmg_context *ctx, const rmg_pack *pack,
+                                   const struct rmg_generate_options *options, size_t *index);
+
 #ifdef __cplusplus
 }
 #endif

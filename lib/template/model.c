@@ -51,6 +51,22 @@ void rmg__zone_defaults(rmg__zone *z)
     z->join_only_for_money = true;   /* editor default */
 }
 
+void rmg__connection_defaults(rmg__connection *c)
+{
+    memset(c, 0, sizeof *c);
+    c->type = RMG_CONNECTION_STANDARD;
+    c->placement = RMG_LINK_DEFAULT;
+    c->roads = RMG_ROAD_RANDOM; /* CON-14 */
+}
+
+void rmg__rule_defaults(rmg__rule *r)
+{
+    memset(r, 0, sizeof *r);
+    r->value = r->frequency = r->max_map = r->max_zone = RMG__PARAM_DEFAULT;
+    r->extra = RMG__PARAM_DEFAULT;
+    r->level = -1;
+}
+
 rmg_status rmg__pack_new(rmg_context *ctx, struct rmg_pack **out)
 {
     *out = NULL;
@@ -82,22 +98,16 @@ rmg__zone *rmg__template_add_zone(struct rmg_pack *pack, rmg__template *t)
 rmg__connection *rmg__template_add_connection(struct rmg_pack *pack, rmg__template *t)
 {
     rmg__connection *c = rmg__arena_grow(&pack->arena, (void **)&t->connections, &t->n_connections, sizeof *c);
-    if (c) {
-        c->type = RMG_CONNECTION_STANDARD;
-        c->placement = RMG_LINK_DEFAULT;
-        c->roads = RMG_ROAD_RANDOM; /* CON-14 */
-    }
+    if (c)
+        rmg__connection_defaults(c);
     return c;
 }
 
 rmg__rule *rmg__rules_add(struct rmg_pack *pack, rmg__rule_list *list)
 {
     rmg__rule *r = rmg__arena_grow(&pack->arena, (void **)&list->items, &list->count, sizeof *r);
-    if (r) {
-        r->value = r->frequency = r->max_map = r->max_zone = RMG__PARAM_DEFAULT;
-        r->extra = RMG__PARAM_DEFAULT;
-        r->level = -1;
-    }
+    if (r)
+        rmg__rule_defaults(r);
     return r;
 }
 

@@ -200,4 +200,37 @@ void rmg__template_defaults(rmg__template *t);
 /* Index of the zone with number `id` in t->zones, or -1. */
 long rmg__template_find_zone(const rmg__template *t, int id);
 
+/* ---- appended by the template module ------------------------------------------------------ */
+
+/* Spec defaults of a fresh connection / object rule (what the add functions above fill in). */
+void rmg__connection_defaults(rmg__connection *c);
+void rmg__rule_defaults(rmg__rule *r);
+
+/* Whether a zone / connection takes part for a setup with `players` players of which `humans`
+ * are human (the restriction filters; a 0 bound is open). */
+bool rmg__filter_accepts(const rmg__player_filter *f, int players, int humans);
+bool rmg__zone_active(const rmg__zone *z, int players, int humans);
+bool rmg__connection_active(const rmg__connection *c, int players, int humans);
+
+struct rmg_generate_options;
+/* PCK-02: picks the template for a setup at random (rng) among those that fit, or the one named
+ * in options->template_name. RMG_ERR_NOT_FOUND with an explanation when none fits. */
+rmg_status rmg__pack_select(const struct rmg_pack *pack, const struct rmg_generate_options *options, rmg_rng *rng,
+                            const rmg__template **out);
+/* Whether template t accepts the setup; when not, `why` (may be NULL) says what failed. */
+bool rmg__template_fits(const rmg__template *t, const struct rmg_generate_options *options, char *why,
+                        size_t whylen);
+
+/* Native YAML (lib/template/yaml_*.c). `name` is used in messages. */
+rmg_status rmg__yaml_read(rmg_context *ctx, const char *data, size_t len, const char *name, struct rmg_pack **out);
+/* Writes the pack as YAML into a NUL-terminated string allocated through the context. */
+rmg_status rmg__yaml_write(const struct rmg_pack *pack, char **out, size_t *len);
+
+/* Deep comparison of every template setting (locations, warnings, the source file name and
+ * format are not settings and are ignored). On a difference, `why` gets its path. */
+bool rmg__pack_equal(const struct rmg_pack *a, const struct rmg_pack *b, char *why, size_t whylen);
+
+/* Size code of a setup (PCK-02). */
+int rmg__size_code(int width, int height, int levels);
+
 #endif

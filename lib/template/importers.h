@@ -1,0 +1,18 @@
+/*
+ * Template importers: each reads one file format into the internal model (model.h).
+ * On success *out is a new pack (free with rmg__pack_free); on failure *out is NULL and the
+ * context carries the error with row/column (or line/column) of the problem.
+ */
+#ifndef RMG_TEMPLATE_IMPORTERS_H
+#define RMG_TEMPLATE_IMPORTERS_H
+
+#include <stddef.h>
+
+#include "model.h"
+
+/* HotA h3t / rmg.txt and SoD rmg.txt (detected by the first cell: "Pack" or "Map"). */
+rmg_status rmg__h3t_read(rmg_context *ctx, const char *data, size_t len, const char *name, struct rmg_pack **out);
+/* VCMI JSON templates. */
+rmg_status rmg__vcmi_read(rmg_context *ctx, const char *data, size_t len, const char *name, struct rmg_pack **out);
+
+#endif

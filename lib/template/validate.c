@@ -1,0 +1,492 @@
+/*
+ * Template validation, like a careful template editor: hard errors (the template cannot be
+ * generated as written) and warnings (it can, but probably not as meant). Every message names
+ * the file and line/column (row/column for h3t) and the template, zone or connection.
+ */
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "rmg/content.h"
+#include "schema.h"
+#include "validate.h"
+
+#define MAX_PLAYERS 8
+#define NEUTRAL_BIT (1u << RMG_FACTION_NEUTRAL)
+
+struct rmg_validation {
+    rmg_context *ctx;
+    rmg__arena arena;
+    rmg_message *items;
+    size_t count, errors;
+};
+
+/* "file:12:5: " for YAML/JSON, "file: row 12, column 5: " for the tab-separated formats. */
+static void location_prefix(const struct rmg_pack *p, const rmg__srcloc *loc, char *buf, size_t len)
+{
+    const char *file = p->file ? p->file : "<template>";
+    bool rows = p->format == RMG_FORMAT_H3T || p->format == RMG_FORMAT_SOD;
+    if (!loc || loc->line <= 0)
+        snprintf(buf, len, "%s: ", file);
+    else if (rows)
+        snprintf(buf, len, "%s: row %d, column %d: ", file, loc->line, loc->column);
+    else
+        snprintf(buf, len, "%s:%d:%d: ", file, loc->line, loc->column);
+}
+
+void rmg__check_report(rmg__checker *ck, rmg_severity severity, const char *code, const rmg__srcloc *loc, int zone,
+                       int connection, const char *fmt, ...)
+{
+    if (ck->status != RMG_OK)
+        return;
+    char msg[700], where[300], subject[200] = "";
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(msg, sizeof msg, fmt, ap);
+    va_end(ap);
+    location_prefix(ck->pack, loc, where, sizeof where);
+    if (ck->template_index >= 0) {
+        const rmg__template *t = &ck->pack->templates[ck->template_index];
+        size_t n = (size_t)snprintf(subject, sizeof subject, "template '%s'", t->name ? t->name : "");
+        if (zone >= 0 && n < sizeof subject)
+            n += (size_t)snprintf(subject + n, sizeof subject - n, ", zone %d", zone);
+        if (connection >= 0 && n < sizeof subject)
+            snprintf(subject + n, sizeof subject - n, ", connection %d", connection + 1);
+    }
+    char text[1300];
+    snprintf(text, sizeof text, "%s%s: %s%s%s", where, severity == RMG_SEVERITY_ERROR ? "error" : "warning", subject,
+             subject[0] ? ": " : "", msg);
+    struct rmg_validation *v = ck->out;
+    char *copy = rmg__arena_strdup(&v->arena, text);
+    rmg_message *m = copy ? rmg__arena_grow(&v->arena, (void **)&v->items, &v->count, sizeof *m) : NULL;
+    if (!m) {
+        ck->status = rmg__error_nomem(v->ctx);
+        return;
+    }
+    m->struct_size = sizeof *m;
+    m->severity = severity;
+    m->code = code;
+    m->text = copy;
+    m->file = ck->pack->file;
+    m->line = loc ? loc->line : 0;
+    m->column = loc ? loc->column : 0;
+    m->template_index = ck->template_index;
+    m->zone = zone;
+    m->connection = connection;
+    if (severity == RMG_SEVERITY_ERROR)
+        v->errors++;
+}
+
+#define ERR(ck, code, loc, zone, conn, ...) rmg__check_report(ck, RMG_SEVERITY_ERROR, code, loc, zone, conn, __VA_ARGS__)
+#define WARN(ck, code, loc, zone, conn, ...) \
+    rmg__check_report(ck, RMG_SEVERITY_WARNING, code, loc, zone, conn, __VA_ARGS__)
+
+/* ---- template settings ---------------------------------------------------------------------- */
+
+static void check_filter(rmg__checker *ck, const rmg__player_filter *f, const rmg__srcloc *loc, int zone, int conn)
+{
+    const int v[4] = {f->min_human, f->max_human, f->min_total, f->max_total};
+    for (int i = 0; i < 4; i++)
+        if (v[i] < 0 || v[i] > MAX_PLAYERS)
+            ERR(ck, "players-range", loc, zone, conn, "player restriction %d is outside 0..%d", v[i], MAX_PLAYERS);
+    if (f->min_human && f->max_human && f->min_human > f->max_human)
+        ERR(ck, "players-range", loc, zone, conn, "minimum humans %d exceeds maximum %d", f->min_human, f->max_human);
+    if (f->min_total && f->max_total && f->min_total > f->max_total)
+        ERR(ck, "players-range", loc, zone, conn, "minimum players %d exceeds maximum %d", f->min_total,
+            f->max_total);
+}
+
+static void check_settings(rmg__checker *ck, const rmg__template *t)
+{
+    if (!t->name || !t->name[0])
+        WARN(ck, "template-name", &t->loc, -1, -1, "the template has no name");
+    if (t->min_size < 0 || t->max_size < 0 || t->min_size > t->max_size)
+        ERR(ck, "size-range", &t->loc, -1, -1, "size range %d..%d is empty or negative", t->min_size, t->max_size);
+    check_filter(ck, &t->players, &t->loc, -1, -1);
+    if (!isfinite(t->zone_sparseness) || t->zone_sparseness < 0)
+        ERR(ck, "value-range", &t->loc, -1, -1, "zone sparseness %g must be a non-negative number",
+            t->zone_sparseness);
+    if (t->rock_masses && (!isfinite(t->rock_radius) || t->rock_radius < 0))
+        ERR(ck, "value-range", &t->loc, -1, -1, "rock radius %g must be a non-negative number", t->rock_radius);
+    if (!t->n_zones)
+        ERR(ck, "no-zones", &t->loc, -1, -1, "the template has no zones");
+}
+
+/* ---- zones ---------------------------------------------------------------------------------- */
+
+static void check_nonnegative(rmg__checker *ck, const rmg__zone *z, const char *what, int64_t v)
+{
+    if (v < 0)
+        ERR(ck, "value-range", &z->loc, z->id, -1, "%s is negative (%lld)", what, (long long)v);
+}
+
+static void check_zone_counts(rmg__checker *ck, const rmg__zone *z)
+{
+    const struct { const char *what; int v; } counts[] = {
+        {"player towns", z->player_towns}, {"player castles", z->player_castles},
+        {"player town density", z->player_town_density}, {"player castle density", z->player_castle_density},
+        {"neutral towns", z->neutral_towns}, {"neutral castles", z->neutral_castles},
+        {"neutral town density", z->neutral_town_density}, {"neutral castle density", z->neutral_castle_density},
+        {"airship yard minimum", z->airship_min}, {"airship yard density", z->airship_density},
+    };
+    for (size_t i = 0; i < RMG__ARRAY_LEN(counts); i++)
+        check_nonnegative(ck, z, counts[i].what, counts[i].v);
+    for (long r = 0; r < 7; r++) {
+        char what[48];
+        snprintf(what, sizeof what, "%s mine minimum", rmg__names_get(&rmg__resource_names, r));
+        check_nonnegative(ck, z, what, z->mines_min[r]);
+        snprintf(what, sizeof what, "%s mine density", rmg__names_get(&rmg__resource_names, r));
+        check_nonnegative(ck, z, what, z->mines_density[r]);
+    }
+}
+
+static void check_treasure(rmg__checker *ck, const rmg__zone *z)
+{
+    for (int i = 0; i < 3; i++) {
+        const rmg__treasure *tr = &z->treasure[i];
+        if (tr->min < 0 || tr->max < 0 || tr->density < 0)
+            ERR(ck, "treasure-range", &z->loc, z->id, -1, "treasure range %d has a negative value", i + 1);
+        else if (tr->min > tr->max)
+            ERR(ck, "treasure-range", &z->loc, z->id, -1, "treasure range %d: min %lld exceeds max %lld", i + 1,
+                (long long)tr->min, (long long)tr->max);
+        else if (tr->density > 0 && tr->max == 0)
+            WARN(ck, "treasure-range", &z->loc, z->id, -1, "treasure range %d has a density but no value", i + 1);
+    }
+}
+
+static void check_zone_kind(rmg__checker *ck, const rmg__zone *z)
+{
+    bool start = z->kind == RMG_ZONE_HUMAN_START || z->kind == RMG_ZONE_COMPUTER_START;
+    if ((int)z->kind < RMG_ZONE_HUMAN_START || z->kind > RMG_ZONE_ROCK)
+        ERR(ck, "value-range", &z->loc, z->id, -1, "unknown zone kind %d", (int)z->kind);
+    if (start && (z->owner < 1 || z->owner > MAX_PLAYERS))
+        ERR(ck, "owner-range", &z->loc, z->id, -1, "a start zone needs an owner 1..%d (has %d)", MAX_PLAYERS,
+            z->owner);
+    if (!start && z->owner)
+        WARN(ck, "owner-range", &z->loc, z->id, -1, "owner %d is ignored: the zone is not a start zone", z->owner);
+    if (start && !z->player_towns && !z->player_castles)
+        WARN(ck, "no-player-town", &z->loc, z->id, -1, "a start zone without a player town or castle");
+}
+
+static void check_monsters(rmg__checker *ck, const rmg__zone *z)
+{
+    if (z->join_percent < 0 || z->join_percent > 100)
+        ERR(ck, "value-range", &z->loc, z->id, -1, "join percent %d is outside 0..100", z->join_percent);
+    if (z->mood == RMG_MOOD_EXACT && (z->mood_value < 0 || z->mood_value > 10))
+        ERR(ck, "value-range", &z->loc, z->id, -1, "exact monster mood %d is outside 0..10 (ZON-24)", z->mood_value);
+    if ((int)z->monster_strength < RMG_MONSTERS_NONE || z->monster_strength > RMG_MONSTERS_STRONG)
+        ERR(ck, "value-range", &z->loc, z->id, -1, "unknown monster strength %d", (int)z->monster_strength);
+}
+
+static void check_factions(rmg__checker *ck, const rmg__zone *z)
+{
+    if (z->allowed_towns & NEUTRAL_BIT)
+        ERR(ck, "neutral-town", &z->loc, z->id, -1, "'neutral' is not a town type");
+    if (z->allowed_factions_set && (z->allowed_factions & NEUTRAL_BIT))
+        ERR(ck, "neutral-faction", &z->loc, z->id, -1, "'neutral' cannot be chosen through allowed factions (ZON-09)");
+    if (z->allowed_factions_set && !z->allowed_factions)
+        ERR(ck, "neutral-faction", &z->loc, z->id, -1, "allowed factions is set but empty");
+}
+
+static void check_kept_settings(rmg__checker *ck, const rmg__zone *z)
+{
+    if (z->max_block_value)
+        WARN(ck, "unsupported", &z->loc, z->id, -1, "'max block value' (%lld) is kept but not acted on",
+             (long long)z->max_block_value);
+    if (z->min_objects_raw && z->min_objects_raw[0])
+        WARN(ck, "unsupported", &z->loc, z->id, -1, "'minimum objects' (%s) is kept but not acted on",
+             z->min_objects_raw);
+}
+
+static void check_zones(rmg__checker *ck, const rmg__template *t)
+{
+    for (size_t i = 0; i < t->n_zones; i++) {
+        const rmg__zone *z = &t->zones[i];
+        if (z->id <= 0)
+            ERR(ck, "zone-id", &z->loc, z->id, -1, "zone numbers must be positive");
+        long first = rmg__template_find_zone(t, z->id);
+        if (first >= 0 && (size_t)first != i)
+            ERR(ck, "duplicate-zone", &z->loc, z->id, -1, "zone number %d is used twice (first at line %d)", z->id,
+                t->zones[first].loc.line);
+        if (!(z->size > 0) || !isfinite(z->size))
+            ERR(ck, "zone-size", &z->loc, z->id, -1, "zone size %g must be a positive number", z->size);
+        check_filter(ck, &z->players, &z->loc, z->id, -1);
+        check_zone_kind(ck, z);
+        check_zone_counts(ck, z);
+        check_treasure(ck, z);
+        check_monsters(ck, z);
+        check_factions(ck, z);
+        check_kept_settings(ck, z);
+    }
+}
+
+/* ---- connections ---------------------------------------------------------------------------- */
+
+static void check_connections(rmg__checker *ck, const rmg__template *t)
+{
+    for (size_t i = 0; i < t->n_connections; i++) {
+        const rmg__connection *c = &t->connections[i];
+        int ci = (int)i;
+        if (c->zone_a == 0 && c->zone_b == 0) {
+            WARN(ck, "placeholder", &c->loc, -1, ci, "a connection between zones 0 and 0 is a placeholder and ignored");
+            continue;
+        }
+        if (rmg__template_find_zone(t, c->zone_a) < 0)
+            ERR(ck, "dangling-zone", &c->loc, -1, ci, "connects zone %d, which does not exist", c->zone_a);
+        if (rmg__template_find_zone(t, c->zone_b) < 0)
+            ERR(ck, "dangling-zone", &c->loc, -1, ci, "connects zone %d, which does not exist", c->zone_b);
+        if (c->zone_a == c->zone_b)
+            WARN(ck, "self-connection", &c->loc, -1, ci, "connects zone %d with itself", c->zone_a);
+        if (c->value < 0)
+            ERR(ck, "value-range", &c->loc, -1, ci, "guard value %lld is negative", (long long)c->value);
+        if ((int)c->type < RMG_CONNECTION_STANDARD || c->type > RMG_CONNECTION_FICTIVE)
+            ERR(ck, "value-range", &c->loc, -1, ci, "unknown connection type %d", (int)c->type);
+        if (c->type == RMG_CONNECTION_BORDER_GUARD)
+            WARN(ck, "border-guard", &c->loc, -1, ci,
+                 "border-guard connections fall back to standard when colours run out (CON-05)");
+        check_filter(ck, &c->players, &c->loc, -1, ci);
+    }
+}
+
+/* Zones that no real (non-fictive) connection path links to the first zone. */
+static void check_reachable(rmg__checker *ck, const rmg__template *t)
+{
+    if (t->n_zones < 2)
+        return;
+    struct rmg_validation *v = ck->out;
+    unsigned char *seen = rmg__arena_alloc(&v->arena, t->n_zones);
+    if (!seen) {
+        ck->status = rmg__error_nomem(v->ctx);
+        return;
+    }
+    seen[0] = 1;
+    /* Relax until nothing changes: O(zones x connections), both bounded by the input size. */
+    for (bool grew = true; grew;) {
+        grew = false;
+        for (size_t i = 0; i < t->n_connections; i++) {
+            const rmg__connection *c = &t->connections[i];
+            if (c->type == RMG_CONNECTION_FICTIVE)
+                continue;
+            long a = rmg__template_find_zone(t, c->zone_a), b = rmg__template_find_zone(t, c->zone_b);
+            if (a < 0 || b < 0 || seen[a] == seen[b])
+                continue;
+            seen[a] = seen[b] = 1;
+            grew = true;
+        }
+    }
+    bool mirror_linked = false;
+    for (size_t i = 0; i < t->n_zones; i++)
+        mirror_linked |= t->zones[i].n_mirror_links > 0;
+    for (size_t i = 0; i < t->n_zones; i++)
+        if (!seen[i] && !mirror_linked)
+            WARN(ck, "unreachable", &t->zones[i].loc, t->zones[i].id, -1,
+                 "no real connection path leads here from zone %d", t->zones[0].id);
+}
+
+/* ---- type rules (ZON-10..21) ---------------------------------------------------------------- */
+
+static bool is_faction_ref(rmg_type_rule_kind k, bool second)
+{
+    if (k == RMG_TYPE_RULE_FACTION_SAME)
+        return true;
+    return !second && (k == RMG_TYPE_RULE_FACTION_TOWN || k == RMG_TYPE_RULE_FACTION_TERRAIN);
+}
+
+static void check_rule_zone(rmg__checker *ck, const rmg__template *t, const rmg__zone *owner,
+                            const rmg__type_rule *r, int zone_id, bool second)
+{
+    long zi = rmg__template_find_zone(t, zone_id);
+    if (zi < 0) {
+        ERR(ck, "dangling-zone", &r->loc, owner->id, -1, "type rule names zone %d, which does not exist", zone_id);
+        return;
+    }
+    if (is_faction_ref(r->kind, second) && t->zones[zi].neutral_only)
+        ERR(ck, "neutral-faction-rule", &r->loc, owner->id, -1,
+            "a faction rule names the faction of zone %d, which is neutral only (ZON-17)", zone_id);
+}
+
+static void check_type_rules(rmg__checker *ck, const rmg__template *t)
+{
+    for (size_t i = 0; i < t->n_zones; i++) {
+        const rmg__zone *z = &t->zones[i];
+        for (size_t k = 0; k < z->n_type_rules; k++) {
+            const rmg__type_rule *r = &z->type_rules[k];
+            if ((int)r->kind < RMG_TYPE_RULE_TOWN_SAME || r->kind > RMG_TYPE_RULE_FACTION_TERRAIN) {
+                ERR(ck, "value-range", &r->loc, z->id, -1, "unknown type rule kind %d", (int)r->kind);
+                continue;
+            }
+            check_rule_zone(ck, t, z, r, r->zone_a, false);
+            check_rule_zone(ck, t, z, r, r->zone_b, true);
+        }
+    }
+}
+
+/* ---- object rules (RUL, OBJ-15) ------------------------------------------------------------- */
+
+static void check_rule(rmg__checker *ck, const rmg__rule *r, int zone)
+{
+    bool allow = r->op == RMG_RULE_ALLOW;
+    switch (r->target) {
+    case RMG_TARGET_ALL:
+        if (allow)
+            ERR(ck, "rule-target", &r->loc, zone, -1, "'allow' needs a target: only 'forbid' may address all objects");
+        break;
+    case RMG_TARGET_OBJECT:
+        if (!r->object || !r->object[0])
+            ERR(ck, "rule-target", &r->loc, zone, -1, "an object rule without an object key");
+        break;
+    case RMG_TARGET_FAMILY:
+        if (!r->family || !r->family[0])
+            ERR(ck, "rule-target", &r->loc, zone, -1, "a family rule without a family");
+        break;
+    case RMG_TARGET_CREATURE:
+        if (!r->creature || !r->creature[0])
+            ERR(ck, "rule-target", &r->loc, zone, -1, "a creature rule without a creature");
+        break;
+    case RMG_TARGET_CREATURE_LEVEL:
+        if (r->level < 1 || r->level > 7)
+            ERR(ck, "rule-target", &r->loc, zone, -1, "creature level %d is outside 1..7", r->level);
+        break;
+    case RMG_TARGET_CUSTOM:
+        if (allow && r->value == RMG__PARAM_DEFAULT)
+            ERR(ck, "rule-custom-default", &r->loc, zone, -1, "a custom variant needs an explicit value (OBJ-15)");
+        break;
+    default:
+        ERR(ck, "value-range", &r->loc, zone, -1, "unknown rule target %d", (int)r->target);
+        return;
+    }
+    bool creature = r->target == RMG_TARGET_CREATURE || r->target == RMG_TARGET_CREATURE_LEVEL;
+    if (allow && creature && r->value != RMG__PARAM_DEFAULT)
+        WARN(ck, "rule-value-ignored", &r->loc, zone, -1,
+             "the value of creature objects comes from formulas and is ignored (OBJ-06, RUL-09)");
+    const int64_t params[] = {r->value, r->frequency, r->max_map, r->max_zone};
+    for (size_t i = 0; i < RMG__ARRAY_LEN(params); i++)
+        if (params[i] != RMG__PARAM_DEFAULT && params[i] < RMG__PARAM_UNLIMITED)
+            ERR(ck, "value-range", &r->loc, zone, -1, "a rule parameter is negative (%lld)", (long long)params[i]);
+}
+
+static void check_object_rules(rmg__checker *ck, const rmg__template *t)
+{
+    for (size_t i = 0; i < t->rules.count; i++)
+        check_rule(ck, &t->rules.items[i], -1);
+    for (size_t z = 0; z < t->n_zones; z++)
+        for (size_t i = 0; i < t->zones[z].rules.count; i++)
+            check_rule(ck, &t->zones[z].rules.items[i], t->zones[z].id);
+}
+
+/* ---- mirror templates (WAT-03..07, ZON-29..36) ---------------------------------------------- */
+
+static int teleport_width(rmg_teleport_kind k)
+{
+    return k == RMG_TELEPORT_GATE ? 3 : k == RMG_TELEPORT_NONE ? 0 : 1;
+}
+
+static void check_mirror(rmg__checker *ck, const rmg__template *t)
+{
+    size_t links = 0;
+    for (size_t i = 0; i < t->n_zones; i++) {
+        const rmg__zone *z = &t->zones[i];
+        links += z->n_mirror_links;
+        if (z->n_mirror_links && !ck->pack->mirror)
+            ERR(ck, "mirror-not-mirror", &z->loc, z->id, -1, "mirror links in a pack that is not a mirror pack");
+        if (z->n_mirror_links && z->placement == RMG_PLACEMENT_UNDERGROUND)
+            ERR(ck, "mirror-underground", &z->loc, z->id, -1, "mirror links belong to surface zones (ZON-29)");
+        for (size_t k = 0; k < z->n_mirror_links; k++) {
+            const rmg__mirror_link *m = &z->mirror_links[k];
+            if (teleport_width(m->surface_kind) != teleport_width(m->underground_kind))
+                WARN(ck, "mirror-width", &m->loc, z->id, -1,
+                     "the two teleports of a mirror link differ in width (ZON-32)");
+            if (m->value < 0)
+                ERR(ck, "value-range", &m->loc, z->id, -1, "mirror link value is negative");
+        }
+    }
+    if (ck->pack->mirror && !links)
+        WARN(ck, "mirror-no-links", &t->loc, -1, -1, "a mirror template without mirror links leaves the levels "
+             "disconnected (WAT-05)");
+}
+
+static void check_players(rmg__checker *ck, const rmg__template *t)
+{
+    int starts = 0;
+    for (size_t i = 0; i < t->n_zones; i++)
+        starts += t->zones[i].kind == RMG_ZONE_HUMAN_START || t->zones[i].kind == RMG_ZONE_COMPUTER_START;
+    if (t->n_zones && !starts)
+        WARN(ck, "no-start-zone", &t->loc, -1, -1, "no start zone: no player can start on this template");
+}
+
+/* The checks, in order. Other modules append theirs here (see validate.h). */
+static const rmg__template_check checks[] = {
+    check_settings, check_zones,  check_connections, check_reachable, check_type_rules,
+    check_object_rules, check_mirror, check_players,
+};
+
+static void check_pack(rmg__checker *ck, const struct rmg_pack *p)
+{
+    ck->template_index = -1;
+    if (!p->n_templates)
+        ERR(ck, "no-templates", NULL, -1, -1, "the pack has no templates");
+    if (p->max_battle_rounds < 0)
+        ERR(ck, "value-range", NULL, -1, -1, "max battle rounds %d is negative", p->max_battle_rounds);
+    if (p->allowed_towns & NEUTRAL_BIT)
+        ERR(ck, "neutral-town", NULL, -1, -1, "'neutral' is not a town type");
+    for (size_t i = 0; i < p->n_warnings; i++)
+        WARN(ck, "load", NULL, -1, -1, "%s", p->warnings[i]);
+}
+
+RMG_API rmg_status rmg_pack_validate(const rmg_pack *pack, rmg_validation **out)
+{
+    if (out)
+        *out = NULL;
+    if (!pack || !out)
+        return pack ? rmg__error_set(pack->ctx, RMG_ERR_INVALID_ARG, "rmg_pack_validate: NULL argument")
+                    : RMG_ERR_INVALID_ARG;
+    struct rmg_validation *v = rmg__calloc(pack->ctx, 1, sizeof *v);
+    if (!v)
+        return rmg__error_nomem(pack->ctx);
+    v->ctx = pack->ctx;
+    rmg__arena_init(&v->arena, pack->ctx, 16 * 1024);
+    rmg__checker ck = {pack, v, RMG_OK, -1};
+    check_pack(&ck, pack);
+    for (size_t t = 0; t < pack->n_templates && ck.status == RMG_OK; t++) {
+        ck.template_index = (long)t;
+        for (size_t k = 0; k < RMG__ARRAY_LEN(checks); k++)
+            checks[k](&ck, &pack->templates[t]);
+    }
+    if (ck.status != RMG_OK) {
+        rmg_validation_destroy(v);
+        return ck.status;
+    }
+    *out = v;
+    return RMG_OK;
+}
+
+RMG_API size_t rmg_validation_count(const rmg_validation *v)
+{
+    return v ? v->count : 0;
+}
+
+RMG_API size_t rmg_validation_error_count(const rmg_validation *v)
+{
+    return v ? v->errors : 0;
+}
+
+RMG_API rmg_status rmg_validation_get(const rmg_validation *v, size_t index, rmg_message *out)
+{
+    if (!v || !out || out->struct_size < sizeof(size_t))
+        return RMG_ERR_INVALID_ARG;
+    if (index >= v->count)
+        return RMG_ERR_NOT_FOUND;
+    size_t n = RMG__MIN(out->struct_size, sizeof *out);
+    memcpy((unsigned char *)out + sizeof(size_t), (const unsigned char *)&v->items[index] + sizeof(size_t),
+           n - sizeof(size_t));
+    return RMG_OK;
+}
+
+RMG_API void rmg_validation_destroy(rmg_validation *v)
+{
+    if (!v)
+        return;
+    rmg_context *ctx = v->ctx;
+    rmg__arena_free(&v->arena);
+    rmg__free(ctx, v);
+}

@@ -1,0 +1,26 @@
+/*
+ * Template validation internals. A check is a function over one template that adds messages;
+ * the checks run in the order of the table in validate.c. Another module adds its own check
+ * (e.g. the objects stage's TRS-10/11 starvation warnings) by declaring a function of type
+ * rmg__template_check in its header and appending one line to that table.
+ */
+#ifndef RMG_TEMPLATE_VALIDATE_H
+#define RMG_TEMPLATE_VALIDATE_H
+
+#include "model.h"
+
+typedef struct rmg__checker {
+    const struct rmg_pack *pack;
+    struct rmg_validation *out;
+    rmg_status status;             /* RMG_ERR_NOMEM once adding a message failed */
+    long template_index;
+} rmg__checker;
+
+typedef void (*rmg__template_check)(rmg__checker *ck, const rmg__template *t);
+
+/* Adds a message. `loc` may be NULL; zone is a zone number or -1; connection an index or -1.
+ * `code` must be a string literal (kept by pointer). */
+void rmg__check_report(rmg__checker *ck, rmg_severity severity, const char *code, const rmg__srcloc *loc, int zone,
+                       int connection, const char *fmt, ...) RMG__PRINTF(7, 8);
+
+#endif
