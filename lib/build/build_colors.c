@@ -1,0 +1,68 @@
+/* Teleport and keymaster colours (data), and the per-connection road rule. */
+#include "build_internal.h"
+
+/* Land teleports (object-classes.tsv / object-templates.tsv). Two-way monoliths and portals of
+ * class 45 first; the sea portals (45/8, 45/21..24) exist on water only and are left out. Then
+ * the one-way entrances of class 43 used in pairs. Widths from the templates' block masks. */
+static const rmg__teleport_color COLORS[] = {
+    {"monolith_two_way", "green monolith", 45, 0, 1},
+    {"monolith_two_way", "brown monolith", 45, 1, 1},
+    {"monolith_two_way", "violet monolith", 45, 2, 1},
+    {"monolith_two_way", "orange monolith", 45, 3, 1},
+    {"monolith_two_way", "green portal", 45, 4, 2},
+    {"monolith_two_way", "yellow portal", 45, 5, 2},
+    {"monolith_two_way", "red portal", 45, 6, 2},
+    {"monolith_two_way", "cyan portal", 45, 7, 2},
+    {"monolith_two_way", "pink monolith", 45, 9, 1},
+    {"monolith_two_way", "turquoise monolith", 45, 10, 1},
+    {"monolith_two_way", "yellow monolith", 45, 11, 1},
+    {"monolith_two_way", "black monolith", 45, 12, 1},
+    {"monolith_two_way", "chartreuse portal", 45, 13, 2},
+    {"monolith_two_way", "turquoise portal", 45, 14, 2},
+    {"monolith_two_way", "violet portal", 45, 15, 2},
+    {"monolith_two_way", "orange portal", 45, 16, 2},
+    {"monolith_two_way", "blue monolith", 45, 17, 1},
+    {"monolith_two_way", "red monolith", 45, 18, 1},
+    {"monolith_two_way", "pink portal", 45, 19, 2},
+    {"monolith_two_way", "blue portal", 45, 20, 2},
+    {"monolith_one_way_entrance", "blue one-way monolith", 43, 0, 1},
+    {"monolith_one_way_entrance", "pink one-way monolith", 43, 1, 1},
+    {"monolith_one_way_entrance", "orange one-way monolith", 43, 2, 1},
+    {"monolith_one_way_entrance", "yellow one-way monolith", 43, 3, 1},
+    {"monolith_one_way_entrance", "purple one-way portal", 43, 4, 2},
+    {"monolith_one_way_entrance", "orange one-way portal", 43, 5, 2},
+    {"monolith_one_way_entrance", "red one-way portal", 43, 6, 2},
+    {"monolith_one_way_entrance", "cyan one-way portal", 43, 7, 2},
+    {"monolith_one_way_entrance", "turquoise one-way monolith", 43, 8, 1},
+    {"monolith_one_way_entrance", "violet one-way monolith", 43, 9, 1},
+    {"monolith_one_way_entrance", "chartreuse one-way monolith", 43, 10, 1},
+    {"monolith_one_way_entrance", "white one-way monolith", 43, 11, 1},
+};
+
+const rmg__teleport_color *rmg__teleport_colors(size_t *count)
+{
+    *count = RMG__ARRAY_LEN(COLORS);
+    return COLORS;
+}
+
+uint32_t rmg__build_key_colors_used(const struct rmg_map *m)
+{
+    uint32_t used = 0;
+    for (size_t i = 0; i < m->objects.count; i++) {
+        const rmg__map_object *o = &m->objects.items[i];
+        if (o->kind == RMG_OBJECT_BORDER_GUARD && o->color >= 0 && o->color < RMG__KEY_COLORS)
+            used |= 1u << o->color;
+    }
+    return used;
+}
+
+rmg__road_rule rmg__build_road_rule(const rmg__gen *g, size_t i)
+{
+    const rmg__connection *c = &g->tpl->connections[i];
+    if (c->type == RMG_CONNECTION_FICTIVE || c->roads == RMG_ROAD_FORBIDDEN)
+        return RMG__ROAD_NEVER;
+    if (g->sol.road)
+        return g->sol.road[i] ? RMG__ROAD_MUST : RMG__ROAD_MAY;
+    /* Without a solution (stage run alone) a mandatory setting is taken as it is written. */
+    return c->roads == RMG_ROAD_MANDATORY ? RMG__ROAD_MUST : RMG__ROAD_MAY;
+}

@@ -1,0 +1,276 @@
+/* Scratch arrays, tile geometry and grid searches shared by the build and finish code. */
+#include <string.h>
+
+#include "build_common.h"
+
+static const int DX[8] = {0, 1, 0, -1, 1, 1, -1, -1};
+static const int DY[8] = {-1, 0, 1, 0, -1, 1, 1, -1};
+
+rmg_status rmg__bld_init(rmg__bld *b, rmg__gen *g)
+{
+    memset(b, 0, sizeof *b);
+    b->g = g;
+    b->m = g->map;
+    b->ctx = g->ctx;
+    b->w = g->map->width;
+    b->h = g->map->height;
+    b->levels = g->map->levels;
+    b->n = (uint32_t)g->map->n_tiles;
+    size_t n = b->n ? b->n : 1;
+    b->queue = rmg__malloc(b->ctx, n * sizeof *b->queue);
+    b->prev = rmg__malloc(b->ctx, n * sizeof *b->prev);
+    b->seen = rmg__calloc(b->ctx, n, sizeof *b->seen);
+    b->dist = rmg__malloc(b->ctx, n * sizeof *b->dist);
+    b->heap_pos = rmg__malloc(b->ctx, n * sizeof *b->heap_pos);
+    b->mark = rmg__calloc(b->ctx, n, 1);
+    if (!b->queue || !b->prev || !b->seen || !b->dist || !b->heap_pos || !b->mark) {
+        rmg__bld_free(b);
+        return rmg__error_nomem(g->ctx);
+    }
+    return RMG_OK;
+}
+
+void rmg__bld_free(rmg__bld *b)
+{
+    rmg__free(b->ctx, b->queue);
+    rmg__free(b->ctx, b->prev);
+    rmg__free(b->ctx, b->seen);
+    rmg__free(b->ctx, b->dist);
+    rmg__free(b->ctx, b->heap_pos);
+    rmg__free(b->ctx, b->mark);
+    b->queue = b->prev = b->seen = b->dist = NULL;
+    b->heap_pos = NULL;
+    b->mark = NULL;
+}
+
+uint32_t rmg__bld_stamp(rmg__bld *b)
+{
+    if (++b->stamp == 0) {
+        /* Wrapped: old stamps could collide with new ones. */
+        memset(b->seen, 0, (size_t)b->n * sizeof *b->seen);
+        b->stamp = 1;
+    }
+    return b->stamp;
+}
+
+bool rmg__bld_nbr(const rmg__bld *b, uint32_t t, int dir, uint32_t *out)
+{
+    int x = rmg__bld_x(b, t) + DX[dir], y = rmg__bld_y(b, t) + DY[dir];
+    if (x < 0 || y < 0 || x >= b->w || y >= b->h)
+        return false;
+    *out = (uint32_t)rmg__tile(b->w, b->h, x, y, rmg__bld_z(b, t));
+    return true;
+}
+
+int rmg__bld_cheb(const rmg__bld *b, uint32_t a, uint32_t c)
+{
+    int dx = rmg__bld_x(b, a) - rmg__bld_x(b, c), dy = rmg__bld_y(b, a) - rmg__bld_y(b, c);
+    dx = dx < 0 ? -dx : dx;
+    dy = dy < 0 ? -dy : dy;
+    return dx > dy ? dx : dy;
+}
+
+int64_t rmg__bld_dist2(const rmg__bld *b, uint32_t a, uint32_t c)
+{
+    int64_t dx = rmg__bld_x(b, a) - rmg__bld_x(b, c), dy = rmg__bld_y(b, a) - rmg__bld_y(b, c);
+    return dx * dx + dy * dy;
+}
+
+rmg__map_zone *rmg__bld_zone(const rmg__bld *b, int zone_id)
+{
+    if (zone_id < 1 || (size_t)zone_id > b->m->zones.count)
+        return NULL;
+    return &b->m->zones.items[zone_id - 1];
+}
+
+bool rmg__bld_land_zone(const rmg__bld *b, int zone_id)
+{
+    const rmg__map_zone *z = rmg__bld_zone(b, zone_id);
+    return z && z->kind != RMG_ZONE_ROCK && z->kind != RMG_ZONE_WATER;
+}
+
+uint32_t rmg__bld_zone_centre(const rmg__bld *b, int zone_id)
+{
+    const rmg__map_zone *z = rmg__bld_zone(b, zone_id);
+    int x = RMG__MAX(0, RMG__MIN(b->w - 1, z->cx)), y = RMG__MAX(0, RMG__MIN(b->h - 1, z->cy));
+    return (uint32_t)rmg__tile(b->w, b->h, x, y, z->level);
+}
+
+uint32_t rmg__bld_bfs(rmg__bld *b, const uint32_t *sources, size_t n_sources, rmg__bld_pred pass,
+                      rmg__bld_pred goal, void *user)
+{
+    uint32_t stamp = rmg__bld_stamp(b);
+    size_t head = 0, tail = 0;
+    for (size_t i = 0; i < n_sources; i++) {
+        uint32_t s = sources[i];
+        if (b->seen[s] == stamp)
+            continue;
+        b->seen[s] = stamp;
+        b->prev[s] = 0;
+        if (goal(b, s, user))
+            return s + 1;
+        b->queue[tail++] = s;
+    }
+    while (head < tail) {
+        uint32_t t = b->queue[head++];
+        for (int d = 0; d < 8; d++) {
+            uint32_t u;
+            if (!rmg__bld_nbr(b, t, d, &u) || b->seen[u] == stamp)
+                continue;
+            bool is_goal = goal(b, u, user);
+            if (!is_goal && !pass(b, u, user))
+                continue;
+            b->seen[u] = stamp;
+            b->prev[u] = t + 1;
+            if (is_goal)
+                return u + 1;
+            b->queue[tail++] = u;
+        }
+    }
+    return 0;
+}
+
+/* ---- indexed binary heap on b->queue keyed by b->dist ------------------------------------- */
+
+static void heap_swap(rmg__bld *b, size_t i, size_t j)
+{
+    uint32_t a = b->queue[i], c = b->queue[j];
+    b->queue[i] = c;
+    b->queue[j] = a;
+    b->heap_pos[c] = (int32_t)i;
+    b->heap_pos[a] = (int32_t)j;
+}
+
+static bool heap_less(const rmg__bld *b, size_t i, size_t j)
+{
+    uint32_t a = b->queue[i], c = b->queue[j];
+    /* Ties broken by tile index so the result does not depend on insertion history. */
+    return b->dist[a] < b->dist[c] || (b->dist[a] == b->dist[c] && a < c);
+}
+
+static void heap_up(rmg__bld *b, size_t i)
+{
+    while (i > 0 && heap_less(b, i, (i - 1) / 2)) {
+        heap_swap(b, i, (i - 1) / 2);
+        i = (i - 1) / 2;
+    }
+}
+
+static void heap_down(rmg__bld *b, size_t i, size_t size)
+{
+    for (;;) {
+        size_t l = 2 * i + 1, r = l + 1, best = i;
+        if (l < size && heap_less(b, l, best))
+            best = l;
+        if (r < size && heap_less(b, r, best))
+            best = r;
+        if (best == i)
+            return;
+        heap_swap(b, i, best);
+        i = best;
+    }
+}
+
+/* Lowers t's distance (inserting it when new). */
+static void heap_relax(rmg__bld *b, size_t *size, uint32_t t, uint32_t d, uint32_t from, uint32_t stamp)
+{
+    if (b->seen[t] != stamp) {
+        b->seen[t] = stamp;
+        b->dist[t] = d;
+        b->prev[t] = from;
+        b->queue[*size] = t;
+        b->heap_pos[t] = (int32_t)*size;
+        heap_up(b, (*size)++);
+    } else if (b->heap_pos[t] >= 0 && d < b->dist[t]) {
+        b->dist[t] = d;
+        b->prev[t] = from;
+        heap_up(b, (size_t)b->heap_pos[t]);
+    }
+}
+
+uint32_t rmg__bld_dijkstra(rmg__bld *b, const uint32_t *sources, size_t n_sources, rmg__bld_cost cost,
+                           rmg__bld_pred goal, void *user)
+{
+    uint32_t stamp = rmg__bld_stamp(b);
+    size_t size = 0;
+    for (size_t i = 0; i < n_sources; i++)
+        heap_relax(b, &size, sources[i], 0, 0, stamp);
+    while (size > 0) {
+        uint32_t t = b->queue[0];
+        heap_swap(b, 0, --size);
+        b->heap_pos[t] = -1;
+        heap_down(b, 0, size);
+        if (goal(b, t, user))
+            return t + 1;
+        for (int d = 0; d < 8; d++) {
+            uint32_t u;
+            if (!rmg__bld_nbr(b, t, d, &u) || (b->seen[u] == stamp && b->heap_pos[u] < 0))
+                continue;
+            uint32_t c = cost(b, u, user);
+            if (c == 0)
+                continue;
+            /* Diagonal steps cost a little more so roads prefer straight runs. */
+            heap_relax(b, &size, u, b->dist[t] + c * (d < 4 ? 2u : 3u), t + 1, stamp);
+        }
+    }
+    return 0;
+}
+
+void rmg__bld_trace(rmg__bld *b, uint32_t end, void (*fn)(rmg__bld *b, uint32_t t, void *user), void *user)
+{
+    uint32_t t = end;
+    for (;;) {
+        uint32_t p = b->prev[t];
+        fn(b, t, user);
+        if (!p)
+            return;
+        t = p - 1;
+    }
+}
+
+/* ---- footprints -------------------------------------------------------------------------- */
+
+#define BIT(row, col) ((uint64_t)1 << ((row) * 8 + (col)))
+
+rmg__bld_shape rmg__bld_shape_of(const rmg__bld *b, const char *key, int color)
+{
+    (void)b;
+    /* Layouts from the game's object templates (object-templates.tsv): until the content module
+     * exposes map-object footprints these are the ones of the default graphics. */
+    rmg__bld_shape s = {BIT(5, 7), BIT(5, 7), 1};
+    if (!strcmp(key, "subterranean_gate")) {
+        s.block = BIT(5, 5) | BIT(5, 6) | BIT(5, 7) | BIT(4, 6);
+        s.visit = BIT(5, 6);
+        s.width = 3;
+    } else if (!strcmp(key, "shipyard")) {
+        s.block = BIT(5, 5) | BIT(5, 6) | BIT(5, 7);
+        s.visit = BIT(5, 6);
+        s.width = 3;
+    } else if (!strcmp(key, "keymaster_tent")) {
+        s.block = BIT(5, 6) | BIT(5, 7);
+        s.visit = BIT(5, 7);
+        s.width = 2;
+    } else if (!strcmp(key, "monolith_two_way") || !strcmp(key, "monolith_one_way_entrance") ||
+               !strcmp(key, "monolith_one_way_exit")) {
+        size_t n;
+        const rmg__teleport_color *tc = rmg__teleport_colors(&n);
+        int cls = !strcmp(key, "monolith_two_way") ? 45 : 43;
+        for (size_t i = 0; i < n; i++)
+            if (tc[i].h3_class == cls && tc[i].subclass == color && tc[i].width == 2) {
+                s.block = BIT(5, 6) | BIT(5, 7);
+                s.visit = BIT(5, 6);
+                s.width = 2;
+            }
+    }
+    return s;
+}
+
+uint32_t rmg__bld_visit_tile(const rmg__bld *b, const rmg__bld_shape *s, uint32_t anchor)
+{
+    for (int bit = 0; bit < 48; bit++)
+        if (s->visit & ((uint64_t)1 << bit)) {
+            int x = rmg__bld_x(b, anchor) - (7 - bit % 8), y = rmg__bld_y(b, anchor) - (5 - bit / 8);
+            return (uint32_t)rmg__tile(b->w, b->h, x, y, rmg__bld_z(b, anchor));
+        }
+    return anchor;
+}

@@ -1,0 +1,73 @@
+/* Private helpers of lib/build: scratch arrays shared by every search, tile geometry, searches
+ * over the tile grid (breadth-first and weighted), footprints of the objects the stage creates. */
+#ifndef RMG_BUILD_COMMON_H
+#define RMG_BUILD_COMMON_H
+
+#include "build_internal.h"
+
+/* Scratch state of one build / finish run: every search reuses these arrays (no per-tile or
+ * per-search allocation). */
+typedef struct rmg__bld {
+    rmg__gen *g;
+    struct rmg_map *m;
+    rmg_context *ctx;
+    int w, h, levels;
+    uint32_t n;
+    uint32_t *queue;      /* n: BFS queue, or heap of the weighted search */
+    uint32_t *prev;       /* n: predecessor tile + 1 (0 = a source) where seen */
+    uint32_t *seen;       /* n: == stamp when visited by the current search */
+    uint32_t *dist;       /* n: weighted search distances */
+    int32_t *heap_pos;    /* n: position in the heap, -1 when not in it */
+    uint8_t *mark;        /* n: per-run marks (meaning chosen by the user) */
+    uint32_t stamp;
+} rmg__bld;
+
+rmg_status rmg__bld_init(rmg__bld *b, rmg__gen *g);
+void rmg__bld_free(rmg__bld *b);
+/* A fresh visit stamp: tiles with seen[t] == the result count as visited. */
+uint32_t rmg__bld_stamp(rmg__bld *b);
+
+static inline int rmg__bld_x(const rmg__bld *b, uint32_t t) { return (int)(t % (uint32_t)b->w); }
+static inline int rmg__bld_y(const rmg__bld *b, uint32_t t) { return (int)((t / (uint32_t)b->w) % (uint32_t)b->h); }
+static inline int rmg__bld_z(const rmg__bld *b, uint32_t t) { return (int)(t / ((uint32_t)b->w * (uint32_t)b->h)); }
+
+/* Neighbour `dir` (0..3 orthogonal, 4..7 diagonal) of t on the same level; false off the map. */
+bool rmg__bld_nbr(const rmg__bld *b, uint32_t t, int dir, uint32_t *out);
+/* Chebyshev distance between two tiles of the same level. */
+int rmg__bld_cheb(const rmg__bld *b, uint32_t a, uint32_t c);
+/* Squared Euclidean distance between two tiles (levels ignored). */
+int64_t rmg__bld_dist2(const rmg__bld *b, uint32_t a, uint32_t c);
+
+/* Zone helpers. */
+rmg__map_zone *rmg__bld_zone(const rmg__bld *b, int zone_id);
+bool rmg__bld_land_zone(const rmg__bld *b, int zone_id);
+uint32_t rmg__bld_zone_centre(const rmg__bld *b, int zone_id);
+
+/* Predicates for the searches. */
+typedef bool (*rmg__bld_pred)(const rmg__bld *b, uint32_t t, void *user);
+
+/* Breadth-first search (8 directions) from `sources` over tiles where `pass` holds, stopping
+ * at the first tile where `goal` holds (which needs not be passable itself). Returns the goal
+ * tile + 1, or 0 when none is reachable. prev[] then describes the path. */
+uint32_t rmg__bld_bfs(rmg__bld *b, const uint32_t *sources, size_t n_sources, rmg__bld_pred pass,
+                      rmg__bld_pred goal, void *user);
+/* Weighted search: `cost` returns the cost of entering a tile (0 = impassable). */
+typedef uint32_t (*rmg__bld_cost)(const rmg__bld *b, uint32_t t, void *user);
+uint32_t rmg__bld_dijkstra(rmg__bld *b, const uint32_t *sources, size_t n_sources, rmg__bld_cost cost,
+                           rmg__bld_pred goal, void *user);
+/* Calls fn on every tile of the path ending at `end` (from the end back to its source). */
+void rmg__bld_trace(rmg__bld *b, uint32_t end, void (*fn)(rmg__bld *b, uint32_t t, void *user), void *user);
+
+/* ---- footprints of the stage's objects -------------------------------------------------------- */
+
+typedef struct rmg__bld_shape {
+    uint64_t block, visit;  /* content layout: bit (row*8 + col), anchor row 5 col 7 */
+    int width;              /* columns used (for ZON-32 width checks) */
+} rmg__bld_shape;
+
+/* Footprint for an object key created by the build stage and colour/subclass (-1 none). */
+rmg__bld_shape rmg__bld_shape_of(const rmg__bld *b, const char *key, int color);
+/* The tile of the first visit bit of shape anchored at anchor tile a (bottom-right). */
+uint32_t rmg__bld_visit_tile(const rmg__bld *b, const rmg__bld_shape *s, uint32_t anchor);
+
+#endif

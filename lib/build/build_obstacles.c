@@ -1,0 +1,227 @@
+/* Obstacles (finish stage): the land a zone does not need becomes obstacle masses.
+ *
+ * Per land zone:
+ *   1. Kept tiles: skeleton (FREE), passages, object entries, guards, roads.
+ *   2. Every kept tile is joined to the zone's main area (the main town's entry, else the
+ *      skeleton root) through walkable land, adding the shortest linking path to the kept set,
+ *      so nothing a hero needs is cut off when guards count as passable.
+ *   3. Open space around the kept network: one tile on each side always (paths three wide), and
+ *      up to OPEN_REACH tiles more in clearings chosen per 4x4 block, so the zone shows open
+ *      paths and clearings between obstacle masses rather than a maze.
+ *   4. Every other walkable land tile of the zone becomes OBSTACLE|BLOCKED (including pockets no
+ *      hero could reach, which would split the zone's free area).
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "build_common.h"
+
+#define MK_KEEP 1u
+#define MK_MAIN 2u      /* joined to the zone's main area */
+#define MK_OPEN 4u      /* stays open after obstacle filling */
+#define OPEN_REACH 3    /* clearing depth beyond the one-tile margin */
+#define BLOCK_SIDE 4    /* clearing blocks */
+#define CLEARING_PERCENT 45
+
+static bool walkable(const rmg__bld *b, uint32_t t)
+{
+    uint16_t f = b->m->flags[t];
+    if (f & (RMG__T_WATER | RMG__T_ROCK))
+        return false;
+    return !(f & RMG__T_BLOCKED) || (f & (RMG__T_ENTRY | RMG__T_GUARD));
+}
+
+static bool needed(const rmg__bld *b, uint32_t t)
+{
+    return (b->m->flags[t] & (RMG__T_FREE | RMG__T_PASSAGE | RMG__T_ENTRY | RMG__T_GUARD)) || b->m->road[t];
+}
+
+typedef struct zone_user {
+    int zone;
+} zone_user;
+
+static bool walk_in_zone(const rmg__bld *b, uint32_t t, void *user)
+{
+    return b->m->tile_zone[t] == ((const zone_user *)user)->zone && walkable(b, t);
+}
+
+static bool kept_walk_in_zone(const rmg__bld *b, uint32_t t, void *user)
+{
+    return (b->mark[t] & MK_KEEP) && walk_in_zone(b, t, user);
+}
+
+static bool kept_outside_main(const rmg__bld *b, uint32_t t, void *user)
+{
+    return kept_walk_in_zone(b, t, user) && !(b->mark[t] & MK_MAIN);
+}
+
+static bool never(const rmg__bld *b, uint32_t t, void *user)
+{
+    (void)b;
+    (void)t;
+    (void)user;
+    return false;
+}
+
+/* Floods MK_MAIN over kept walkable tiles from `from` (tiles: the zone's). */
+static void flood_main(rmg__bld *b, uint32_t from, zone_user *zu, const uint32_t *tiles, size_t n)
+{
+    rmg__bld_bfs(b, &from, 1, kept_walk_in_zone, never, zu);
+    for (size_t i = 0; i < n; i++)
+        if (b->seen[tiles[i]] == b->stamp)
+            b->mark[tiles[i]] |= MK_MAIN;
+}
+
+static void keep_path_tile(rmg__bld *b, uint32_t t, void *user)
+{
+    (void)user;
+    b->mark[t] |= MK_KEEP;
+}
+
+/* The zone's main area: its main town's entry, else its first town's, else the free tile
+ * nearest to its centre. */
+static uint32_t zone_root(const rmg__bld *b, const rmg__map_zone *z, zone_user *zu)
+{
+    uint32_t town = z->main_town ? z->main_town : (z->towns.count ? z->towns.items[0] : 0);
+    if (town && town <= b->m->objects.count) {
+        const rmg__map_object *o = &b->m->objects.items[town - 1];
+        rmg__bld_shape sh = {o->block, o->visit, 1};
+        uint32_t v = rmg__bld_visit_tile(b, &sh, (uint32_t)rmg__tile(b->w, b->h, o->x, o->y, o->z));
+        if (walk_in_zone(b, v, zu))
+            return v;
+    }
+    uint32_t centre = rmg__bld_zone_centre(b, z->id);
+    for (int r = 0; r < RMG__MAX(b->w, b->h); r++) {
+        int cx = rmg__bld_x(b, centre), cy = rmg__bld_y(b, centre);
+        for (int y = cy - r; y <= cy + r; y++)
+            for (int x = cx - r; x <= cx + r; x++) {
+                if (x < 0 || y < 0 || x >= b->w || y >= b->h || (RMG__MAX(abs(x - cx), abs(y - cy)) != r))
+                    continue;
+                uint32_t t = (uint32_t)rmg__tile(b->w, b->h, x, y, z->level);
+                if (kept_walk_in_zone(b, t, zu))
+                    return t;
+            }
+    }
+    return UINT32_MAX;
+}
+
+/* Step 2: joins every kept tile to the main area. Returns how many could not be joined. */
+static size_t join_kept(rmg__bld *b, const uint32_t *tiles, size_t n, uint32_t root, zone_user *zu, uint32_t *sources)
+{
+    flood_main(b, root, zu, tiles, n);
+    size_t unjoined = 0;
+    for (;;) {
+        size_t ns = 0;
+        bool pending = false;
+        for (size_t i = 0; i < n; i++) {
+            uint32_t t = tiles[i];
+            if (b->mark[t] & MK_MAIN)
+                sources[ns++] = t;
+            else if (kept_walk_in_zone(b, t, zu))
+                pending = true;
+        }
+        if (!pending)
+            break;
+        uint32_t found = rmg__bld_bfs(b, sources, ns, walk_in_zone, kept_outside_main, zu);
+        if (!found) {
+            for (size_t i = 0; i < n; i++)
+                if (kept_walk_in_zone(b, tiles[i], zu) && !(b->mark[tiles[i]] & MK_MAIN)) {
+                    unjoined++;
+                    b->mark[tiles[i]] &= (uint8_t)~MK_KEEP;
+                }
+            break;
+        }
+        rmg__bld_trace(b, found - 1, keep_path_tile, NULL);
+        flood_main(b, found - 1, zu, tiles, n);
+    }
+    return unjoined;
+}
+
+/* Step 3: open margins and clearings, grown outwards from the main area in BFS order so every
+ * open tile touches one nearer to the network. */
+static void open_space(rmg__bld *b, const uint32_t *tiles, size_t n, zone_user *zu, const uint8_t *clear_blocks, int bw)
+{
+    uint32_t stamp = rmg__bld_stamp(b);
+    size_t head = 0, tail = 0;
+    for (size_t i = 0; i < n; i++)
+        if (b->mark[tiles[i]] & MK_MAIN) {
+            b->mark[tiles[i]] |= MK_OPEN;
+            b->seen[tiles[i]] = stamp;
+            b->dist[tiles[i]] = 0;
+            b->queue[tail++] = tiles[i];
+        }
+    while (head < tail) {
+        uint32_t t = b->queue[head++];
+        for (int d = 0; d < 8; d++) {
+            uint32_t u;
+            if (!rmg__bld_nbr(b, t, d, &u) || b->seen[u] == stamp || !walk_in_zone(b, u, zu))
+                continue;
+            b->seen[u] = stamp;
+            uint32_t du = b->dist[t] + 1;
+            int block = (rmg__bld_y(b, u) / BLOCK_SIDE) * bw + rmg__bld_x(b, u) / BLOCK_SIDE;
+            bool open = du <= 1 || (du <= 1 + OPEN_REACH && clear_blocks[block]);
+            if (!open)
+                continue;
+            b->dist[u] = du;
+            b->mark[u] |= MK_OPEN;
+            b->queue[tail++] = u;
+        }
+    }
+}
+
+static rmg_status obstacles_in_zone(rmg__bld *b, const rmg__map_zone *z, uint32_t *tiles, uint32_t *sources,
+                                    uint8_t *clear_blocks, int bw, int bh)
+{
+    zone_user zu = {z->id};
+    size_t n = 0;
+    for (uint32_t t = 0; t < b->n; t++)
+        if (b->m->tile_zone[t] == z->id) {
+            tiles[n++] = t;
+            b->mark[t] = needed(b, t) ? MK_KEEP : 0;
+        }
+    uint32_t root = zone_root(b, z, &zu);
+    if (root == UINT32_MAX)
+        return RMG_OK;
+    b->mark[root] |= MK_KEEP;
+    size_t unjoined = join_kept(b, tiles, n, root, &zu, sources);
+    rmg_rng rng;
+    rmg__gen_stream(b->g, "obstacles", (uint64_t)z->id, &rng);
+    for (int i = 0; i < bw * bh; i++)
+        clear_blocks[i] = rmg_rng_below(&rng, 100) < CLEARING_PERCENT;
+    open_space(b, tiles, n, &zu, clear_blocks, bw);
+    for (size_t i = 0; i < n; i++) {
+        uint32_t t = tiles[i];
+        if (walkable(b, t) && !(b->mark[t] & MK_OPEN) && !needed(b, t))
+            b->m->flags[t] |= RMG__T_OBSTACLE | RMG__T_BLOCKED;
+    }
+    if (unjoined)
+        return rmg__map_warn(b->m, "zone %d (template zone %d): %zu needed tile(s) cannot be reached from the main area",
+                             z->id, z->tpl_id, unjoined);
+    return RMG_OK;
+}
+
+rmg_status rmg__finish_obstacles(rmg__gen *g)
+{
+    if (!g || !g->map)
+        return rmg__error_set(g ? g->ctx : NULL, RMG_ERR_INVALID_ARG, "obstacles: no map");
+    rmg__bld b;
+    rmg_status st = rmg__bld_init(&b, g);
+    if (st != RMG_OK)
+        return st;
+    int bw = (b.w + BLOCK_SIDE - 1) / BLOCK_SIDE, bh = (b.h + BLOCK_SIDE - 1) / BLOCK_SIDE;
+    uint32_t *tiles = rmg__malloc(b.ctx, (size_t)b.n * sizeof *tiles);
+    uint32_t *sources = rmg__malloc(b.ctx, (size_t)b.n * sizeof *sources);
+    uint8_t *clear_blocks = rmg__malloc(b.ctx, (size_t)bw * (size_t)bh);
+    if (!tiles || !sources || !clear_blocks)
+        st = rmg__error_nomem(b.ctx);
+    for (size_t i = 0; i < g->map->zones.count && st == RMG_OK; i++) {
+        const rmg__map_zone *z = &g->map->zones.items[i];
+        if (rmg__bld_land_zone(&b, z->id))
+            st = obstacles_in_zone(&b, z, tiles, sources, clear_blocks, bw, bh);
+    }
+    rmg__free(b.ctx, tiles);
+    rmg__free(b.ctx, sources);
+    rmg__free(b.ctx, clear_blocks);
+    rmg__bld_free(&b);
+    return st;
+}

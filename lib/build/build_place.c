@@ -1,0 +1,345 @@
+/* Placing the build stage's objects (teleports, shipyards, border guards' tents) inside a zone:
+ * a footprint on open interior land, reachable from the zone's skeleton through the tile below
+ * its entry, scored by distance from the centre or by repulsion (CON-21, ZON-35). */
+#include <string.h>
+
+#include "build_stage.h"
+
+#define MAX_TRIES 8     /* best-scored candidates tested for reachability */
+#define MAX_FOOT 16     /* footprint tiles (the stage's objects are at most 3x2) */
+#define MAX_EXCL 64     /* footprint and, for sealed objects, its ring */
+
+typedef struct foot {
+    uint32_t tiles[MAX_FOOT];
+    size_t n;
+    uint32_t visit, approach;
+} foot;
+
+/* Footprint tiles of shape anchored at a; false when it leaves the map. */
+static bool footprint_at(const rmg__bld *b, const rmg__bld_shape *sh, uint32_t a, foot *f)
+{
+    int ax = rmg__bld_x(b, a), ay = rmg__bld_y(b, a), z = rmg__bld_z(b, a);
+    f->n = 0;
+    uint64_t all = sh->block | sh->visit;
+    for (int bit = 0; bit < 48 && f->n < MAX_FOOT; bit++) {
+        if (!(all & ((uint64_t)1 << bit)))
+            continue;
+        int x = ax - (7 - bit % 8), y = ay - (5 - bit / 8);
+        if (x < 0 || y < 0)
+            return false;
+        f->tiles[f->n++] = (uint32_t)rmg__tile(b->w, b->h, x, y, z);
+    }
+    f->visit = rmg__bld_visit_tile(b, sh, a);
+    int vy = rmg__bld_y(b, f->visit) + 1;
+    if (vy >= b->h)
+        return false;
+    f->approach = (uint32_t)rmg__tile(b->w, b->h, rmg__bld_x(b, f->visit), vy, z);
+    return true;
+}
+
+static bool in_foot(const foot *f, uint32_t t)
+{
+    for (size_t i = 0; i < f->n; i++)
+        if (f->tiles[i] == t)
+            return true;
+    return false;
+}
+
+/* An object tile: open interior land of the zone, away from passages and other objects. */
+static bool tile_takes_object(const rmg__bld *b, int zone, uint32_t t)
+{
+    const uint16_t bad = RMG__T_BLOCKED | RMG__T_BORDER | RMG__T_OBJECT | RMG__T_ENTRY | RMG__T_FREE |
+                         RMG__T_PASSAGE | RMG__T_WATER | RMG__T_GUARD;
+    return b->m->tile_zone[t] == zone && !(b->m->flags[t] & bad) &&
+           !(b->mark[t] & (RMG__MK_NEAR_PASSAGE | RMG__MK_NEAR_OBJECT));
+}
+
+static bool approach_ok(const rmg__bld *b, int zone, uint32_t t)
+{
+    const uint16_t bad = RMG__T_BLOCKED | RMG__T_BORDER | RMG__T_OBJECT | RMG__T_ENTRY | RMG__T_WATER;
+    return b->m->tile_zone[t] == zone && !(b->m->flags[t] & bad) && !(b->mark[t] & RMG__MK_NEAR_OBJECT);
+}
+
+static bool touches_zone(const rmg__bld *b, const foot *f, int zone)
+{
+    for (size_t i = 0; i < f->n; i++)
+        for (int d = 0; d < 4; d++) {
+            uint32_t u;
+            if (rmg__bld_nbr(b, f->tiles[i], d, &u) && b->m->tile_zone[u] == zone)
+                return true;
+        }
+    return false;
+}
+
+/* Sealed objects (teleports behind border guards) can only be entered through the approach:
+ * every other neighbour must be a tile the stage may block. */
+static bool seal_possible(const rmg__bld *b, const foot *f)
+{
+    for (size_t i = 0; i < f->n; i++)
+        for (int d = 0; d < 8; d++) {
+            uint32_t u;
+            if (!rmg__bld_nbr(b, f->tiles[i], d, &u) || in_foot(f, u) || u == f->approach)
+                continue;
+            if (b->m->flags[u] & (RMG__T_FREE | RMG__T_PASSAGE | RMG__T_ENTRY | RMG__T_OBJECT))
+                return false;
+        }
+    return true;
+}
+
+static bool fits(const rmg__bld *b, const rmg__bs_request *rq, const rmg__bld_shape *sh, uint32_t a, foot *f)
+{
+    if (!footprint_at(b, sh, a, f))
+        return false;
+    for (size_t i = 0; i < f->n; i++)
+        if (!tile_takes_object(b, rq->zone, f->tiles[i]))
+            return false;
+    if (in_foot(f, f->approach) || !approach_ok(b, rq->zone, f->approach))
+        return false;
+    if (rq->water_zone && !touches_zone(b, f, rq->water_zone))
+        return false;
+    return !rq->seal || seal_possible(b, f);
+}
+
+static int64_t isqrt64(int64_t v)
+{
+    int64_t r = 0;
+    while ((r + 1) * (r + 1) <= v)
+        r++;
+    return r;
+}
+
+/* Tiles a repelling placement keeps away from: the zone centre (where the towns go), passage
+ * tiles and teleports of the zone. */
+static rmg_status collect_repellers(rmg__bstate *s, int zone)
+{
+    struct rmg_map *m = s->b.m;
+    s->repel.count = 0;
+    if (!RMG__VEC_PUSH(s->b.ctx, &s->repel, rmg__bld_zone_centre(&s->b, zone)))
+        return rmg__error_nomem(s->b.ctx);
+    for (size_t i = 0; i < m->conns.count; i++) {
+        const rmg__map_connection *c = &m->conns.items[i];
+        for (size_t k = 0; k < c->tiles.count; k++)
+            if (m->tile_zone[c->tiles.items[k]] == zone && !RMG__VEC_PUSH(s->b.ctx, &s->repel, c->tiles.items[k]))
+                return rmg__error_nomem(s->b.ctx);
+    }
+    for (size_t i = 0; i < m->objects.count; i++) {
+        const rmg__map_object *o = &m->objects.items[i];
+        if (o->zone == zone && (o->kind == RMG_OBJECT_GATE || o->kind == RMG_OBJECT_MONOLITH) &&
+            !RMG__VEC_PUSH(s->b.ctx, &s->repel, (uint32_t)rmg__tile(m->width, m->height, o->x, o->y, o->z)))
+            return rmg__error_nomem(s->b.ctx);
+    }
+    return RMG_OK;
+}
+
+static int64_t score_at(rmg__bstate *s, const rmg__bs_request *rq, const foot *f, int64_t ring)
+{
+    int64_t jitter = (int64_t)rmg_rng_below(&s->rng, 16);
+    if (rq->score == RMG__SCORE_REPEL) {
+        int64_t best = INT64_MAX;
+        for (size_t i = 0; i < s->repel.count; i++) {
+            int64_t d = rmg__bld_dist2(&s->b, f->visit, s->repel.items[i]);
+            best = d < best ? d : best;
+        }
+        return best * 16 + jitter;
+    }
+    int64_t d = isqrt64(rmg__bld_dist2(&s->b, f->visit, rmg__bld_zone_centre(&s->b, rq->zone)));
+    int64_t off = d > ring ? d - ring : ring - d;
+    return -off * 16 + jitter;
+}
+
+typedef struct cand {
+    int64_t score;
+    uint32_t anchor;
+} cand;
+
+/* Keeps the MAX_TRIES best candidates, best first. */
+static void keep_best(cand *best, size_t *n, int64_t score, uint32_t anchor)
+{
+    size_t pos = *n;
+    while (pos > 0 && best[pos - 1].score < score)
+        pos--;
+    if (pos >= MAX_TRIES)
+        return;
+    size_t last = *n < MAX_TRIES ? *n : MAX_TRIES - 1;
+    memmove(&best[pos + 1], &best[pos], (last - pos) * sizeof *best);
+    best[pos].score = score;
+    best[pos].anchor = anchor;
+    if (*n < MAX_TRIES)
+        (*n)++;
+}
+
+/* Tiles the skeleton path to the approach must avoid: the footprint and, for sealed objects,
+ * every other neighbour of it (they are blocked once the object stands). */
+static size_t exclusion(const rmg__bld *b, const foot *f, bool seal, uint32_t *excl)
+{
+    size_t n = 0;
+    for (size_t i = 0; i < f->n; i++)
+        excl[n++] = f->tiles[i];
+    for (size_t i = 0; seal && i < f->n; i++)
+        for (int d = 0; d < 8 && n < MAX_EXCL; d++) {
+            uint32_t u;
+            if (rmg__bld_nbr(b, f->tiles[i], d, &u) && !in_foot(f, u) && u != f->approach)
+                excl[n++] = u;
+        }
+    return n;
+}
+
+static void seal_around(rmg__bstate *s, const foot *f)
+{
+    struct rmg_map *m = s->b.m;
+    for (size_t i = 0; i < f->n; i++)
+        for (int d = 0; d < 8; d++) {
+            uint32_t u;
+            if (rmg__bld_nbr(&s->b, f->tiles[i], d, &u) && !in_foot(f, u) && u != f->approach &&
+                !(m->flags[u] & RMG__T_BLOCKED))
+                m->flags[u] |= RMG__T_OBSTACLE | RMG__T_BLOCKED;
+        }
+}
+
+static uint32_t add_object(rmg__bstate *s, const rmg__bs_request *rq, const rmg__bld_shape *sh, uint32_t anchor,
+                           rmg_status *st)
+{
+    rmg__map_object *o = rmg__map_add_object(s->b.m, rq->key, rq->kind, rmg__bld_x(&s->b, anchor),
+                                             rmg__bld_y(&s->b, anchor), rmg__bld_z(&s->b, anchor));
+    if (!o) {
+        *st = RMG_ERR_NOMEM;
+        return 0;
+    }
+    o->block = sh->block;
+    o->visit = sh->visit;
+    o->zone = rq->zone;
+    o->color = rq->color;
+    rmg__map_stamp_object(s->b.m, o);
+    return o->id;
+}
+
+static void mark_object_surroundings(rmg__bstate *s, const foot *f)
+{
+    for (size_t i = 0; i < f->n; i++)
+        rmg__bs_mark_around(s, f->tiles[i], 1, RMG__MK_NEAR_OBJECT);
+}
+
+/* The approach tile stays walkable: later objects keep off it. */
+static uint32_t commit_object(rmg__bstate *s, const rmg__bs_request *rq, const rmg__bld_shape *sh, uint32_t anchor,
+                              const foot *f, rmg_status *st)
+{
+    uint32_t id = add_object(s, rq, sh, anchor, st);
+    if (!id)
+        return 0;
+    *st = rmg__bs_commit(s, rq->zone, f->approach);
+    if (*st != RMG_OK)
+        return 0;
+    if (rq->seal)
+        seal_around(s, f);
+    mark_object_surroundings(s, f);
+    return id;
+}
+
+uint32_t rmg__bs_place(rmg__bstate *s, const rmg__bs_request *rq, uint32_t *approach, rmg_status *st)
+{
+    *st = RMG_OK;
+    const rmg__map_zone *z = rmg__bld_zone(&s->b, rq->zone);
+    if (!z || s->start[rq->zone - 1] == RMG__NO_TILE)
+        return 0;
+    if (rq->score == RMG__SCORE_REPEL && (*st = collect_repellers(s, rq->zone)) != RMG_OK)
+        return 0;
+    rmg__bld_shape sh = rmg__bld_shape_of(&s->b, rq->key, rq->color);
+    /* Teleports sit on a ring at about half the zone's radius: off the town spot, off the border. */
+    int64_t ring = isqrt64((int64_t)(z->n_tiles * 100 / 314)) / 2;
+    cand best[MAX_TRIES];
+    size_t n_best = 0;
+    foot f;
+    for (uint32_t a = 0; a < s->b.n; a++)
+        if (s->b.m->tile_zone[a] == rq->zone && fits(&s->b, rq, &sh, a, &f))
+            keep_best(best, &n_best, score_at(s, rq, &f, ring), a);
+    for (size_t i = 0; i < n_best; i++) {
+        footprint_at(&s->b, &sh, best[i].anchor, &f);
+        uint32_t excl[MAX_EXCL];
+        size_t n_excl = exclusion(&s->b, &f, rq->seal, excl);
+        if (!rmg__bs_reach(s, rq->zone, f.approach, excl, n_excl))
+            continue;
+        uint32_t id = commit_object(s, rq, &sh, best[i].anchor, &f, st);
+        if (id)
+            *approach = f.approach;
+        return id;
+    }
+    return 0;
+}
+
+uint32_t rmg__bs_place_mirror(rmg__bstate *s, const rmg__bs_request *top, const rmg__bs_request *bottom,
+                              uint32_t approach[2], uint32_t ids[2], rmg_status *st)
+{
+    *st = RMG_OK;
+    const rmg__map_zone *z = rmg__bld_zone(&s->b, top->zone);
+    if (!z || s->start[top->zone - 1] == RMG__NO_TILE || s->b.levels < 2)
+        return 0;
+    if (top->score == RMG__SCORE_REPEL && (*st = collect_repellers(s, top->zone)) != RMG_OK)
+        return 0;
+    rmg__bld_shape sh_top = rmg__bld_shape_of(&s->b, top->key, top->color);
+    rmg__bld_shape sh_bot = rmg__bld_shape_of(&s->b, bottom->key, bottom->color);
+    int64_t ring = isqrt64((int64_t)(z->n_tiles * 100 / 314)) / 2;
+    uint32_t plane = (uint32_t)s->b.w * (uint32_t)s->b.h;
+    cand best[MAX_TRIES];
+    size_t n_best = 0;
+    foot f, g;
+    rmg__bs_request low = *bottom;
+    for (uint32_t a = 0; a < plane; a++) {
+        if (s->b.m->tile_zone[a] != top->zone || !fits(&s->b, top, &sh_top, a, &f))
+            continue;
+        low.zone = s->b.m->tile_zone[a + plane];
+        if (!rmg__bld_land_zone(&s->b, low.zone) || s->start[low.zone - 1] == RMG__NO_TILE ||
+            !fits(&s->b, &low, &sh_bot, a + plane, &g))
+            continue;
+        keep_best(best, &n_best, score_at(s, top, &f, ring), a);
+    }
+    for (size_t i = 0; i < n_best; i++) {
+        uint32_t a = best[i].anchor;
+        footprint_at(&s->b, &sh_top, a, &f);
+        footprint_at(&s->b, &sh_bot, a + plane, &g);
+        low.zone = s->b.m->tile_zone[a + plane];
+        if (!rmg__bs_reach(s, top->zone, f.approach, f.tiles, f.n) ||
+            !rmg__bs_reach(s, low.zone, g.approach, g.tiles, g.n))
+            continue;
+        /* The second search's path is the one in prev[]: commit the lower object first. */
+        ids[1] = commit_object(s, &low, &sh_bot, a + plane, &g, st);
+        if (!ids[1])
+            return 0;
+        if (!rmg__bs_reach(s, top->zone, f.approach, f.tiles, f.n)) {
+            rmg__bs_undo_last_object(s);
+            continue;
+        }
+        ids[0] = commit_object(s, top, &sh_top, a, &f, st);
+        if (!ids[0])
+            return 0;
+        approach[0] = f.approach;
+        approach[1] = g.approach;
+        return ids[0];
+    }
+    return 0;
+}
+
+typedef struct unstamp_ctx {
+    struct rmg_map *m;
+    int z;
+} unstamp_ctx;
+
+static void unstamp_tile(void *user, int x, int y)
+{
+    unstamp_ctx *u = user;
+    if (x < 0 || y < 0 || x >= u->m->width || y >= u->m->height)
+        return;
+    size_t t = rmg__tile(u->m->width, u->m->height, x, y, u->z);
+    u->m->flags[t] &= (uint16_t) ~(RMG__T_OBJECT | RMG__T_BLOCKED | RMG__T_ENTRY | RMG__T_USED);
+    u->m->tile_object[t] = 0;
+}
+
+void rmg__bs_undo_last_object(rmg__bstate *s)
+{
+    struct rmg_map *m = s->b.m;
+    if (!m->objects.count)
+        return;
+    const rmg__map_object *o = &m->objects.items[m->objects.count - 1];
+    unstamp_ctx u = {m, o->z};
+    rmg__footprint_tiles(o->block | o->visit, o->x, o->y, unstamp_tile, &u);
+    m->objects.count--;
+}

@@ -1,0 +1,443 @@
+/* Roads (finish stage, CON-15..20, ZON-06, ZON-34, WAT-04).
+ *
+ * 1. Zone graph: realized connections that may carry a road (never water links, never forbidden
+ *    ones), parallel links merged by the strongest rule (CON-18).
+ * 2. Which links carry roads: every MUST link (the solve stage evaluated CON-15), then the road
+ *    networks are joined to each other and to the zones with road targets along the fewest MAY
+ *    links (CON-17, a shortest-path join on the zone graph).
+ * 3. Inside each zone the targets (towns, shipyards, mirror teleports with roads) and the ends
+ *    of the chosen links are joined: into one network (ZON-06), or, with non-coherent roads
+ *    allowed, each link end to its nearest town or shipyard and the rest to the nearest road
+ *    (CON-20). Paths prefer existing roads and skeleton tiles; they never cross other objects'
+ *    entries nor blocked tiles.
+ */
+#include <string.h>
+
+#include "build_common.h"
+
+#define MK_TARGET 1u   /* road target / link end not yet joined */
+#define MK_ROAD 2u     /* road laid in this zone's network */
+#define MK_TOWN 4u     /* a town or shipyard end (CON-20 joins link ends to these) */
+
+typedef struct edge {
+    int a, b;                 /* map zone ids */
+    rmg__road_rule rule;
+    size_t conn;              /* map connection index used for the crossing */
+    bool chosen;
+} edge;
+
+typedef struct roads {
+    rmg__bld b;
+    edge *edges;
+    size_t n_edges;
+    int *zdist;               /* per zone: 0-1 BFS distance */
+    int *zprev;               /* per zone: edge index + 1 that reached it */
+    bool *done;
+    bool *reached;
+    bool *has_target;
+    uint32_t *ends;           /* per zone: road endpoints (tiles) */
+    size_t n_ends, cap_ends;
+} roads;
+
+static bool realized_for_roads(rmg_map_realization r)
+{
+    return r == RMG_REALIZED_PASSAGE || r == RMG_REALIZED_WIDE || r == RMG_REALIZED_GATE ||
+           r == RMG_REALIZED_MONOLITH || r == RMG_REALIZED_ONE_WAY_MONOLITH || r == RMG_REALIZED_BORDER_GUARD;
+}
+
+static int road_type(const rmg__bld *b, int zone)
+{
+    const rmg__map_zone *z = rmg__bld_zone(b, zone);
+    if (z->kind == RMG_ZONE_HUMAN_START || z->kind == RMG_ZONE_COMPUTER_START || z->owner > 0)
+        return RMG_ROAD_COBBLESTONE;
+    return z->towns.count ? RMG_ROAD_GRAVEL : RMG_ROAD_DIRT;
+}
+
+/* The tile a road ends at for an object: below its entry when that is walkable. */
+static uint32_t object_road_tile(const rmg__bld *b, const rmg__map_object *o)
+{
+    rmg__bld_shape sh = {o->block, o->visit, 1};
+    uint32_t anchor = (uint32_t)rmg__tile(b->w, b->h, o->x, o->y, o->z);
+    uint32_t v = rmg__bld_visit_tile(b, &sh, anchor);
+    int y = rmg__bld_y(b, v) + 1;
+    if (y < b->h) {
+        uint32_t below = v + (uint32_t)b->w;
+        if (!(b->m->flags[below] & RMG__T_BLOCKED) && b->m->tile_zone[below] == o->zone)
+            return below;
+    }
+    return v;
+}
+
+static bool is_road_target(const struct rmg_map *m, const rmg__map_object *o)
+{
+    if (o->kind == RMG_OBJECT_TOWN || o->kind == RMG_OBJECT_SHIPYARD)
+        return true;
+    if (o->kind != RMG_OBJECT_MONOLITH && o->kind != RMG_OBJECT_GATE)
+        return false;
+    /* ZON-34: teleports of mirror links with roads. */
+    for (size_t i = 0; i < m->conns.count; i++) {
+        const rmg__map_connection *c = &m->conns.items[i];
+        if (c->tpl_index < 0 && c->road)
+            for (size_t k = 0; k < c->objects.count; k++)
+                if (c->objects.items[k] == o->id)
+                    return true;
+    }
+    return false;
+}
+
+/* ---- the zone graph ---------------------------------------------------------------------- */
+
+static rmg_status collect_edges(roads *r)
+{
+    const rmg__gen *g = r->b.g;
+    const struct rmg_map *m = r->b.m;
+    r->edges = rmg__calloc(r->b.ctx, m->conns.count ? m->conns.count : 1, sizeof *r->edges);
+    if (!r->edges)
+        return rmg__error_nomem(r->b.ctx);
+    for (size_t i = 0; i < m->conns.count; i++) {
+        const rmg__map_connection *c = &m->conns.items[i];
+        if (c->tpl_index < 0 || (size_t)c->tpl_index >= g->tpl->n_connections || !realized_for_roads(c->realized) ||
+            c->tiles.count < 2)
+            continue;
+        rmg__road_rule rule = rmg__build_road_rule(g, (size_t)c->tpl_index);
+        if (rule == RMG__ROAD_NEVER)
+            continue;
+        /* CON-18: one edge per zone pair, with the strongest rule. */
+        size_t k = 0;
+        while (k < r->n_edges && !((r->edges[k].a == c->zone_a && r->edges[k].b == c->zone_b) ||
+                                   (r->edges[k].a == c->zone_b && r->edges[k].b == c->zone_a)))
+            k++;
+        if (k == r->n_edges) {
+            r->edges[r->n_edges++] = (edge){c->zone_a, c->zone_b, rule, i, false};
+        } else if (rule > r->edges[k].rule) {
+            r->edges[k].rule = rule;
+            r->edges[k].conn = i;
+        }
+    }
+    for (size_t k = 0; k < r->n_edges; k++)
+        r->edges[k].chosen = r->edges[k].rule == RMG__ROAD_MUST;
+    return RMG_OK;
+}
+
+static int other_end(const edge *e, int zone)
+{
+    return e->a == zone ? e->b : e->a;
+}
+
+/* Distances over the zone graph from every reached zone: chosen links cost 0, MAY links 1
+ * (Dijkstra on a small graph: quadratic in the zone count). */
+static void zone_distances(roads *r)
+{
+    size_t nz = r->b.m->zones.count;
+    for (size_t z = 0; z < nz; z++) {
+        r->zdist[z] = r->reached[z] ? 0 : -1;
+        r->zprev[z] = 0;
+        r->done[z] = false;
+    }
+    for (;;) {
+        int z = -1;
+        for (size_t i = 0; i < nz; i++)
+            if (!r->done[i] && r->zdist[i] >= 0 && (z < 0 || r->zdist[i] < r->zdist[z]))
+                z = (int)i;
+        if (z < 0)
+            return;
+        r->done[z] = true;
+        for (size_t k = 0; k < r->n_edges; k++) {
+            const edge *e = &r->edges[k];
+            if (e->a != z + 1 && e->b != z + 1)
+                continue;
+            int o = other_end(e, z + 1) - 1, nd = r->zdist[z] + (e->chosen ? 0 : 1);
+            if (r->zdist[o] < 0 || nd < r->zdist[o]) {
+                r->zdist[o] = nd;
+                r->zprev[o] = (int)k + 1;
+            }
+        }
+    }
+}
+
+/* Marks z and every zone joined to it by chosen links as reached. */
+static void reach_component(roads *r, int z)
+{
+    if (r->reached[z - 1])
+        return;
+    r->reached[z - 1] = true;
+    for (size_t k = 0; k < r->n_edges; k++)
+        if (r->edges[k].chosen && (r->edges[k].a == z || r->edges[k].b == z))
+            reach_component(r, other_end(&r->edges[k], z));
+}
+
+/* CON-17: starting from each not yet reached zone with targets, the nearest other zone with
+ * targets is joined along the fewest MAY links, until none can be reached. */
+static void choose_links(roads *r)
+{
+    size_t nz = r->b.m->zones.count;
+    for (size_t t = 0; t < nz; t++) {
+        if (!r->has_target[t] || r->reached[t])
+            continue;
+        reach_component(r, (int)t + 1);
+        for (;;) {
+            zone_distances(r);
+            int best = -1;
+            for (size_t z = 0; z < nz; z++)
+                if (r->has_target[z] && !r->reached[z] && r->zdist[z] >= 0 &&
+                    (best < 0 || r->zdist[z] < r->zdist[best]))
+                    best = (int)z;
+            if (best < 0)
+                break;
+            for (int z = best + 1; r->zprev[z - 1] && !r->reached[z - 1];) {
+                edge *e = &r->edges[r->zprev[z - 1] - 1];
+                e->chosen = true;
+                z = other_end(e, z);
+            }
+            /* The path's edges are chosen now: flooding from its end takes in the path. */
+            reach_component(r, best + 1);
+        }
+    }
+}
+
+/* ---- roads inside zones ---------------------------------------------------------------------- */
+
+typedef struct path_user {
+    int zone;
+} path_user;
+
+static uint32_t road_cost(const rmg__bld *b, uint32_t t, void *user)
+{
+    const path_user *p = user;
+    uint16_t f = b->m->flags[t];
+    if (b->m->tile_zone[t] != p->zone)
+        return 0;
+    if (b->mark[t] & (MK_TARGET | MK_ROAD))
+        return 1;
+    if ((f & RMG__T_ENTRY) || ((f & RMG__T_BLOCKED) && !(f & RMG__T_PASSAGE)))
+        return 0;
+    if (f & RMG__T_BORDER && !(f & RMG__T_PASSAGE))
+        return 0;
+    if (b->m->road[t])
+        return 1;
+    return (f & RMG__T_FREE) ? 2 : 4;
+}
+
+static bool unjoined_target(const rmg__bld *b, uint32_t t, void *user)
+{
+    (void)user;
+    return (b->mark[t] & MK_TARGET) && !(b->mark[t] & MK_ROAD);
+}
+
+static bool town_end(const rmg__bld *b, uint32_t t, void *user)
+{
+    (void)user;
+    return (b->mark[t] & MK_TOWN) != 0;
+}
+
+static bool on_road(const rmg__bld *b, uint32_t t, void *user)
+{
+    (void)user;
+    return (b->mark[t] & MK_ROAD) != 0;
+}
+
+typedef struct lay_user {
+    uint8_t type;
+} lay_user;
+
+static void lay_tile(rmg__bld *b, uint32_t t, void *user)
+{
+    const lay_user *l = user;
+    b->mark[t] |= MK_ROAD;
+    if (b->m->road[t] < l->type)
+        b->m->road[t] = l->type;
+}
+
+static rmg_status add_end(roads *r, uint32_t t)
+{
+    if (r->n_ends == r->cap_ends) {
+        size_t cap = r->cap_ends ? r->cap_ends * 2 : 16;
+        uint32_t *p = rmg__realloc(r->b.ctx, r->ends, cap * sizeof *p);
+        if (!p)
+            return rmg__error_nomem(r->b.ctx);
+        r->ends = p;
+        r->cap_ends = cap;
+    }
+    r->ends[r->n_ends++] = t;
+    r->b.mark[t] |= MK_TARGET;
+    return RMG_OK;
+}
+
+/* Where a road crosses a connection on zone's side: the passage tile (for a wide opening one
+ * of a pair of touching tiles), or the tile in front of the teleport's entry. */
+static uint32_t crossing_tile(const rmg__bld *b, const rmg__map_connection *c, int zone)
+{
+    const struct rmg_map *m = b->m;
+    for (size_t i = 0; i < c->tiles.count; i++) {
+        uint32_t t = c->tiles.items[i];
+        if (m->tile_zone[t] != zone)
+            continue;
+        if (!(m->flags[t] & RMG__T_PASSAGE))
+            return t + (uint32_t)b->w < b->n ? t + (uint32_t)b->w : t;
+        for (size_t k = 0; k < c->tiles.count; k++) {
+            uint32_t u = c->tiles.items[k];
+            if (m->tile_zone[u] != zone && rmg__bld_cheb(b, t, u) == 1 && rmg__bld_z(b, t) == rmg__bld_z(b, u))
+                return t;
+        }
+    }
+    return UINT32_MAX;
+}
+
+/* Ends of the zone's roads: its targets (towns first) and the crossings of chosen links. */
+static rmg_status zone_ends(roads *r, int zone, size_t *n_targets)
+{
+    const struct rmg_map *m = r->b.m;
+    rmg_status st = RMG_OK;
+    r->n_ends = 0;
+    for (int pass = 0; pass < 2 && st == RMG_OK; pass++)
+        for (size_t i = 0; i < m->objects.count && st == RMG_OK; i++) {
+            const rmg__map_object *o = &m->objects.items[i];
+            if (o->zone == zone && is_road_target(m, o) && (o->kind == RMG_OBJECT_TOWN) == (pass == 0))
+                st = add_end(r, object_road_tile(&r->b, o));
+        }
+    *n_targets = r->n_ends;
+    for (size_t k = 0; k < r->n_edges && st == RMG_OK; k++) {
+        const edge *e = &r->edges[k];
+        if (!e->chosen || (e->a != zone && e->b != zone))
+            continue;
+        uint32_t t = crossing_tile(&r->b, &m->conns.items[e->conn], zone);
+        if (t != UINT32_MAX)
+            st = add_end(r, t);
+    }
+    return st;
+}
+
+/* Joins the zone's ends with roads. Returns the number of ends left unconnected. */
+static size_t join_zone(roads *r, int zone, size_t n_targets, bool coherent)
+{
+    path_user pu = {zone};
+    lay_user lu = {(uint8_t)road_type(&r->b, zone)};
+    size_t missed = 0;
+    if (!r->n_ends)
+        return 0;
+    if (coherent) {
+        lay_tile(&r->b, r->ends[0], &lu);
+        for (size_t k = 1; k < r->n_ends; k++) {
+            /* From the first end: the network's tiles are cheap, so the new branch leaves the
+             * network where the remaining target is closest. */
+            uint32_t found = rmg__bld_dijkstra(&r->b, r->ends, 1, road_cost, unjoined_target, &pu);
+            if (!found)
+                break;
+            rmg__bld_trace(&r->b, found - 1, lay_tile, &lu);
+        }
+        for (size_t i = 0; i < r->n_ends; i++)
+            if (!(r->b.mark[r->ends[i]] & MK_ROAD))
+                missed++;
+        return missed;
+    }
+    /* CON-20: each link end to its nearest town or shipyard; other targets to the nearest road. */
+    for (size_t i = 0; i < n_targets; i++)
+        r->b.mark[r->ends[i]] |= MK_TOWN;
+    for (size_t i = n_targets; i < r->n_ends; i++) {
+        uint32_t end = r->ends[i];
+        uint32_t found = n_targets ? rmg__bld_dijkstra(&r->b, &end, 1, road_cost, town_end, &pu) : 0;
+        if (found)
+            rmg__bld_trace(&r->b, found - 1, lay_tile, &lu);
+        else
+            lay_tile(&r->b, end, &lu);
+        r->b.mark[end] |= MK_ROAD;
+    }
+    for (size_t i = 0; i < n_targets; i++) {
+        uint32_t end = r->ends[i];
+        if (r->b.mark[end] & MK_ROAD)
+            continue;
+        uint32_t found = rmg__bld_dijkstra(&r->b, &end, 1, road_cost, on_road, &pu);
+        if (found)
+            rmg__bld_trace(&r->b, found - 1, lay_tile, &lu);
+        else
+            lay_tile(&r->b, end, &lu);
+    }
+    return missed;
+}
+
+static void clear_marks(roads *r)
+{
+    memset(r->b.mark, 0, r->b.n);
+}
+
+static rmg_status lay_roads(roads *r)
+{
+    const rmg__gen *g = r->b.g;
+    struct rmg_map *m = r->b.m;
+    bool mirror = g->pack && g->pack->mirror && m->levels > 1;
+    for (size_t i = 0; i < m->zones.count; i++) {
+        const rmg__map_zone *z = &m->zones.items[i];
+        if (!rmg__bld_land_zone(&r->b, z->id) || (mirror && z->level > 0))
+            continue;
+        size_t n_targets;
+        rmg_status st = zone_ends(r, z->id, &n_targets);
+        if (st != RMG_OK)
+            return st;
+        bool coherent = z->tpl_index < 0 || !g->tpl->zones[z->tpl_index].allow_noncoherent_roads;
+        size_t missed = join_zone(r, z->id, n_targets, coherent);
+        clear_marks(r);
+        if (missed && (st = rmg__map_warn(m, "zone %d (template zone %d): %zu road end(s) could not be joined", z->id,
+                                          z->tpl_id, missed)) != RMG_OK)
+            return st;
+    }
+    for (size_t k = 0; k < r->n_edges; k++)
+        if (r->edges[k].chosen)
+            m->conns.items[r->edges[k].conn].road = true;
+    if (mirror) {
+        /* WAT-04: the surface roads copied onto the underground copy. */
+        uint32_t plane = (uint32_t)m->width * (uint32_t)m->height;
+        for (uint32_t t = 0; t < plane; t++)
+            if (m->road[t] && !(m->flags[t + plane] & RMG__T_BLOCKED))
+                m->road[t + plane] = m->road[t];
+    }
+    return RMG_OK;
+}
+
+static void roads_free(roads *r)
+{
+    rmg_context *ctx = r->b.ctx;
+    rmg__free(ctx, r->edges);
+    rmg__free(ctx, r->zdist);
+    rmg__free(ctx, r->zprev);
+    rmg__free(ctx, r->reached);
+    rmg__free(ctx, r->has_target);
+    rmg__free(ctx, r->done);
+    rmg__free(ctx, r->ends);
+    rmg__bld_free(&r->b);
+}
+
+static rmg_status mark_target_zones(roads *r)
+{
+    const struct rmg_map *m = r->b.m;
+    size_t nz = m->zones.count ? m->zones.count : 1;
+    r->zdist = rmg__calloc(r->b.ctx, nz, sizeof *r->zdist);
+    r->zprev = rmg__calloc(r->b.ctx, nz, sizeof *r->zprev);
+    r->reached = rmg__calloc(r->b.ctx, nz, sizeof *r->reached);
+    r->has_target = rmg__calloc(r->b.ctx, nz, sizeof *r->has_target);
+    r->done = rmg__calloc(r->b.ctx, nz, sizeof *r->done);
+    if (!r->zdist || !r->zprev || !r->reached || !r->has_target || !r->done)
+        return rmg__error_nomem(r->b.ctx);
+    for (size_t i = 0; i < m->objects.count; i++) {
+        const rmg__map_object *o = &m->objects.items[i];
+        if (o->zone >= 1 && (size_t)o->zone <= m->zones.count && is_road_target(m, o))
+            r->has_target[o->zone - 1] = true;
+    }
+    return RMG_OK;
+}
+
+rmg_status rmg__finish_roads(rmg__gen *g)
+{
+    if (!g || !g->map || !g->tpl)
+        return rmg__error_set(g ? g->ctx : NULL, RMG_ERR_INVALID_ARG, "roads: no map or template");
+    roads r;
+    memset(&r, 0, sizeof r);
+    rmg_status st = rmg__bld_init(&r.b, g);
+    if (st != RMG_OK)
+        return st;
+    if ((st = collect_edges(&r)) == RMG_OK && (st = mark_target_zones(&r)) == RMG_OK) {
+        choose_links(&r);
+        st = lay_roads(&r);
+    }
+    roads_free(&r);
+    return st;
+}

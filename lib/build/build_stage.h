@@ -1,0 +1,72 @@
+/* Private state of the build stage shared by its files (terrain and borders, skeleton carving,
+ * object placement inside zones, connection realization, mirror links). */
+#ifndef RMG_BUILD_STAGE_H
+#define RMG_BUILD_STAGE_H
+
+#include "build_common.h"
+
+/* b.mark bits during the build stage. */
+#define RMG__MK_NEAR_PASSAGE 1u  /* within reach of a passage: no new passage or object here */
+#define RMG__MK_NEAR_OBJECT 2u   /* next to an object the stage placed: no new object here */
+
+typedef RMG__VEC(uint32_t) rmg__u32vec;
+
+typedef struct rmg__bstate {
+    rmg__bld b;
+    rmg__u32vec *zfree;     /* per map zone index: the zone's FREE (skeleton) tiles */
+    uint32_t *start;        /* per map zone index: skeleton root tile, UINT32_MAX none */
+    uint8_t *color_used;    /* per teleport colour (rmg__teleport_colors) */
+    size_t n_colors;
+    uint32_t key_used;      /* keymaster colours taken by border-guard connections */
+    rmg__u32vec scratch;    /* candidate lists */
+    rmg__u32vec repel;      /* repeller tiles of the current placement */
+    rmg_rng rng;            /* stream of the item being built */
+} rmg__bstate;
+
+#define RMG__NO_TILE UINT32_MAX
+
+/* ---- terrain, borders, skeleton (build_stage.c) ---------------------------------------- */
+
+/* Searches a path from zone's skeleton to goal through the zone's open interior avoiding the
+ * tiles in excl; true when found (the path stays in b.prev until the next search). */
+bool rmg__bs_reach(rmg__bstate *s, int zone, uint32_t goal, const uint32_t *excl, size_t n_excl);
+/* Marks the path found by the last successful rmg__bs_reach FREE (part of the skeleton). */
+rmg_status rmg__bs_commit(rmg__bstate *s, int zone, uint32_t goal);
+/* Adds a tile to the zone's skeleton. */
+rmg_status rmg__bs_add_free(rmg__bstate *s, int zone, uint32_t t);
+/* Marks tiles within Chebyshev distance r of t (same level) with mark bits. */
+void rmg__bs_mark_around(rmg__bstate *s, uint32_t t, int r, uint8_t bits);
+
+/* ---- objects inside zones (build_place.c) --------------------------------------------------- */
+
+typedef enum rmg__bs_score {
+    RMG__SCORE_NORMAL = 0,   /* a ring around the zone centre, random along it */
+    RMG__SCORE_REPEL = 1     /* as far as possible from towns, passages, gates, monoliths (CON-21) */
+} rmg__bs_score;
+
+typedef struct rmg__bs_request {
+    int zone;
+    const char *key;
+    rmg_map_object_kind kind;
+    int color;               /* subclass / colour, -1 none */
+    rmg__bs_score score;
+    int water_zone;          /* shipyards: the water zone the object must touch, 0 none */
+    bool seal;               /* block every neighbour but the approach tile (border guard use) */
+} rmg__bs_request;
+
+/* Places an object of the request in its zone, connected to the skeleton by a FREE path that
+ * ends at the tile below its entry (the approach, returned in *approach). Returns the object id,
+ * 0 when no room was found, or sets *st on allocation failure. */
+uint32_t rmg__bs_place(rmg__bstate *s, const rmg__bs_request *rq, uint32_t *approach, rmg_status *st);
+/* Places the surface and underground teleports of a mirror link at the same (x, y) (ZON-31). */
+uint32_t rmg__bs_place_mirror(rmg__bstate *s, const rmg__bs_request *top, const rmg__bs_request *bottom,
+                              uint32_t approach[2], uint32_t ids[2], rmg_status *st);
+/* Removes the last object added (a half-built pair) and clears its footprint from the tiles. */
+void rmg__bs_undo_last_object(rmg__bstate *s);
+
+/* ---- connections (build_connect.c) ---------------------------------------------------------- */
+
+rmg_status rmg__bs_connections(rmg__bstate *s);
+rmg_status rmg__bs_mirror_links(rmg__bstate *s);
+
+#endif
