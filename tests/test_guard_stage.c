@@ -68,6 +68,7 @@ typedef struct scene {
     bool extra_zone2_group;  /* variant: one more guarded group in zone 2 */
     bool clash;              /* variant: a second group on group A's slot */
     bool bad_slot;           /* variant: a slot outside the map */
+    bool real_content;       /* variant: the built-in content instead of the small one */
 } scene;
 
 static uint32_t slot(int x, int y)
@@ -254,7 +255,9 @@ static rmg_status scene_build(scene *s, rmg_context *ctx, uint64_t seed)
     scene_content_init(&s->sc);
     memset(&s->g, 0, sizeof s->g);
     s->g.ctx = ctx;
-    s->g.content = &s->sc.content;
+    s->g.content = s->real_content ? rmg__content_get(ctx) : &s->sc.content;
+    if (!s->g.content)
+        return rmg_context_errcode(ctx);
     rmg_generate_options_init(&s->g.opt);
     s->g.opt.monsters = RMG_MAP_MONSTERS_NORMAL;
     s->g.root_seed = seed;
@@ -544,6 +547,33 @@ static void test_stage_slot_outside_map_is_an_error(void **state)
     rmg_context_destroy(ctx);
 }
 
+/* The built-in content (hashed object lookup, real creatures): same guards, same exclusions. */
+static void test_stage_on_builtin_content(void **state)
+{
+    (void)state;
+    rmg_context *ctx = rmg_test_context(NULL, 1);
+    scene s = {0};
+    s.real_content = true;
+    scene_run(&s, ctx, 11);
+    const struct rmg_map *m = s.map;
+    assert_int_equal(count_monsters(m), 9);
+    assert_int_equal(m->groups.items[2].guard, 0); /* the lone Magic Spring (OBJ-10) */
+    for (size_t i = 0; i < m->objects.count; i++) {
+        const rmg__map_object *o = &m->objects.items[i];
+        if (o->kind != RMG_OBJECT_MONSTER)
+            continue;
+        const rmg__creature *c = &s.g.content->creatures[o->creature];
+        assert_false(c->special);
+        assert_true(o->strength_total == rmg_guard_total(o->guarded_value, o->strength_index));
+        if (o->zone == 1)
+            assert_int_equal(c->faction, RMG_FACTION_NEUTRAL);
+        if (o->zone == 2)
+            assert_int_equal(c->faction, RMG_FACTION_TOWER);
+    }
+    scene_free(&s);
+    rmg_context_destroy(ctx);
+}
+
 static void test_stage_requires_map_and_content(void **state)
 {
     (void)state;
@@ -583,6 +613,7 @@ int main(void)
         cmocka_unit_test(test_stage_deterministic_and_per_zone_streams),
         cmocka_unit_test(test_stage_shared_slot_warns),
         cmocka_unit_test(test_stage_slot_outside_map_is_an_error),
+        cmocka_unit_test(test_stage_on_builtin_content),
         cmocka_unit_test(test_stage_requires_map_and_content),
         cmocka_unit_test(test_stage_oom_sweep),
     };

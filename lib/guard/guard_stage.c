@@ -4,9 +4,10 @@
  * What is guarded, in this order (ids ascending inside each kind, so results are stable):
  *   1. object groups with a guard slot, valued at the group's sum (TRS-08);
  *   2. objects outside groups with a guard slot: mines, airship yards (valued 12,000, ZON-22),
- *      single objects, mirror-link teleports;
+ *      single objects; a teleport object with its own slot uses the connection rule;
  *   3. every guard slot of a connection: one guard per passage, monoliths and gates on both
- *      sides, border-guard connections that fell back to standard (CON-03/05).
+ *      sides, border-guard connections that fell back to standard (CON-03/05), mirror links
+ *      (the build stage records them as connections without a template index, ZON-33).
  * Never guarded (GRD-09): OBJ-10 objects and groups made of one, Seer's Huts, the tents of
  * border-guard connections, resources beside mines, wide and fictive connections, totals below
  * 2000, and in a zone of strength `none` everything but connection and mirror-link guards
@@ -16,7 +17,8 @@
  *   - each passage of a multi-passage ground connection is guarded with the connection's full
  *     value (every passage alone must hold the connection);
  *   - mirror-link teleports use the connection rule (zone term 0): they link zones like
- *     connections and ZON-33 promises a guard for every non-zero value;
+ *     connections, and ZON-33 promises a guard for every non-zero value whatever the zone's
+ *     strength;
  *   - the zone term is that of the zone owning the guarded content; mood, joining and monster
  *     factions are those of the zone owning the guard's tile (ZON-28, GRD-08).
  * Randomness: one stream per map zone (rmg__gen_stream(g, "guard", zone id)), the zone that
@@ -187,15 +189,23 @@ static rmg_status place_guard(guard_stage *gs, const guard_target *t, uint32_t *
 
 /* ---- what is guarded (GRD-09) ----------------------------------------------------------------- */
 
-/* OBJ-10: objects with several entrances or none; looked up by key in the content. */
-static bool never_grouped(const struct rmg_content *content, const char *key)
+/* The content object of `key`: the content's hashed index, or a scan for a host-built content
+ * that has no index. -1 if absent. */
+static long content_object(const struct rmg_content *content, const char *key)
 {
-    if (!key)
-        return false;
+    if (content->index)
+        return rmg__content_find_object(content, key);
     for (size_t i = 0; i < content->n_objects; i++)
         if (content->objects[i].key && strcmp(content->objects[i].key, key) == 0)
-            return content->objects[i].never_grouped;
-    return false;
+            return (long)i;
+    return -1;
+}
+
+/* OBJ-10: objects with several entrances or none. */
+static bool never_grouped(const struct rmg_content *content, const char *key)
+{
+    long i = key ? content_object(content, key) : -1;
+    return i >= 0 && content->objects[i].never_grouped;
 }
 
 static bool group_guardable(const guard_stage *gs, const rmg__map_group *grp)
