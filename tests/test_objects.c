@@ -348,59 +348,61 @@ static void test_trs04_bounds_trs07_singles(void **state)
     assert_int_equal(out[0], 0);
 }
 
-/* CRE-06 / CRE-09 count vectors and CRE-07. */
+/* CRE-06 / CRE-09 count vectors through the content's count, and CRE-07's cap as placed. */
 static void test_cre06_counts(void **state)
 {
     (void)state;
-    static const struct { int level; int64_t ai, c; } v[] = {
+    static const struct { int level; int ai, c; } v[] = {
         {1, 80, 60}, {1, 15, 330}, {2, 500, 15}, {2, 560, 12}, {3, 1000, 10},
         {4, 220, 50}, {5, 290, 60}, {7, 5000, 5}, {7, 30000, 1}};
     for (size_t i = 0; i < sizeof v / sizeof v[0]; i++)
-        assert_int_equal(rmg__cre_count(v[i].level, v[i].ai), v[i].c);
-    assert_int_equal(RMG__MIN(rmg__cre_count(1, 15), RMG__CRE_MAX_PLACED), 150);
-    /* Rounding rules on their own. */
-    assert_int_equal(rmg__cre_count(1, 5000 / 7), 8);    /* 7 -> 8 */
-    assert_int_equal(rmg__cre_count(1, 5000 / 13), 15);  /* 13 -> 15 */
-    assert_int_equal(rmg__cre_count(1, 5000 / 22), 20);  /* 22 -> 20 */
-    assert_int_equal(rmg__cre_count(1, 5000 / 52), 50);  /* 52 -> 50 */
-    assert_int_equal(rmg__cre_count(1, 5000 / 75), 80);  /* 75 -> 80 */
-    assert_int_equal(rmg__cre_count(1, 5000 / 74), 70);  /* 74 -> 70 */
+        assert_int_equal(rmg__creature_count(v[i].level, v[i].ai), v[i].c);
+    rmg__creature peasant = {0};
+    peasant.level = 1;
+    peasant.ai_value = 15;
+    assert_int_equal(rmg__cre_placed_count(&peasant), 150); /* c = 330: 150 placed */
+    peasant.ai_value = 80;
+    assert_int_equal(rmg__cre_placed_count(&peasant), 60);
 }
 
-/* CRE-02/04/05/09 value examples. */
-static void test_cre09_values(void **state)
+static const rmg__eff_entry *creature_entry(const rmg__eff_list *l, const char *key, const char *creature)
 {
-    (void)state;
-    assert_int_equal(rmg__cre_count(1, 50), 100);
-    assert_int_equal(rmg__cre_pandora_value(50, 100, 0, 4), 5000);
-    assert_int_equal(rmg__cre_seer_value(50, 100, 0, 4), 2000);
-    assert_int_equal(rmg__cre_count(2, 100), 70);
-    assert_int_equal(rmg__cre_pandora_value(100, 70, 1, 4), 8750);
-    assert_int_equal(rmg__cre_seer_value(100, 70, 1, 4), 4500);
-    assert_int_equal(rmg__cre_dwelling_value(100, 14, 1, 2), 2150);
-    assert_int_equal(3 * rmg__cre_dwelling_value(100, 14, 1, 2), 6450);
-    /* N = 0: n/N counts as 0. CRE-07: the value uses c even above 150. */
-    assert_int_equal(rmg__cre_dwelling_value(100, 14, 0, 0), 1400);
-    assert_int_equal(rmg__cre_pandora_value(15, rmg__cre_count(1, 15), 0, 3), 15 * 330);
+    long i = rmg__eff_find(l, key, creature);
+    assert_true(i >= 0);
+    return &l->items.items[i];
 }
 
-/* CRE via the effective entries: tripled Hovel, composite = half the sum, n from main towns. */
-static void test_cre_entry_values(void **state)
+/* CRE-02/03/04/05/09 values as the effective entries resolve them (n from main towns, N zones
+ * with towns): the spec's examples with its synthetic AI values. */
+static void test_cre09_entry_values(void **state)
 {
     fixture *f = *state;
     rmg__eff_list l;
     assert_int_equal(rmg__eff_build(f->ctx, f->content, NULL, -1, NULL, &l), RMG_OK);
     int n[32] = {0};
+    /* Level 1, AI 50: c = 100; Pandora's box n = 0, N = 4: 5000; Seer's Hut (10000-4000)/3. */
+    assert_int_equal(rmg__eff_value(f->content, creature_entry(&l, "pandora_creatures", "syn_l1_ai50"), n, 4), 5000);
+    assert_int_equal(rmg__eff_value(f->content, creature_entry(&l, "seer_artifact_creatures", "syn_l1_ai50"), n, 4),
+                     2000);
+    /* Level 2, AI 100: c = 70; n = 1, N = 4: 8750 and 4500. */
     n[RMG_FACTION_CASTLE] = 1;
-    const rmg__eff_entry *pike = &l.items.items[rmg__eff_find(&l, "creature_dwelling", "pikeman")];
-    assert_int_equal(rmg__eff_value(f->content, pike, n, 2), 80 * 14 * 3 / 2 + 40); /* 80*(14*1.5+0.5) */
-    const rmg__eff_entry *hovel = &l.items.items[rmg__eff_find(&l, "creature_dwelling_hovel", "peasant")];
-    assert_int_equal(rmg__eff_value(f->content, hovel, n, 2), 3 * 15 * 25);
-    const rmg__eff_entry *gf = &l.items.items[rmg__eff_find(&l, "golem_factory", NULL)];
+    assert_int_equal(rmg__eff_value(f->content, creature_entry(&l, "pandora_creatures", "syn_l2_ai100"), n, 4), 8750);
+    assert_int_equal(rmg__eff_value(f->content, creature_entry(&l, "seer_artifact_creatures", "syn_l2_ai100"), n, 4),
+                     4500);
+    /* Dwelling AI 100, g 14, n 1, N 2: 2150. */
+    assert_int_equal(rmg__eff_value(f->content, creature_entry(&l, "creature_dwelling", "syn_l2_ai100"), n, 2), 2150);
+    assert_int_equal(rmg__eff_value(f->content, creature_entry(&l, "creature_dwelling", "pikeman"), n, 2),
+                     80 * 14 * 3 / 2 + 40); /* 80 x (14 x 1.5 + 0.5) */
+    /* The Hovel is tripled (peasants are neutral: n = 0 whatever the towns). */
+    assert_int_equal(rmg__eff_value(f->content, creature_entry(&l, "creature_dwelling_hovel", "peasant"), n, 2),
+                     3 * 15 * 25);
+    /* Composite: half the sum of its creatures' dwelling values (CRE-03). */
+    const rmg__eff_entry *gf = creature_entry(&l, "golem_factory", NULL);
     int64_t sum = 250 * 6 + 412 * 6 + 600 * 3 + 775 * 2;
     assert_int_equal(rmg__eff_value(f->content, gf, n, 2), (sum + 1) / 2);
-    const rmg__eff_entry *box = &l.items.items[rmg__eff_find(&l, "pandora_creatures", "pikeman")];
-    assert_int_equal(rmg__eff_value(f->content, box, n, 2), 80 * 60 * 3 / 2);
+    /* N = 0 (no towns, so n = 0 too): n/N counts as 0. */
+    n[RMG_FACTION_CASTLE] = 0;
+    assert_int_equal(rmg__eff_value(f->content, creature_entry(&l, "creature_dwelling", "syn_l2_ai100"), n, 0), 1400);
     rmg__eff_free(&l);
 }
 
@@ -448,8 +450,7 @@ int main(void)
         cmocka_unit_test(test_trs09_vectors),
         cmocka_unit_test(test_trs04_bounds_trs07_singles),
         cmocka_unit_test(test_cre06_counts),
-        cmocka_unit_test(test_cre09_values),
-        cmocka_unit_test_setup_teardown(test_cre_entry_values, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_cre09_entry_values, setup, teardown),
         cmocka_unit_test_setup_teardown(test_eff_oom, setup, teardown),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -129,6 +129,8 @@ static const fx_creature fx_creatures[] = {
     {"peasant", RMG_FACTION_NEUTRAL, 1, 15, 25, false},   {"stone_golem", RMG_FACTION_TOWER, 3, 250, 6, false},
     {"iron_golem", RMG_FACTION_TOWER, 3, 412, 6, true},   {"gold_golem", RMG_FACTION_NEUTRAL, 5, 600, 3, false},
     {"diamond_golem", RMG_FACTION_NEUTRAL, 6, 775, 2, false}, {"ballista", RMG_FACTION_NEUTRAL, 1, 600, 0, false},
+    /* Synthetic creatures of the CRE-09 value examples. */
+    {"syn_l1_ai50", RMG_FACTION_CASTLE, 1, 50, 10, false}, {"syn_l2_ai100", RMG_FACTION_CASTLE, 2, 100, 14, false},
 };
 
 static void fx_add_creatures(struct rmg_content *c)
@@ -170,6 +172,54 @@ static void fx_add_artifacts(struct rmg_content *c)
     c->n_artifacts = n;
 }
 
+static void fx_name_creatures(struct rmg_content *c, const char *key, const char *const *creatures, int n)
+{
+    for (size_t i = 0; i < c->n_objects; i++) {
+        if (strcmp(c->objects[i].key, key) != 0)
+            continue;
+        for (int k = 0; k < n; k++)
+            for (size_t j = 0; j < c->n_creatures; j++)
+                if (strcmp(c->creatures[j].key, creatures[k]) == 0)
+                    c->objects[i].creatures[c->objects[i].n_creatures++] = (int)j;
+    }
+}
+
+/* Map objects: towns (5 x 3, gate mid-bottom), Seer's Hut, Border Guard, one dwelling per base
+ * creature (level 1..7, not special). */
+static void fx_add_map_objects(struct rmg_content *c)
+{
+    c->map_objects = rmg__arena_alloc(&c->arena, (4 + c->n_creatures) * sizeof *c->map_objects);
+    assert_non_null(c->map_objects);
+    static const char *const keys[] = {"town", "castle", "seer_hut", "border_guard"};
+    for (int i = 0; i < 4; i++) {
+        rmg__object_def *d = &c->map_objects[c->n_map_objects++];
+        d->key = rmg__arena_strdup(&c->arena, keys[i]);
+        d->family = rmg__arena_strdup(&c->arena, "map");
+        d->footprint.visit = i < 2 ? (uint64_t)1 << 45 : (uint64_t)1 << 47;
+        d->footprint.block = i == 3 ? d->footprint.visit : d->footprint.visit | ((uint64_t)1 << 46);
+        for (int row = 3; i < 2 && row <= 5; row++)
+            for (int col = 3; col <= 7; col++)
+                d->footprint.block |= (uint64_t)1 << (row * 8 + col);
+    }
+    for (size_t j = 0; j < c->n_creatures; j++) {
+        const rmg__creature *cr = &c->creatures[j];
+        if (cr->special || cr->upgrade_of >= 0)
+            continue;
+        rmg__object_def *d = &c->map_objects[c->n_map_objects++];
+        char key[64];
+        snprintf(key, sizeof key, "dwelling_%s", cr->key);
+        d->key = rmg__arena_strdup(&c->arena, key);
+        d->family = rmg__arena_strdup(&c->arena, "creature_dwelling");
+        d->creatures[0] = (int)j;
+        d->n_creatures = 1;
+        d->footprint.visit = (uint64_t)1 << 47;
+        d->footprint.block = d->footprint.visit | ((uint64_t)1 << 46) | ((uint64_t)1 << 39);
+    }
+}
+
+static const char *const fx_vampire[] = {"vampire"}, *const fx_peasant[] = {"peasant"},
+                  *const fx_golems[] = {"stone_golem", "iron_golem", "gold_golem", "diamond_golem"};
+
 /* A content with every object-defaults.tsv row; owned by ctx's allocator (free with fx_free). */
 static struct rmg_content *fx_content(rmg_context *ctx)
 {
@@ -194,6 +244,10 @@ static struct rmg_content *fx_content(rmg_context *ctx)
     free(text);
     fx_add_creatures(c);
     fx_add_artifacts(c);
+    fx_add_map_objects(c);
+    fx_name_creatures(c, "creature_dwelling_estate", fx_vampire, 1);
+    fx_name_creatures(c, "creature_dwelling_hovel", fx_peasant, 1);
+    fx_name_creatures(c, "golem_factory", fx_golems, 4);
     return c;
 }
 

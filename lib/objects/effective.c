@@ -3,10 +3,12 @@
  *
  * Creature objects are expanded into one entry per creature, so rules for one creature or one
  * creature level (RUL-09) edit exactly the matching entries:
- *   - creature_dwelling: every base (not upgraded, not special) creature of level 1..7, except
- *     the Vampire and the Peasant whose dwellings are the Estate and the Hovel rows;
- *   - creature_dwelling_estate: the Vampire; creature_dwelling_hovel: the Peasant;
- *   - pandora_creatures, seer_artifact_creatures: every base creature of level 1..7.
+ *   - rows naming their creatures (creature_dwelling_estate: the Vampire,
+ *     creature_dwelling_hovel: the Peasant): those creatures;
+ *   - creature_dwelling: every creature (level 1..7, not special) with a dwelling map object in
+ *     the content, except those a row above names;
+ *   - pandora_creatures, seer_artifact_creatures: every base (not upgraded, not special)
+ *     creature of level 1..7.
  * A creature's dwelling graphics variants are one entry: limits shared, the configured frequency
  * split over the variants adds back up to the configured frequency (OBJ-11).
  * Composite dwellings stay one entry each (their value comes from their creatures, CRE-03).
@@ -85,19 +87,44 @@ bool rmg__family_matches(const rmg__object_def *d, const char *group)
     return false;
 }
 
-/* Which creatures a creature object row expands to (see the file comment). */
-static bool creature_fits_row(const rmg__object_def *d, const rmg__creature *cr)
+/* True if some other creature_dwelling row names creature c (the Estate, the Hovel). */
+static bool own_dwelling_row(const struct rmg_content *content, long c)
 {
-    if (cr->special || cr->upgrade_of >= 0 || cr->level < 1 || cr->level > 7)
+    for (size_t i = 0; i < content->n_objects; i++) {
+        const rmg__object_def *d = &content->objects[i];
+        for (int k = 0; k < d->n_creatures && k < 4; k++)
+            if (d->creatures[k] == c && strcmp(d->family, "creature_dwelling") == 0)
+                return true;
+    }
+    return false;
+}
+
+/* True if the content has a dwelling map object for creature c. */
+static bool has_dwelling(const struct rmg_content *content, long c)
+{
+    for (size_t i = 0; i < content->n_map_objects; i++) {
+        const rmg__object_def *d = &content->map_objects[i];
+        if (d->n_creatures >= 1 && d->creatures[0] == c && strcmp(d->family, "creature_dwelling") == 0)
+            return true;
+    }
+    return false;
+}
+
+/* Which creatures a creature object row expands to (see the file comment). */
+static bool creature_fits_row(const struct rmg_content *content, const rmg__object_def *d, long c)
+{
+    const rmg__creature *cr = &content->creatures[c];
+    if (cr->special || cr->level < 1 || cr->level > 7)
         return false;
-    bool vampire = strcmp(cr->key, "vampire") == 0, peasant = strcmp(cr->key, "peasant") == 0;
-    if (strcmp(d->key, "creature_dwelling_estate") == 0)
-        return vampire;
-    if (strcmp(d->key, "creature_dwelling_hovel") == 0)
-        return peasant;
-    if (strcmp(d->key, "creature_dwelling") == 0)
-        return !vampire && !peasant;
-    return true;
+    if (d->n_creatures > 0) {
+        for (int k = 0; k < d->n_creatures && k < 4; k++)
+            if (d->creatures[k] == c)
+                return true;
+        return false;
+    }
+    if (strcmp(d->family, "creature_dwelling") == 0)
+        return has_dwelling(content, c) && !own_dwelling_row(content, c);
+    return cr->upgrade_of < 0;
 }
 
 static bool expands_per_creature(const rmg__object_def *d)
@@ -138,7 +165,7 @@ rmg_status rmg__eff_init(rmg_context *ctx, const struct rmg_content *content, rm
             continue;
         }
         for (size_t c = 0; c < content->n_creatures; c++) {
-            if (!creature_fits_row(d, &content->creatures[c]))
+            if (!creature_fits_row(content, d, (long)c))
                 continue;
             entry_from_row(&e, d, (long)i, (long)c);
             if (!RMG__VEC_PUSH(ctx, &out->items, e))

@@ -73,14 +73,9 @@ bool rmg__family_matches(const rmg__object_def *d, const char *group);
 
 /* ---- creature objects (CRE) ------------------------------------------------------------------- */
 
-/* CRE-06 rounded count (before the CRE-07 cap of 150). */
-int64_t rmg__cre_count(int level, int64_t ai_value);
 #define RMG__CRE_MAX_PLACED 150
-/* Values with n zones of the creature's faction and N zones with towns (N = 0: n/N = 0).
- * Fractions are rounded half up; negative results become 0. */
-int64_t rmg__cre_dwelling_value(int64_t ai, int64_t growth, int64_t n, int64_t N);
-int64_t rmg__cre_pandora_value(int64_t ai, int64_t count, int64_t n, int64_t N);
-int64_t rmg__cre_seer_value(int64_t ai, int64_t count, int64_t n, int64_t N);
+/* min(CRE-06 count, 150): what a creature Pandora's box or Seer's Hut reward holds (CRE-07). */
+int rmg__cre_placed_count(const rmg__creature *cr);
 /* Creatures of a composite dwelling (CRE-03), from their keys; returns the count (<= cap). */
 size_t rmg__composite_creatures(const struct rmg_content *c, const rmg__object_def *d, long *out, size_t cap);
 /* The value of an entry given n per faction (array indexed by faction id 0..31) and N. */

@@ -13,7 +13,7 @@
  *     else the first town. Types: player towns take the solver's player type; neutral town k
  *     takes the solver's type k, else (same-type zones) the first neutral type, else a random
  *     type of the zone's allowed towns. Towns go as close to the zone centre as their footprint
- *     fits (5 x 3, gate in the middle of the bottom row).
+ *     fits (the content's town footprint).
  *   - Mines and airship yards get a guard slot (their own cluster) unless the zone's monster
  *     strength is `none`. MIS-03: the first Sawmill and Ore Pit of a player zone try hub tiles
  *     nearest to the main town's gate first (Euclidean distance). 0..3 resources of the mine's
@@ -34,6 +34,7 @@
  *     allowed by the solve stage and each used once; the Seer's Hut goes unguarded to another
  *     land zone.
  */
+#include <stdio.h>
 #include <string.h>
 
 #include "objects_internal.h"
@@ -92,6 +93,16 @@ static long find_row(const struct rmg_content *c, const char *key)
         if (strcmp(c->objects[i].key, key) == 0)
             return (long)i;
     return -1;
+}
+
+/* Footprint of the content's map object `key` (towns, huts, guards, dwelling variants), else
+ * of `row`, else one tile with its entry. */
+static void footprint_of(const stage *s, const char *key, const rmg__object_def *row, rmg__pl_item *it)
+{
+    long k = key ? rmg__content_find_map_object(s->c, key) : -1;
+    const rmg__footprint *fp = k >= 0 ? &s->c->map_objects[k].footprint : row ? &row->footprint : NULL;
+    it->block = fp ? fp->block : 0;
+    it->visit = fp ? fp->visit : 0;
 }
 
 static bool family_is(const rmg__object_def *d, const char *f)
@@ -226,16 +237,6 @@ static void free_stage(stage *s)
 
 /* ---- towns ---------------------------------------------------------------------------------------- */
 
-/* 5 x 3 footprint anchored bottom-right, gate in the middle of the bottom row. */
-static void town_footprint(uint64_t *block, uint64_t *visit)
-{
-    *block = 0;
-    for (int row = 3; row <= 5; row++)
-        for (int col = 3; col <= 7; col++)
-            *block |= (uint64_t)1 << (row * 8 + col);
-    *visit = (uint64_t)1 << (5 * 8 + 5);
-}
-
 static int random_town_type(stage *s, const rmg__zone *tz, rmg_rng *rng)
 {
     uint32_t mask = tz->allowed_towns;
@@ -257,7 +258,7 @@ static rmg_status place_town(stage *s, zone_ctx *z, const town_spec *t, rmg_rng 
 {
     rmg__map_zone *mz = &s->m->zones.items[z->id - 1];
     rmg__pl_item it = {t->castle ? "castle" : "town", RMG_OBJECT_TOWN, 0, 0};
-    town_footprint(&it.block, &it.visit);
+    footprint_of(s, it.key, NULL, &it);
     rmg__pl_request req = {z->id, &it, 1, false, false, true, mz->cx, mz->cy, mz->level, 0, 256};
     rmg__pl_result res;
     rmg_status st = rmg__pl_place(&s->pl, &req, rng, &res);
@@ -386,10 +387,7 @@ static rmg_status place_resources(stage *s, zone_ctx *z, const rmg__map_object *
     int n = (int)rmg_rng_range(rng, 0, 3), x, y, level = mine->z;
     object_entry(mine, &x, &y);
     rmg__pl_item it = {resource_keys[resource], RMG_OBJECT_RESOURCE, 0, 0};
-    if (row >= 0) {
-        it.block = s->c->objects[row].footprint.block;
-        it.visit = s->c->objects[row].footprint.visit;
-    }
+    footprint_of(s, resource_keys[resource], row >= 0 ? &s->c->objects[row] : NULL, &it);
     for (int i = 0; i < n; i++) {
         rmg__pl_request req = {z->id, &it, 1, false, false, true, x, y, level, 9, 16};
         rmg__pl_result res;
@@ -609,8 +607,16 @@ static rmg_status place_group(stage *s, zone_ctx *z, int where, int range, int64
                               bool guarded, rmg_rng *rng, uint32_t *gid, uint32_t *hub)
 {
     rmg__pl_item items[RMG__TRS_MAX_OBJECTS];
-    for (size_t k = 0; k < n; k++)
-        item_for_row(def_at(s, z, idx[k]), RMG_OBJECT_TREASURE, &items[k]);
+    for (size_t k = 0; k < n; k++) {
+        const rmg__eff_entry *e = &z->list.items.items[idx[k]];
+        const rmg__object_def *d = def_at(s, z, idx[k]);
+        item_for_row(d, RMG_OBJECT_TREASURE, &items[k]);
+        if (family_is(d, "creature_dwelling") && e->creature >= 0) {
+            char key[96];
+            snprintf(key, sizeof key, "dwelling_%s", s->c->creatures[e->creature].key);
+            footprint_of(s, key, d, &items[k]);
+        }
+    }
     bool lone = n == 1 && z->single[idx[0]] && range >= 0; /* rewards always get their gate */
     rmg__pl_request req = {where, items, n, !lone, s->tpl->anarchy, false, 0, 0, 0, 0, 32};
     rmg__pl_result res;
@@ -632,7 +638,7 @@ static rmg_status place_group(stage *s, zone_ctx *z, int where, int range, int64
         o->creature = e->creature;
         if (e->creature >= 0 && !family_is(def_at(s, z, idx[k]), "creature_dwelling")) {
             const rmg__creature *cr = &s->c->creatures[e->creature];
-            o->count = (int)RMG__MIN(rmg__cre_count(cr->level, cr->ai_value), RMG__CRE_MAX_PLACED); /* CRE-07 */
+            o->count = rmg__cre_placed_count(cr); /* CRE-07 */
         }
         grp = &s->m->groups.items[group_id - 1];
         grp->value += o->value;
@@ -697,6 +703,7 @@ static rmg_status tent_reward(stage *s, zone_ctx *z, uint32_t tent_id, rmg_rng *
             if (!bg)
                 return RMG_ERR_NOMEM;
             bg->zone = zones[k];
+            bg->block = bg->visit = (uint64_t)1 << 47;
             bg->color = color;
             bg->guards_kind = RMG_GUARDS_GROUP;
             bg->guards_id = gid;
@@ -741,7 +748,8 @@ static rmg_status seer_hut(stage *s, zone_ctx *z, uint32_t art_id, rmg_rng *rng,
     long a = pick_quest_artifact(s, rng);
     if (a < 0 || s->n_arts >= RMG__ARRAY_LEN(s->arts_taken))
         return RMG_OK;
-    rmg__pl_item it = {"seer_hut", RMG_OBJECT_SEER_HUT, ((uint64_t)1 << 47) | ((uint64_t)1 << 46), (uint64_t)1 << 47};
+    rmg__pl_item it = {"seer_hut", RMG_OBJECT_SEER_HUT, 0, 0};
+    footprint_of(s, it.key, NULL, &it);
     int zones[256];
     size_t nzs = other_zones(s, z->id, rng, zones, 256);
     for (size_t k = 0; k < nzs; k++) {
