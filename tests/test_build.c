@@ -557,25 +557,70 @@ static void test_wat02_shipyards_over_water_else_monolith(void **state)
     fx_done(&f);
 }
 
-static void test_zon31_mirror_link_same_place_on_both_levels(void **state)
+/* A mirror layout as the place stage makes it: zones 1 | 2 on the surface and their copies
+ * (same template zone, level 1) underneath. */
+static void mirror_pair(fx *f, uint64_t seed)
+{
+    assert_true(fx_init(f, rmg_test_context(NULL, seed), 48, 24, 2, seed));
+    f->pack->mirror = true;
+    int a = fx_zone(f, 1, RMG_ZONE_HUMAN_START, 0, RMG_TERRAIN_GRASS);
+    int b = fx_zone(f, 2, RMG_ZONE_TREASURE, 0, RMG_TERRAIN_SAND);
+    for (int i = 0; i < 2; i++) {
+        rmg__map_zone copy = f->m->zones.items[i];
+        copy.id = (int)f->m->zones.count + 1;
+        copy.level = 1;
+        assert_true(RMG__VEC_PUSH(f->ctx, &f->m->zones, copy));
+    }
+    fx_rect(f, a, 0, 0, 23, 23, 0);
+    fx_rect(f, b, 24, 0, 47, 23, 0);
+    fx_rect(f, a + 2, 0, 0, 23, 23, 1);
+    fx_rect(f, b + 2, 24, 0, 47, 23, 1);
+    fx_layout_done(f);
+}
+
+static rmg__mirror_link *add_mirror_link(fx *f, int zone_index)
+{
+    rmg__zone *z = &f->t->zones[zone_index];
+    rmg__mirror_link *ml = rmg__arena_grow(&f->pack->arena, (void **)&z->mirror_links, &z->n_mirror_links, sizeof *ml);
+    assert_non_null(ml);
+    memset(ml, 0, sizeof *ml);
+    return ml;
+}
+
+static void test_wat03_zon31_mirror_copy_and_link_at_the_same_place(void **state)
 {
     (void)state;
     fx f;
-    stacked_pair(&f, 22);
-    f.pack->mirror = true;
-    rmg__zone *z = &f.t->zones[0];
-    rmg__mirror_link *ml = rmg__arena_grow(&f.pack->arena, (void **)&z->mirror_links, &z->n_mirror_links, sizeof *ml);
-    assert_non_null(ml);
-    memset(ml, 0, sizeof *ml);
+    mirror_pair(&f, 22);
+    rmg__mirror_link *ml = add_mirror_link(&f, 0);
     ml->surface_kind = RMG_TELEPORT_TWO_WAY;
     ml->underground_kind = RMG_TELEPORT_TWO_WAY;
     ml->surface_color = ml->underground_color = 20;
     ml->value = 8000;
     ml->roads = true;
+    assert_non_null(fx_conn(&f, 1, 2, RMG_CONNECTION_STANDARD, RMG_LINK_DEFAULT, 3000));
     assert_non_null(fx_conn(&f, 1, 2, RMG_CONNECTION_STANDARD, RMG_LINK_MONOLITH, 3000));
     assert_int_equal(rmg__stage_build(&f.g), RMG_OK);
-    const rmg__map_connection *c = conn_of(&f, -1);
-    assert_non_null(c);
+    /* The ordinary links exist on both levels (originals, then the copies), then the mirror link. */
+    assert_int_equal(f.m->conns.count, 5);
+    const rmg__map_connection *orig = &f.m->conns.items[0], *copy = &f.m->conns.items[2];
+    assert_int_equal(copy->tpl_index, orig->tpl_index);
+    assert_int_equal(copy->zone_a, 3);
+    assert_int_equal(copy->zone_b, 4);
+    assert_int_equal(copy->realized, orig->realized);
+    size_t plane = 48 * 24;
+    for (size_t k = 0; k < orig->tiles.count; k++)
+        assert_int_equal(copy->tiles.items[k], orig->tiles.items[k] + plane);
+    const rmg__map_connection *mono = &f.m->conns.items[3];
+    const rmg__map_object *m0 = &f.m->objects.items[f.m->conns.items[1].objects.items[0] - 1];
+    const rmg__map_object *m1 = &f.m->objects.items[mono->objects.items[0] - 1];
+    assert_int_equal(m1->z, 1);
+    assert_int_equal(m1->x, m0->x);
+    assert_int_equal(m1->zone, 3);
+    assert_int_equal(f.m->objects.items[m1->link - 1].zone, 4); /* linked to the copied partner */
+    /* Tile for tile, except the mirror link's teleports. */
+    const rmg__map_connection *c = &f.m->conns.items[4];
+    assert_int_equal(c->tpl_index, -1);
     assert_int_equal(c->realized, RMG_REALIZED_MONOLITH);
     const rmg__map_object *top = &f.m->objects.items[c->objects.items[0] - 1];
     const rmg__map_object *low = &f.m->objects.items[c->objects.items[1] - 1];
@@ -583,12 +628,18 @@ static void test_zon31_mirror_link_same_place_on_both_levels(void **state)
     assert_int_equal(top->y, low->y);
     assert_int_equal(top->z, 0);
     assert_int_equal(low->z, 1);
+    assert_int_equal(low->zone, 3);
     assert_int_equal(top->color, 20);
     assert_int_equal(c->guard_slots.count, 2);
     assert_true(c->road);
+    for (size_t t = 0; t < plane; t++) {
+        assert_int_equal(f.m->terrain[t], f.m->terrain[t + plane]);
+        uint16_t mask = (uint16_t)~(RMG__T_FREE | RMG__T_OBJECT | RMG__T_ENTRY | RMG__T_USED | RMG__T_BLOCKED);
+        assert_int_equal(f.m->flags[t] & mask, f.m->flags[t + plane] & mask);
+    }
     /* WAT-07: the ordinary monolith does not take the mirror colour. */
-    const rmg__map_object *o = &f.m->objects.items[conn_of(&f, 0)->objects.items[0] - 1];
-    assert_false(!strcmp(o->key, "monolith_two_way") && o->color == 20);
+    assert_false(!strcmp(m0->key, "monolith_two_way") && m0->color == 20);
+    assert_sealed(&f);
     fx_done(&f);
 }
 
@@ -596,11 +647,8 @@ static void test_zon32_mirror_widths_differ_warns(void **state)
 {
     (void)state;
     fx f;
-    stacked_pair(&f, 23);
-    f.pack->mirror = true;
-    rmg__zone *z = &f.t->zones[0];
-    rmg__mirror_link *ml = rmg__arena_grow(&f.pack->arena, (void **)&z->mirror_links, &z->n_mirror_links, sizeof *ml);
-    memset(ml, 0, sizeof *ml);
+    mirror_pair(&f, 23);
+    rmg__mirror_link *ml = add_mirror_link(&f, 0);
     ml->surface_kind = RMG_TELEPORT_GATE;
     ml->underground_kind = RMG_TELEPORT_TWO_WAY;
     ml->surface_color = -1;
@@ -928,7 +976,7 @@ int main(void)
         cmocka_unit_test(test_con21_monolith_repulsion_moves_it_away),
         cmocka_unit_test(test_monolith_colours_run_out_with_a_clear_error),
         cmocka_unit_test(test_wat02_shipyards_over_water_else_monolith),
-        cmocka_unit_test(test_zon31_mirror_link_same_place_on_both_levels),
+        cmocka_unit_test(test_wat03_zon31_mirror_copy_and_link_at_the_same_place),
         cmocka_unit_test(test_zon32_mirror_widths_differ_warns),
         cmocka_unit_test(test_con15_mandatory_roads_join_towns_through_passages),
         cmocka_unit_test(test_con17_random_links_join_the_towns),

@@ -139,11 +139,8 @@ static int common_water(const rmg__bld *b, int a, int c)
 
 /* ---- recording ------------------------------------------------------------------------------ */
 
-static rmg_status push_u32(rmg_context *ctx, void *vec, uint32_t v)
-{
-    rmg__u32vec *x = vec;
-    return RMG__VEC_PUSH(ctx, x, v) ? RMG_OK : rmg__error_nomem(ctx);
-}
+/* Appends to one of a connection's id/tile vectors: RMG_OK or RMG_ERR_NOMEM (error set). */
+#define PUSH_U32(ctx, vec, v) (RMG__VEC_PUSH((ctx), (vec), (uint32_t)(v)) ? RMG_OK : rmg__error_nomem(ctx))
 
 static void free_link_vectors(rmg_context *ctx, rmg__map_connection *c)
 {
@@ -195,7 +192,7 @@ static rmg_status add_border_guard(rmg__bstate *s, link *l, uint32_t t, int colo
     o->value = l->c.value;
     *id = o->id;
     rmg__map_stamp_object(b->m, o);
-    return push_u32(b->ctx, &l->c.objects, o->id);
+    return PUSH_U32(b->ctx, &l->c.objects, o->id);
 }
 
 /* CON-05: the tent of a colour goes to the zone other than the one its guard stands in. */
@@ -216,7 +213,7 @@ static rmg_status add_tents(rmg__bstate *s, link *l, const uint32_t guard[2], bo
             return RMG_OK;
         }
         s->b.m->objects.items[id - 1].link = guard[side];
-        if ((st = push_u32(s->b.ctx, &l->c.objects, id)) != RMG_OK)
+        if ((st = PUSH_U32(s->b.ctx, &l->c.objects, id)) != RMG_OK)
             return st;
     }
     return RMG_OK;
@@ -295,13 +292,13 @@ static rmg_status try_passage(rmg__bstate *s, link *l, uint32_t pa, bool *done)
     open_tile(s, pb);
     rmg__bs_mark_around(s, pa, 3, RMG__MK_NEAR_PASSAGE);
     rmg__bs_mark_around(s, pb, 3, RMG__MK_NEAR_PASSAGE);
-    if ((st = push_u32(s->b.ctx, &l->c.tiles, pa)) != RMG_OK || (st = push_u32(s->b.ctx, &l->c.tiles, pb)) != RMG_OK)
+    if ((st = PUSH_U32(s->b.ctx, &l->c.tiles, pa)) != RMG_OK || (st = PUSH_U32(s->b.ctx, &l->c.tiles, pb)) != RMG_OK)
         return st;
     *done = true;
     if (l->border_guard)
         return border_guards_and_tents(s, l, (const uint32_t[2]){pa, pb});
     if (l->guarded && l->c.value > 0)
-        return push_u32(s->b.ctx, &l->c.guard_slots, rmg_rng_below(&s->rng, 2) ? pa : pb);
+        return PUSH_U32(s->b.ctx, &l->c.guard_slots, rmg_rng_below(&s->rng, 2) ? pa : pb);
     return RMG_OK;
 }
 
@@ -384,7 +381,7 @@ static rmg_status realize_wide(rmg__bstate *s, link *l, bool *ok)
         int zt = s->b.m->tile_zone[t];
         if ((zt == l->a && opening_tile(&s->b, t, l->b)) || (zt == l->b && opening_tile(&s->b, t, l->a))) {
             open_tile(s, t);
-            st = push_u32(s->b.ctx, &l->c.tiles, t);
+            st = PUSH_U32(s->b.ctx, &l->c.tiles, t);
         }
     }
     l->c.realized = RMG_REALIZED_WIDE;
@@ -410,7 +407,7 @@ static rmg_status guard_or_border_guard(rmg__bstate *s, link *l, const uint32_t 
         return border_guards_and_tents(s, l, approach);
     if (l->guarded && l->c.value > 0)
         for (int side = 0; side < 2; side++)
-            if ((st = push_u32(s->b.ctx, &l->c.guard_slots, approach[side])) != RMG_OK)
+            if ((st = PUSH_U32(s->b.ctx, &l->c.guard_slots, approach[side])) != RMG_OK)
                 return st;
     return RMG_OK;
 }
@@ -423,8 +420,8 @@ static rmg_status link_pair(rmg__bstate *s, link *l, uint32_t ids[2], uint32_t a
     rmg_status st;
     for (int side = 0; side < 2; side++) {
         uint32_t visit = approach[side] - (uint32_t)m->width;
-        if ((st = push_u32(s->b.ctx, &l->c.objects, ids[side])) != RMG_OK ||
-            (st = push_u32(s->b.ctx, &l->c.tiles, visit)) != RMG_OK)
+        if ((st = PUSH_U32(s->b.ctx, &l->c.objects, ids[side])) != RMG_OK ||
+            (st = PUSH_U32(s->b.ctx, &l->c.tiles, visit)) != RMG_OK)
             return st;
     }
     return guard_or_border_guard(s, l, approach);
@@ -477,7 +474,7 @@ static rmg_status realize_pair(rmg__bstate *s, link *l, way w, bool *ok)
     l->c.realized = w == WAY_GATE ? RMG_REALIZED_GATE : w == WAY_WATER ? RMG_REALIZED_WATER : RMG_REALIZED_MONOLITH;
     if (w == WAY_WATER) {
         for (int side = 0; side < 2; side++)
-            if ((st = push_u32(s->b.ctx, &l->c.objects, ids[side])) != RMG_OK)
+            if ((st = PUSH_U32(s->b.ctx, &l->c.objects, ids[side])) != RMG_OK)
                 return st;
         return RMG_OK;
     }
@@ -727,18 +724,24 @@ static rmg_status each_mirror_link(rmg__bstate *s, size_t *count,
     return RMG_OK;
 }
 
-rmg_status rmg__bs_mirror_links(rmg__bstate *s)
+rmg_status rmg__bs_mirror_reserve(rmg__bstate *s, size_t *links)
 {
     const rmg__gen *g = s->b.g;
     struct rmg_map *m = s->b.m;
+    *links = 0;
     if (!g->pack || !g->pack->mirror)
         return RMG_OK;
-    size_t links;
-    each_mirror_link(s, &links, NULL); /* reserves the colours first (WAT-07) */
+    each_mirror_link(s, links, NULL); /* reserves the colours first (WAT-07) */
     if (m->levels < 2)
-        return links ? rmg__map_warn(m, "mirror template without an underground level: mirror links skipped (WAT-06)")
-                     : RMG_OK;
-    if (!links)
+        return *links ? rmg__map_warn(m, "mirror template without an underground level: mirror links skipped (WAT-06)")
+                      : RMG_OK;
+    if (!*links)
         return rmg__map_warn(m, "mirror template without mirror links: the two levels stay apart (WAT-05)");
+    return RMG_OK;
+}
+
+rmg_status rmg__bs_mirror_links(rmg__bstate *s)
+{
+    size_t links;
     return each_mirror_link(s, &links, build_mirror_link);
 }

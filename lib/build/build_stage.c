@@ -233,10 +233,16 @@ rmg_status rmg__stage_build(rmg__gen *g)
     paint_zone_terrains(&s);
     seal_borders(&s);
     st = root_skeletons(&s);
+    size_t mirror_links = 0;
+    bool mirror = g->pack && g->pack->mirror && g->map->levels > 1;
     if (st == RMG_OK)
-        st = rmg__bs_mirror_links(&s);
+        st = rmg__bs_mirror_reserve(&s, &mirror_links);
     if (st == RMG_OK)
         st = rmg__bs_connections(&s);
+    if (st == RMG_OK && mirror)
+        st = rmg__bs_mirror_copy(&s);
+    if (st == RMG_OK && mirror && mirror_links)
+        st = rmg__bs_mirror_links(&s);
     state_free(&s);
     return st;
 }

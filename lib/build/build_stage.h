@@ -67,6 +67,12 @@ void rmg__bs_undo_last_object(rmg__bstate *s);
 /* ---- connections (build_connect.c) ---------------------------------------------------------- */
 
 rmg_status rmg__bs_connections(rmg__bstate *s);
+/* Mirror packs (WAT-03, WAT-05..07): reserves the mirror links' colours and counts the links. */
+rmg_status rmg__bs_mirror_reserve(rmg__bstate *s, size_t *links);
+/* Places every mirror link's teleports (ZON-29..36). */
 rmg_status rmg__bs_mirror_links(rmg__bstate *s);
+/* Copies the built surface onto the underground copy tile for tile: terrain, borders,
+ * skeleton, objects and connections (WAT-03). */
+rmg_status rmg__bs_mirror_copy(rmg__bstate *s);
 
 #endif
