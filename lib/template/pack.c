@@ -67,7 +67,7 @@ RMG_API rmg_status rmg_pack_load_string(rmg_context *ctx, const char *data, size
         return rmg__yaml_read(ctx, data, len, name, out);
     case RMG_FORMAT_H3T:
     case RMG_FORMAT_SOD:
-        return importer_missing(ctx, name, "h3t/rmg.txt");
+        return rmg__h3t_read(ctx, data, len, name, out);
     case RMG_FORMAT_VCMI:
         return importer_missing(ctx, name, "VCMI JSON");
     default:

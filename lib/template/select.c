@@ -5,8 +5,9 @@
  *   - size: the h3t size code (side/36)^2 x (2 if underground) lies in [min_size, max_size];
  *     with no size given, some standard size (S..G) with the requested levels must fit;
  *   - players: the template's player filter accepts (players, humans), and enough start zones
- *     are active for that setup (human_start zones can host humans or computers,
- *     computer_start zones only computers); with no player count given, some count does;
+ *     with an owner are active for that setup (human_start zones can host humans or
+ *     computers, computer_start zones only computers); with no player count given, some count
+ *     does;
  *   - water: the template's water mask (0 = any) contains the requested level.
  * Weights: uniform among the templates that fit, drawn from the given RNG stream.
  */
@@ -81,7 +82,7 @@ static bool players_fit(const rmg__template *t, int players, int humans)
     int human_slots = 0, slots = 0;
     for (size_t i = 0; i < t->n_zones; i++) {
         const rmg__zone *z = &t->zones[i];
-        if (!rmg__zone_active(z, players, humans))
+        if (!rmg__zone_active(z, players, humans) || z->owner < 1)
             continue;
         if (z->kind == RMG_ZONE_HUMAN_START)
             human_slots++, slots++;

@@ -159,9 +159,10 @@ static void check_zone_kind(rmg__checker *ck, const rmg__zone *z)
     bool start = z->kind == RMG_ZONE_HUMAN_START || z->kind == RMG_ZONE_COMPUTER_START;
     if ((int)z->kind < RMG_ZONE_HUMAN_START || z->kind > RMG_ZONE_ROCK)
         ERR(ck, "value-range", &z->loc, z->id, -1, "unknown zone kind %d", (int)z->kind);
-    if (start && (z->owner < 1 || z->owner > MAX_PLAYERS))
-        ERR(ck, "owner-range", &z->loc, z->id, -1, "a start zone needs an owner 1..%d (has %d)", MAX_PLAYERS,
-            z->owner);
+    if (start && (z->owner < 0 || z->owner > MAX_PLAYERS))
+        ERR(ck, "owner-range", &z->loc, z->id, -1, "owner %d is outside 1..%d", z->owner, MAX_PLAYERS);
+    else if (start && !z->owner)
+        WARN(ck, "owner-range", &z->loc, z->id, -1, "a start zone without an owner hosts no player");
     if (!start && z->owner)
         WARN(ck, "owner-range", &z->loc, z->id, -1, "owner %d is ignored: the zone is not a start zone", z->owner);
     if (start && !z->player_towns && !z->player_castles)
