@@ -29,19 +29,19 @@ typedef struct layout_cols {
 } layout_cols;
 
 /* 12/8/18 (HotA 1.8): the layout every per-field test uses. */
-static const layout_cols L140 = {{"12", "10", "4", "8", "10", "18", "4"}, 140, 15, 22, 28, 33, 48, 75, 85, 100, 109,
+RMG__UNUSED static const layout_cols L140 = {{"12", "10", "4", "8", "10", "18", "4"}, 140, 15, 22, 28, 33, 48, 75, 85, 100, 109,
                                  110, 116, 127, 129, 131, 132, 136};
-static const layout_cols L138 = {{"11", "10", "4", "8", "10", "18", "4"}, 138, 15, 22, 28, 33, 48, 74, 84, 98, 107,
+RMG__UNUSED static const layout_cols L138 = {{"11", "10", "4", "8", "10", "18", "4"}, 138, 15, 22, 28, 33, 48, 74, 84, 98, 107,
                                  108, 114, 125, 127, 129, 130, 134};
-static const layout_cols L137 = {{"11", "10", "4", "8", "10", "17", "4"}, 137, 15, 22, 28, 33, 48, 74, 84, 98, 107,
+RMG__UNUSED static const layout_cols L137 = {{"11", "10", "4", "8", "10", "17", "4"}, 137, 15, 22, 28, 33, 48, 74, 84, 98, 107,
                                  108, 114, 124, 126, 128, 129, 133};
-static const layout_cols L135 = {{"11", "10", "4", "8", "10", "15", "4"}, 135, 15, 22, 28, 33, 48, 74, 84, 98, 107,
+RMG__UNUSED static const layout_cols L135 = {{"11", "10", "4", "8", "10", "15", "4"}, 135, 15, 22, 28, 33, 48, 74, 84, 98, 107,
                                  108, 114, 122, 124, 126, 127, 131};
-static const layout_cols L129 = {{"10", "10", "4", "7", "10", "12", "4"}, 129, 14, 21, 27, 32, 47, 72, 82, 95, 104,
+RMG__UNUSED static const layout_cols L129 = {{"10", "10", "4", "7", "10", "12", "4"}, 129, 14, 21, 27, 32, 47, 72, 82, 95, 104,
                                  105, 111, 116, 118, 120, 121, 125};
-static const layout_cols LSOD = {{NULL}, 85, 0, -1, 3, 8, 23, 47, 55, 67, -1, -1, -1, 76, 78, 80, -1, 81};
+RMG__UNUSED static const layout_cols LSOD = {{NULL}, 85, 0, -1, 3, 8, 23, 47, 55, 67, -1, -1, -1, 76, 78, 80, -1, 81};
 
-static void sheet_set(sheet *s, int row, int col, const char *v)
+RMG__UNUSED static void sheet_set(sheet *s, int row, int col, const char *v)
 {
     assert_true(row >= 1 && row <= SHEET_ROWS && col >= 0 && col < SHEET_COLS);
     s->cell[row - 1][col] = v;
@@ -50,7 +50,7 @@ static void sheet_set(sheet *s, int row, int col, const char *v)
 }
 
 /* Header rows and (HotA) the row-4 counts. */
-static void sheet_init(sheet *s, const layout_cols *l)
+RMG__UNUSED static void sheet_init(sheet *s, const layout_cols *l)
 {
     memset(s, 0, sizeof *s);
     s->eol = "\r\n";
@@ -63,7 +63,7 @@ static void sheet_init(sheet *s, const layout_cols *l)
 
 /* A minimal valid template in rows 4..: template "T" with zones 1 (human start, owner 1) and
  * 2 (treasure) and one connection 1-2 of value 5000. */
-static void sheet_minimal(sheet *s, const layout_cols *l)
+RMG__UNUSED static void sheet_minimal(sheet *s, const layout_cols *l)
 {
     sheet_init(s, l);
     sheet_set(s, 4, l->map_name, "T");
@@ -83,7 +83,7 @@ static void sheet_minimal(sheet *s, const layout_cols *l)
 }
 
 /* Serialises with TABs, each row padded to `width` cells. Free with free(). */
-static char *sheet_text(const sheet *s, int width, size_t *len)
+RMG__UNUSED static char *sheet_text(const sheet *s, int width, size_t *len)
 {
     size_t cap = 1024, n = 0;
     char *out = malloc(cap);
@@ -112,7 +112,7 @@ static char *sheet_text(const sheet *s, int width, size_t *len)
 }
 
 /* Loads text that must load; returns the pack (free with rmg__pack_free + destroy ctx). */
-static struct rmg_pack *load_text(rmg_context *ctx, const char *text, size_t len)
+RMG__UNUSED static struct rmg_pack *load_text(rmg_context *ctx, const char *text, size_t len)
 {
     struct rmg_pack *p = NULL;
     rmg_status st = rmg__h3t_read(ctx, text, len, "test.h3t", &p);
@@ -122,7 +122,7 @@ static struct rmg_pack *load_text(rmg_context *ctx, const char *text, size_t len
     return p;
 }
 
-static struct rmg_pack *load_sheet(rmg_context *ctx, const sheet *s, int width)
+RMG__UNUSED static struct rmg_pack *load_sheet(rmg_context *ctx, const sheet *s, int width)
 {
     size_t len;
     char *text = sheet_text(s, width, &len);
@@ -132,7 +132,7 @@ static struct rmg_pack *load_sheet(rmg_context *ctx, const sheet *s, int width)
 }
 
 /* Loading must fail with a parse error whose message contains `needle`. */
-static void expect_error_text(const char *text, size_t len, const char *needle)
+RMG__UNUSED static void expect_error_text(const char *text, size_t len, const char *needle)
 {
     rmg_context *ctx = rmg_test_context(NULL, 1);
     struct rmg_pack *p = (struct rmg_pack *)1;
@@ -145,7 +145,7 @@ static void expect_error_text(const char *text, size_t len, const char *needle)
     rmg_context_destroy(ctx);
 }
 
-static void expect_error(const sheet *s, int width, const char *needle)
+RMG__UNUSED static void expect_error(const sheet *s, int width, const char *needle)
 {
     size_t len;
     char *text = sheet_text(s, width, &len);
@@ -154,7 +154,7 @@ static void expect_error(const sheet *s, int width, const char *needle)
 }
 
 /* The warning that contains `needle`, or NULL. */
-static const char *find_warning(const struct rmg_pack *p, const char *needle)
+RMG__UNUSED static const char *find_warning(const struct rmg_pack *p, const char *needle)
 {
     for (size_t i = 0; i < p->n_warnings; i++)
         if (strstr(p->warnings[i], needle))

@@ -290,7 +290,8 @@ static rmg_status int32_at(reader *r, int col, const char *what, int lo, int hi,
 {
     int64_t v;
     rmg_status st = int_at(r, col, what, lo, hi, def, &v);
-    *out = (int)v;
+    if (st == RMG_OK)   /* only values in range reach the model */
+        *out = (int)v;
     return st;
 }
 
@@ -648,10 +649,12 @@ static rmg_status read_monster_mood(reader *r, int c, rmg__zone *z)
         st = int32_at(r, c + 1, "Zone/Monsters disposition (custom)", 0, 10, 0, &z->mood_value);
     if (st == RMG_OK)
         st = int32_at(r, c + 2, "Zone/Monsters joining percentage", 0, 3, 1, &join);
+    if (st != RMG_OK)
+        return st;
     z->mood = (rmg_mood)mood;
     z->join_percent = join_percent[join];
     z->join_only_for_money = flag_at(r, c + 3);
-    return st;
+    return RMG_OK;
 }
 
 /* Allowed Factions (ZON-09): never used in the corpus; read as an ID list when it is one. */
