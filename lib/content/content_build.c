@@ -447,9 +447,15 @@ static rmg_status set_int64(applyctx *a, unsigned char *e, const rmg__field *fd,
             return RMG_OK;
         }
     int64_t v;
-    if (!parse_i64(n, 10, &v))
-        return bad_value(a, n, fd->name, fd->words ? "an integer or a word (formula, n/a, unlimited, rule)"
-                                                   : "an integer");
+    if (!parse_i64(n, 10, &v)) {
+        char expected[128] = "an integer";
+        for (size_t w = 0, k = 0; w < RMG__ARRAY_LEN(special_words); w++)
+            if (fd->words & special_words[w].bit) {
+                size_t len = strlen(expected);
+                snprintf(expected + len, sizeof expected - len, "%s%s", k++ ? ", " : " or one of ", special_words[w].word);
+            }
+        return bad_value(a, n, fd->name, expected);
+    }
     if (v < fd->min || v > fd->max)
         return range_error(a, n, fd, v);
     memcpy(e + fd->offset, &v, sizeof v);
