@@ -1,12 +1,137 @@
-/* rmg info */
+/* rmg info: library version, and with --content a summary of the ruleset (counts per kind). */
+#include <stdbool.h>
 #include <stdio.h>
+#include <string.h>
 
 #include "commands.h"
+#include "rmg/rmg.h"
+
+static const char info_help[] =
+    "usage: rmg info [--content] [--sod] [--load FILE] [--merge FILE]... [--json]\n"
+    "\n"
+    "Prints the library version. With --content, also the ruleset: its name, version, variant\n"
+    "and how many entities of each kind it has.\n"
+    "\n"
+    "options:\n"
+    "  --content      summarise the ruleset (default: the built-in HotA ruleset)\n"
+    "  --sod          use the built-in SoD ruleset\n"
+    "  --load FILE    replace the ruleset by a YAML content file (read with the chosen variant)\n"
+    "  --merge FILE   merge a YAML content file into the ruleset (repeatable, in order)\n"
+    "  --json         print JSON instead of text\n"
+    "  --help         this text\n"
+    "\n"
+    "exit codes: 0 done, 2 bad usage or content that cannot be loaded\n";
+
+static const char *const kind_names[RMG_CONTENT_KIND_COUNT] = {
+    "terrains", "factions", "creatures", "objects", "map_objects", "artifacts", "spells", "skills", "heroes"};
+
+typedef struct info_args {
+    bool content, sod, json;
+    const char *load;
+    const char *merges[32];
+    int n_merges;
+} info_args;
+
+static int parse_args(int argc, char **argv, info_args *a)
+{
+    memset(a, 0, sizeof *a);
+    for (int i = 1; i < argc; i++) {
+        const char *s = argv[i];
+        if (strcmp(s, "--help") == 0 || strcmp(s, "-h") == 0) {
+            fputs(info_help, stdout);
+            return 0;
+        } else if (strcmp(s, "--content") == 0) {
+            a->content = true;
+        } else if (strcmp(s, "--sod") == 0) {
+            a->sod = true;
+        } else if (strcmp(s, "--json") == 0) {
+            a->json = true;
+        } else if (strcmp(s, "--load") == 0 && i + 1 < argc) {
+            a->load = argv[++i];
+            a->content = true;
+        } else if (strcmp(s, "--merge") == 0 && i + 1 < argc && a->n_merges < 32) {
+            a->merges[a->n_merges++] = argv[++i];
+            a->content = true;
+        } else {
+            fprintf(stderr, "rmg info: unknown or incomplete option '%s'\n%s", s, info_help);
+            return 2;
+        }
+    }
+    return -1;
+}
+
+static rmg_status prepare_content(rmg_context *ctx, const info_args *a, const rmg_content **out)
+{
+    rmg_content_variant v = a->sod ? RMG_CONTENT_SOD : RMG_CONTENT_HOTA;
+    rmg_status st = a->load ? rmg_content_load(ctx, a->load, v) : rmg_context_set_content_variant(ctx, v);
+    for (int i = 0; st == RMG_OK && i < a->n_merges; i++)
+        st = rmg_content_merge(ctx, a->merges[i]);
+    return st ? st : rmg_context_content(ctx, out);
+}
+
+static void print_json_string(const char *s)
+{
+    putchar('"');
+    for (; *s; s++) {
+        if (*s == '"' || *s == '\\')
+            printf("\\%c", *s);
+        else if ((unsigned char)*s < 0x20)
+            printf("\\u%04x", (unsigned)(unsigned char)*s);
+        else
+            putchar(*s);
+    }
+    putchar('"');
+}
+
+static void print_text(const rmg_content *c)
+{
+    printf("librmg %s\n", rmg_version_string());
+    if (!c)
+        return;
+    printf("ruleset: %s (version %s, variant %s)\n", rmg_content_name(c), rmg_content_version(c),
+           rmg_content_get_variant(c) == RMG_CONTENT_SOD ? "sod" : "hota");
+    for (int k = 0; k < RMG_CONTENT_KIND_COUNT; k++)
+        printf("  %-12s %zu\n", kind_names[k], rmg_content_count(c, (rmg_content_kind)k));
+}
+
+static void print_json(const rmg_content *c)
+{
+    printf("{\"version\": ");
+    print_json_string(rmg_version_string());
+    if (c) {
+        printf(", \"content\": {\"name\": ");
+        print_json_string(rmg_content_name(c));
+        printf(", \"version\": ");
+        print_json_string(rmg_content_version(c));
+        printf(", \"variant\": \"%s\", \"counts\": {", rmg_content_get_variant(c) == RMG_CONTENT_SOD ? "sod" : "hota");
+        for (int k = 0; k < RMG_CONTENT_KIND_COUNT; k++)
+            printf("%s\"%s\": %zu", k ? ", " : "", kind_names[k], rmg_content_count(c, (rmg_content_kind)k));
+        printf("}}");
+    }
+    printf("}\n");
+}
 
 int rmg_cmd_info(int argc, char **argv)
 {
-    (void)argc;
-    (void)argv;
-    fprintf(stderr, "rmg info: not available in this build yet\n");
-    return 2;
+    info_args a;
+    int rc = parse_args(argc, argv, &a);
+    if (rc >= 0)
+        return rc;
+    rmg_context *ctx = NULL;
+    if (rmg_context_create(&ctx, NULL) != RMG_OK) {
+        fprintf(stderr, "rmg info: out of memory\n");
+        return 2;
+    }
+    const rmg_content *c = NULL;
+    if (a.content && prepare_content(ctx, &a, &c) != RMG_OK) {
+        fprintf(stderr, "rmg info: %s\n", rmg_context_errmsg(ctx));
+        rmg_context_destroy(ctx);
+        return 2;
+    }
+    if (a.json)
+        print_json(c);
+    else
+        print_text(c);
+    rmg_context_destroy(ctx);
+    return 0;
 }
