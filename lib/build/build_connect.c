@@ -281,12 +281,9 @@ static rmg_status try_passage(rmg__bstate *s, link *l, uint32_t pa, bool *done)
     *done = false;
     if (!opening_tile(&s->b, pa, l->b) || !passage_partner(&s->b, pa, l->a, l->b, &pb))
         return RMG_OK;
-    if (!rmg__bs_reach(s, l->a, pa, NULL, 0))
-        return RMG_OK;
-    rmg_status st = rmg__bs_commit(s, l->a, pa);
-    if (st != RMG_OK || !rmg__bs_reach(s, l->b, pb, NULL, 0))
-        return st;
-    if ((st = rmg__bs_commit(s, l->b, pb)) != RMG_OK)
+    bool both;
+    rmg_status st = rmg__bs_reach_both(s, l->a, pa, l->b, pb, &both);
+    if (st != RMG_OK || !both)
         return st;
     open_tile(s, pa);
     open_tile(s, pb);
@@ -365,15 +362,9 @@ static rmg_status realize_wide(rmg__bstate *s, link *l, bool *ok)
     rmg_status st = RMG_OK;
     for (size_t i = 0; i < s->scratch.count && !*ok; i++) {
         uint32_t pa = s->scratch.items[i], pb;
-        if (!passage_partner(&s->b, pa, l->a, l->b, &pb) || !rmg__bs_reach(s, l->a, pa, NULL, 0))
-            continue;
-        if ((st = rmg__bs_commit(s, l->a, pa)) != RMG_OK)
+        if (passage_partner(&s->b, pa, l->a, l->b, &pb) &&
+            (st = rmg__bs_reach_both(s, l->a, pa, l->b, pb, ok)) != RMG_OK)
             return st;
-        if (!rmg__bs_reach(s, l->b, pb, NULL, 0))
-            continue;
-        if ((st = rmg__bs_commit(s, l->b, pb)) != RMG_OK)
-            return st;
-        *ok = true;
     }
     if (!*ok)
         return RMG_OK;

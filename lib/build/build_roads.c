@@ -209,6 +209,8 @@ static uint32_t road_cost(const rmg__bld *b, uint32_t t, void *user)
         return 0;
     if (b->mark[t] & (MK_TARGET | MK_ROAD))
         return 1;
+    if (f & RMG__T_GUARD)
+        return 6; /* a road may pass a guard (it stands on the road), but prefers not to */
     if ((f & RMG__T_ENTRY) || ((f & RMG__T_BLOCKED) && !(f & RMG__T_PASSAGE)))
         return 0;
     if (f & RMG__T_BORDER && !(f & RMG__T_PASSAGE))
@@ -268,19 +270,43 @@ static rmg_status add_end(roads *r, uint32_t t)
 static uint32_t crossing_tile(const rmg__bld *b, const rmg__map_connection *c, int zone)
 {
     const struct rmg_map *m = b->m;
+    if (!c->tiles.count)
+        return UINT32_MAX;
+    if (!(m->flags[c->tiles.items[0]] & RMG__T_PASSAGE)) {
+        /* Teleports: the tile in front of this zone's entry. */
+        for (size_t i = 0; i < c->tiles.count; i++) {
+            uint32_t t = c->tiles.items[i];
+            if (m->tile_zone[t] == zone)
+                return t + (uint32_t)b->w < b->n ? t + (uint32_t)b->w : t;
+        }
+        return UINT32_MAX;
+    }
+    /* Ground: the touching pair (a side, b side) nearest to the middle of the opening, the same
+     * for both zones so the road runs on across the border. */
+    int64_t sx = 0, sy = 0;
     for (size_t i = 0; i < c->tiles.count; i++) {
-        uint32_t t = c->tiles.items[i];
-        if (m->tile_zone[t] != zone)
+        sx += rmg__bld_x(b, c->tiles.items[i]);
+        sy += rmg__bld_y(b, c->tiles.items[i]);
+    }
+    uint32_t mid = (uint32_t)rmg__tile(b->w, b->h, (int)(sx / (int64_t)c->tiles.count),
+                                       (int)(sy / (int64_t)c->tiles.count), rmg__bld_z(b, c->tiles.items[0]));
+    uint32_t best_a = UINT32_MAX, best_b = UINT32_MAX;
+    int64_t best = INT64_MAX;
+    for (size_t i = 0; i < c->tiles.count; i++) {
+        uint32_t ta = c->tiles.items[i];
+        if (m->tile_zone[ta] != c->zone_a || rmg__bld_dist2(b, ta, mid) >= best)
             continue;
-        if (!(m->flags[t] & RMG__T_PASSAGE))
-            return t + (uint32_t)b->w < b->n ? t + (uint32_t)b->w : t;
         for (size_t k = 0; k < c->tiles.count; k++) {
-            uint32_t u = c->tiles.items[k];
-            if (m->tile_zone[u] != zone && rmg__bld_cheb(b, t, u) == 1 && rmg__bld_z(b, t) == rmg__bld_z(b, u))
-                return t;
+            uint32_t tb = c->tiles.items[k];
+            if (m->tile_zone[tb] == c->zone_b && rmg__bld_cheb(b, ta, tb) == 1) {
+                best = rmg__bld_dist2(b, ta, mid);
+                best_a = ta;
+                best_b = tb;
+                break;
+            }
         }
     }
-    return UINT32_MAX;
+    return zone == c->zone_a ? best_a : best_b;
 }
 
 /* Ends of the zone's roads: its targets (towns first) and the crossings of chosen links. */
@@ -375,9 +401,16 @@ static rmg_status lay_roads(roads *r)
             return st;
         bool coherent = z->tpl_index < 0 || !g->tpl->zones[z->tpl_index].allow_noncoherent_roads;
         size_t missed = join_zone(r, z->id, n_targets, coherent);
+        uint32_t lost = 0;
+        for (size_t k = 0; k < r->n_ends && missed; k++)
+            if (!(r->b.mark[r->ends[k]] & MK_ROAD)) {
+                lost = r->ends[k];
+                break;
+            }
         clear_marks(r);
-        if (missed && (st = rmg__map_warn(m, "zone %d (template zone %d): %zu road end(s) could not be joined", z->id,
-                                          z->tpl_id, missed)) != RMG_OK)
+        if (missed && (st = rmg__map_warn(m, "zone %d (template zone %d): %zu road end(s) could not be joined, first at "
+                                          "%d,%d,%d", z->id, z->tpl_id, missed, rmg__bld_x(&r->b, lost),
+                                          rmg__bld_y(&r->b, lost), rmg__bld_z(&r->b, lost))) != RMG_OK)
             return st;
     }
     for (size_t k = 0; k < r->n_edges; k++)

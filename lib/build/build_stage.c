@@ -135,6 +135,31 @@ rmg_status rmg__bs_commit(rmg__bstate *s, int zone, uint32_t goal)
     return c.st;
 }
 
+static void keep_tile(rmg__bld *b, uint32_t t, void *user)
+{
+    (void)b;
+    commit_user *c = user;
+    if (c->st == RMG_OK && !RMG__VEC_PUSH(c->s->b.ctx, &c->s->path, t))
+        c->st = rmg__error_nomem(c->s->b.ctx);
+}
+
+rmg_status rmg__bs_reach_both(rmg__bstate *s, int za, uint32_t ga, int zb, uint32_t gb, bool *ok)
+{
+    *ok = false;
+    if (!rmg__bs_reach(s, za, ga, NULL, 0))
+        return RMG_OK;
+    commit_user c = {s, za, RMG_OK};
+    s->path.count = 0;
+    rmg__bld_trace(&s->b, ga, keep_tile, &c);
+    if (c.st != RMG_OK || !rmg__bs_reach(s, zb, gb, NULL, 0))
+        return c.st;
+    rmg_status st = rmg__bs_commit(s, zb, gb);
+    for (size_t i = 0; i < s->path.count && st == RMG_OK; i++)
+        st = rmg__bs_add_free(s, za, s->path.items[i]);
+    *ok = st == RMG_OK;
+    return st;
+}
+
 void rmg__bs_mark_around(rmg__bstate *s, uint32_t t, int r, uint8_t bits)
 {
     int x0 = rmg__bld_x(&s->b, t), y0 = rmg__bld_y(&s->b, t), z = rmg__bld_z(&s->b, t);
@@ -201,6 +226,7 @@ static void state_free(rmg__bstate *s)
     rmg__free(ctx, s->color_used);
     RMG__VEC_FREE(ctx, &s->scratch);
     RMG__VEC_FREE(ctx, &s->repel);
+    RMG__VEC_FREE(ctx, &s->path);
     rmg__bld_free(&s->b);
 }
 

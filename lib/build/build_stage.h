@@ -20,6 +20,7 @@ typedef struct rmg__bstate {
     uint32_t key_used;      /* keymaster colours taken by border-guard connections */
     rmg__u32vec scratch;    /* candidate lists */
     rmg__u32vec repel;      /* repeller tiles of the current placement */
+    rmg__u32vec path;       /* a found path kept while the other side is searched */
     rmg_rng rng;            /* stream of the item being built */
 } rmg__bstate;
 
@@ -32,6 +33,9 @@ typedef struct rmg__bstate {
 bool rmg__bs_reach(rmg__bstate *s, int zone, uint32_t goal, const uint32_t *excl, size_t n_excl);
 /* Marks the path found by the last successful rmg__bs_reach FREE (part of the skeleton). */
 rmg_status rmg__bs_commit(rmg__bstate *s, int zone, uint32_t goal);
+/* Searches both sides of a crossing (za to ga, zb to gb) and commits both paths only when both
+ * exist, so a failed candidate leaves no FREE tile behind. */
+rmg_status rmg__bs_reach_both(rmg__bstate *s, int za, uint32_t ga, int zb, uint32_t gb, bool *ok);
 /* Adds a tile to the zone's skeleton. */
 rmg_status rmg__bs_add_free(rmg__bstate *s, int zone, uint32_t t);
 /* Marks tiles within Chebyshev distance r of t (same level) with mark bits. */
