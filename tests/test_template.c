@@ -378,6 +378,38 @@ static void test_builtin_pack_design(void **state)
     rmg_context_destroy(ctx);
 }
 
+/* The complete example of docs/template-format.md loads, is valid and round-trips. */
+static void test_documented_example(void **state)
+{
+    (void)state;
+    size_t len = 0;
+    char *doc = rmg_test_read_file(rmg_test_source("docs/template-format.md"), &len);
+    assert_non_null(doc);
+    char *start = strstr(doc, "```yaml\n");
+    assert_non_null(start);
+    start += 8;
+    char *end = strstr(start, "```");
+    assert_non_null(end);
+    *end = '\0';
+    rmg_context *ctx = rmg_test_context(NULL, 1);
+    rmg_pack *p = load(ctx, start);
+    assert_string_equal(p->name, "Example pack");
+    assert_int_equal(p->templates[0].n_zones, 3);
+    assert_int_equal(p->templates[0].rules.count, 5);
+    rmg_validation *v = NULL;
+    assert_int_equal(rmg_pack_validate(p, &v), RMG_OK);
+    for (size_t i = 0; i < rmg_validation_count(v); i++) {
+        rmg_message m = {sizeof m, 0, NULL, NULL, NULL, 0, 0, 0, 0, 0};
+        assert_int_equal(rmg_validation_get(v, i, &m), RMG_OK);
+        fail_msg("the documented example is not clean: %s", m.text);
+    }
+    rmg_validation_destroy(v);
+    assert_round_trip(ctx, p);
+    rmg_pack_destroy(p);
+    rmg_context_destroy(ctx);
+    free(doc);
+}
+
 static void test_format_detection(void **state)
 {
     (void)state;
@@ -639,6 +671,7 @@ int main(void)
         cmocka_unit_test(test_equal_names_the_difference),
         cmocka_unit_test(test_builtin_pack_loads_and_round_trips),
         cmocka_unit_test(test_builtin_pack_design),
+        cmocka_unit_test(test_documented_example),
         cmocka_unit_test(test_format_detection),
         cmocka_unit_test(test_bad_input_messages),
         cmocka_unit_test(test_alias_bomb_is_refused),
