@@ -105,6 +105,36 @@ def terrain_list(keys):
     return "[" + ", ".join(keys) + "]"
 
 
+LAND = ["dirt", "sand", "grass", "snow", "swamp", "rough", "subterranean", "lava", "highlands", "wasteland"]
+SOD_ALL = ["dirt", "sand", "grass", "snow", "swamp", "rough", "subterranean", "lava", "water"]
+KNOWN_LISTS = {", ".join(LAND): "land", ", ".join(LAND + ["water"]): "land_and_water",
+               ", ".join(SOD_ALL): "sod_terrains", ", ".join(SOD_ALL + ["highlands"]): "sod_terrains_highlands",
+               ", ".join(SOD_ALL[:8]): "sod_land"}
+
+
+class Anchors:
+    """Repeated values of one file (terrain lists, notes) are written once with a YAML anchor
+    and referred to by alias afterwards: smaller files parse faster (the ruleset is loaded per
+    context) and the shared lists get readable names."""
+
+    def __init__(self):
+        self.names = {}
+
+    def terrains(self, keys):
+        text = ", ".join(keys)
+        return self._shared(text, "[" + text + "]", KNOWN_LISTS.get(text, "terrains"))
+
+    def note(self, text):
+        return self._shared(text, q(text), "note")
+
+    def _shared(self, key, rendered, base):
+        if key in self.names:
+            return "*" + self.names[key]
+        name = base if base not in self.names.values() else f"{base}_{len(self.names) + 1}"
+        self.names[key] = name
+        return f"&{name} {rendered}"
+
+
 # ---- footprints -------------------------------------------------------------------------
 
 
@@ -176,7 +206,7 @@ class Templates:
         return next(t for t in pool if score(t) == best)
 
 
-def footprint_fields(t, fallback_key=None):
+def footprint_fields(t, fallback_key, anchors):
     if t is None:
         rows = FALLBACK_FOOTPRINTS.get(fallback_key, GENERIC_FALLBACK)
         return [("footprint", "[" + ", ".join(q(r) if False else '"' + r + '"' for r in rows) + "]")]
@@ -184,7 +214,7 @@ def footprint_fields(t, fallback_key=None):
     rows = mask_rows(block, visit)
     fields = [("def", q(t["def"])), ("footprint", "[" + ", ".join('"' + r + '"' for r in rows) + "]")]
     tm = bits_to_terrains(terrain_bits(t["terrains"]))
-    fields.append(("footprint_terrains", terrain_list(tm)))
+    fields.append(("footprint_terrains", anchors.terrains(tm)))
     return fields
 
 
@@ -404,6 +434,7 @@ def special_value(v):
 
 
 def gen_objects(data, outdir, templates, by_key, creatures_keys):
+    anchors = Anchors()
     out = []
     header(out, "object-defaults.tsv (+ object-classes.tsv, object-templates.tsv)", [
         "value/frequency/max_map/max_zone: integer, formula (CRE), unlimited, rule (see notes) or n/a.",
@@ -412,7 +443,8 @@ def gen_objects(data, outdir, templates, by_key, creatures_keys):
         "keymaster colour). footprint: rows top to bottom, right-aligned to the anchor (bottom-right)",
         "tile: '#' blocked, 'V' blocked entry (visitable), 'v' passable entry, '.' free. def and",
         "footprint_terrains name the H3M template the footprint was taken from (rule in the script).",
-        "hota: true = not in the SoD ruleset (every class row of the object is HotA-only)."])
+        "hota: true = not in the SoD ruleset (every class row of the object is HotA-only).",
+        "Repeated terrain lists and notes are written once with an anchor (&name) and reused (*name)."])
     out.append("objects:")
     for r in read_tsv(data, "object-defaults.tsv"):
         k = r["key"]
@@ -430,7 +462,7 @@ def gen_objects(data, outdir, templates, by_key, creatures_keys):
         elif r["terrains"] == "none":
             f.append(("terrains", "[]"))
         else:
-            f.append(("terrains", terrain_list(r["terrains"].split(","))))
+            f.append(("terrains", anchors.terrains(r["terrains"].split(","))))
         if yes(r["banned_by_default"]):
             f.append(("banned", "true"))
         f += family_params(r)
@@ -457,11 +489,11 @@ def gen_objects(data, outdir, templates, by_key, creatures_keys):
         if sub_out is None:
             sub_out = int(t["subclass"]) if t else 0
         f += [("class", str(cls)), ("subclass", str(sub_out))]
-        f += footprint_fields(t, k)
+        f += footprint_fields(t, k, anchors)
         if hota_only:
             f.append(("hota", "true"))
         if r["notes"]:
-            f.append(("notes", q(r["notes"])))
+            f.append(("notes", anchors.note(r["notes"])))
         out.append(f"  {k}: " + flow(f))
     write(outdir, "objects.yaml", out)
 
@@ -490,12 +522,13 @@ MAP_OBJECTS = [
 
 
 def gen_map_objects(data, outdir, templates, classes, creatures):
+    anchors = Anchors()
     out = []
     header(out, "object-classes.tsv and object-templates.tsv", [
         "Map objects that are not zone content: towns, monsters, monoliths, gates, guards, huts,",
         "shipyards, resources, mines, creature dwellings (one per H3M dwelling subclass; `creatures`",
         "names the creature) and decorative obstacles (family obstacle; terrains = the terrains",
-        "whose editor menu lists them). Same footprint notation as objects.yaml."])
+        "whose editor menu lists them). Same footprint notation and anchors as objects.yaml."])
     out.append("map_objects:")
     for key, cls, sub, name, note in MAP_OBJECTS:
         t = templates.pick(cls, sub, 0, False)
@@ -503,7 +536,7 @@ def gen_map_objects(data, outdir, templates, classes, creatures):
         if note:
             f.append(("notes", q(note)))
         f += [("class", str(cls)), ("subclass", str(sub if sub is not None else -1))]
-        f += footprint_fields(t, key)
+        f += footprint_fields(t, key, anchors)
         if key == "airship_yard":
             f.append(("hota", "true"))
         out.append(f"  {key}: " + flow(f))
@@ -515,7 +548,7 @@ def gen_map_objects(data, outdir, templates, classes, creatures):
             t = templates.pick(cls, sub, 0, False)
             f = [("name", q(c["name"])), ("family", "resource" if cls == 79 else "mine"),
                  ("resource", c["refers_to"]), ("class", str(cls)), ("subclass", str(sub))]
-            f += footprint_fields(t, key)
+            f += footprint_fields(t, key, anchors)
             out.append(f"  {key}: " + flow(f))
     # Creature dwellings: one per class-17 subclass with a creature.
     seen = {}
@@ -534,11 +567,11 @@ def gen_map_objects(data, outdir, templates, classes, creatures):
         t = templates.pick(17, sub, 0, hota)
         f = [("name", q(c["name"])), ("family", "creature_dwelling"), ("creatures", f"[{cre}]"),
              ("class", "17"), ("subclass", str(sub))]
-        f += footprint_fields(t, key)
+        f += footprint_fields(t, key, anchors)
         if hota or yes(ckeys[cre]["is_hota"]):
             f.append(("hota", "true"))
         out.append(f"  {key}: " + flow(f))
-    gen_obstacles(out, templates)
+    gen_obstacles(out, templates, anchors)
     write(outdir, "map_objects.yaml", out)
 
 
@@ -548,7 +581,7 @@ OBSTACLE_TERRAINS = ["dirt", "sand", "grass", "snow", "swamp", "rough", "subterr
 PER_SIZE = 2  # per terrain: 2 large (>= 6 blocked tiles), 2 medium (3-5), 2 small (1-2)
 
 
-def gen_obstacles(out, templates):
+def gen_obstacles(out, templates, anchors):
     """A few decorative obstacles per terrain, picked by size class in file order from the
     templates whose editor menu lists the terrain (SoD editions first, HotA for highlands).
     Wasteland has no obstacle templates in the tables (2018 list): the dirt obstacles are
@@ -584,9 +617,9 @@ def gen_obstacles(out, templates):
     for key in order:
         t, terrs = chosen[key]
         tl = [x for x in TERRAIN_IDS if x in terrs]
-        f = [("name", q(t["class_name"])), ("family", "obstacle"), ("terrains", terrain_list(tl)),
+        f = [("name", q(t["class_name"])), ("family", "obstacle"), ("terrains", anchors.terrains(tl)),
              ("class", t["class"]), ("subclass", t["subclass"])]
-        f += footprint_fields(t, key)
+        f += footprint_fields(t, key, anchors)
         if t["edition"] == "hota":
             f.append(("hota", "true"))
         out.append(f"  {key}: " + flow(f))

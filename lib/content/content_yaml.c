@@ -10,7 +10,7 @@
 
 typedef struct yframe {
     rmg__ynode *node;
-    RMG__VEC(rmg__ynode *) kids;
+    size_t first;       /* its children start here in yparser.kids */
     char *anchor;
 } yframe;
 
@@ -24,6 +24,7 @@ typedef struct yparser {
     rmg__ydoc *doc;
     yaml_parser_t p;
     RMG__VEC(yframe) stack;
+    RMG__VEC(rmg__ynode *) kids; /* children of every open container, innermost last */
     RMG__VEC(yanchor) anchors;
     int documents;
 } yparser;
@@ -73,7 +74,7 @@ static rmg_status attach(yparser *y, rmg__ynode *node, const yaml_mark_t *mark)
         return RMG_OK;
     }
     yframe *f = &y->stack.items[y->stack.count - 1];
-    if (!RMG__VEC_PUSH(y->ctx, &f->kids, node))
+    if (!RMG__VEC_PUSH(y->ctx, &y->kids, node))
         return nomem(y);
     f->node->weight = sat_add(f->node->weight, node->weight);
     return RMG_OK;
@@ -110,7 +111,7 @@ static rmg_status on_start(yparser *y, const yaml_event_t *e, rmg__ytype type)
     char *a = NULL;
     if (anchor && !(a = rmg__arena_strdup(&y->doc->arena, (const char *)anchor)))
         return nomem(y);
-    yframe f = {n, {NULL, 0, 0}, a};
+    yframe f = {n, y->kids.count, a};
     if (!RMG__VEC_PUSH(y->ctx, &y->stack, f))
         return nomem(y);
     return RMG_OK;
@@ -121,15 +122,16 @@ static rmg_status on_end(yparser *y, const yaml_event_t *e)
     yframe f = y->stack.items[--y->stack.count];
     rmg__ynode *n = f.node;
     rmg_status st = RMG_OK;
-    if (f.kids.count) {
-        n->items = rmg__arena_alloc(&y->doc->arena, f.kids.count * sizeof *n->items);
+    size_t count = y->kids.count - f.first;
+    if (count) {
+        n->items = rmg__arena_alloc(&y->doc->arena, count * sizeof *n->items);
         if (!n->items)
             st = nomem(y);
         else
-            memcpy(n->items, f.kids.items, f.kids.count * sizeof *n->items);
+            memcpy(n->items, y->kids.items + f.first, count * sizeof *n->items);
     }
-    n->n = n->type == RMG__Y_MAP ? f.kids.count / 2 : f.kids.count;
-    RMG__VEC_FREE(y->ctx, &f.kids);
+    n->n = n->type == RMG__Y_MAP ? count / 2 : count;
+    y->kids.count = f.first;
     if (st == RMG_OK)
         st = remember_anchor(y, f.anchor, n);
     return st ? st : attach(y, n, &e->end_mark);
@@ -179,9 +181,8 @@ static rmg_status syntax_error(yparser *y)
 
 static void release_parser(yparser *y)
 {
-    for (size_t i = 0; i < y->stack.count; i++)
-        RMG__VEC_FREE(y->ctx, &y->stack.items[i].kids);
     RMG__VEC_FREE(y->ctx, &y->stack);
+    RMG__VEC_FREE(y->ctx, &y->kids);
     RMG__VEC_FREE(y->ctx, &y->anchors);
     yaml_parser_delete(&y->p);
 }
