@@ -229,155 +229,129 @@ def gen_ruleset(outdir):
     write(outdir, "ruleset.yaml", lines)
 
 
-def gen_terrains(data, outdir):
+def gen_table(data, outdir, table, section, extra, fields_of):
+    """One YAML file from one table: a flow mapping per row (fields_of gives its fields),
+    `hota: true` for HotA-only rows (before any `sod:` overrides), the row's note as a comment."""
     out = []
-    header(out, "terrains.tsv", ["color: preview colour 0xRRGGBB (chosen for librmg, not from the tables)."])
-    out.append("terrains:")
-    for r in read_tsv(data, "terrains.tsv"):
-        f = [("name", q(r["name"])), ("id", r["h3m_id"]), ("code", q(r["code"])),
-             ("land", "true" if yes(r["is_land"]) else "false"),
-             ("surface", "true" if yes(r["allowed_surface"]) else "false"),
-             ("underground", "true" if yes(r["allowed_underground"]) else "false")]
-        if r["move_cost"]:
-            f.append(("move_cost", r["move_cost"]))
-        f.append(("color", "0x%06X" % TERRAIN_COLORS[r["key"]]))
-        if yes(r["is_hota"]):
-            f.append(("hota", "true"))
-        if r["note"]:
+    header(out, table, extra)
+    out.append(section + ":")
+    for r in read_tsv(data, table):
+        f = fields_of(r)
+        if yes(r.get("is_hota", "")):
+            at = next((i for i, (k, _) in enumerate(f) if k == "sod"), len(f))
+            f.insert(at, ("hota", "true"))
+        if r.get("note"):
             out.append("  # " + r["note"])
         out.append(f"  {r['key']}: " + flow(f))
-    write(outdir, "terrains.yaml", out)
+    write(outdir, section + ".yaml", out)
 
 
-def gen_factions(data, outdir):
-    out = []
-    header(out, "factions.tsv", ["neutral is the owner of neutral creatures, not a town (id 31, RMG_FACTION_NEUTRAL)."])
-    out.append("factions:")
-    for r in read_tsv(data, "factions.tsv"):
-        f = [("name", q(r["name"]))]
-        if r["key"] == "neutral":
-            f += [("id", "31"), ("town", "false"), ("alignment", "neutral")]
-        else:
-            f += [("id", r["h3m_id"]), ("native_terrain", r["native_terrain"]), ("alignment", r["alignment"])]
-        if yes(r["prefer_underground"]):
-            f.append(("prefer_underground", "true"))
-        if yes(r["is_hota"]):
-            f.append(("hota", "true"))
-        if r["native_terrain_sod"] and r["native_terrain_sod"] != r["native_terrain"]:
-            f.append(("sod", flow([("native_terrain", r["native_terrain_sod"])])))
-        if r["note"]:
-            out.append("  # " + r["note"])
-        out.append(f"  {r['key']}: " + flow(f))
-    write(outdir, "factions.yaml", out)
+def terrain_fields(r):
+    f = [("name", q(r["name"])), ("id", r["h3m_id"]), ("code", q(r["code"])),
+         ("land", "true" if yes(r["is_land"]) else "false"),
+         ("surface", "true" if yes(r["allowed_surface"]) else "false"),
+         ("underground", "true" if yes(r["allowed_underground"]) else "false")]
+    if r["move_cost"]:
+        f.append(("move_cost", r["move_cost"]))
+    f.append(("color", "0x%06X" % TERRAIN_COLORS[r["key"]]))
+    return f
 
 
-def gen_creatures(data, outdir):
-    out = []
-    header(out, "creatures.tsv", [
+def faction_fields(r):
+    f = [("name", q(r["name"]))]
+    if r["key"] == "neutral":
+        f += [("id", "31"), ("town", "false"), ("alignment", "neutral")]
+    else:
+        f += [("id", r["h3m_id"]), ("native_terrain", r["native_terrain"]), ("alignment", r["alignment"])]
+    if yes(r["prefer_underground"]):
+        f.append(("prefer_underground", "true"))
+    if r["native_terrain_sod"] and r["native_terrain_sod"] != r["native_terrain"]:
+        f.append(("sod", flow([("native_terrain", r["native_terrain_sod"])])))
+    return f
+
+
+VARIANT_COLUMNS = (("ai_value", "hota_ai_value"), ("fight_value", "hota_fight_value"), ("growth", "hota_growth"))
+
+
+def creature_fields(r):
+    f = [("name", q(r["name"])), ("plural", q(r["plural"])), ("id", r["h3m_id"]), ("faction", r["faction"])]
+    if r["level"]:
+        f.append(("level", r["level"]))
+    if r["upgrade_of"]:
+        f.append(("upgrade_of", r["upgrade_of"]))
+    for col, hcol in VARIANT_COLUMNS:
+        v = r[hcol] or r[col]
+        if v:
+            f.append((col, v))
+    for col in ("horde_growth", "map_min", "map_max"):
+        if r[col]:
+            f.append((col, r[col]))
+    if yes(r["special"]):
+        f.append(("special", "true"))
+    sod = []
+    if not yes(r["is_hota"]):
+        sod = [(col, r[col]) for col, hcol in VARIANT_COLUMNS if r[col] and r[hcol] and r[col] != r[hcol]]
+        if r["faction_sod"] and r["faction_sod"] != r["faction"]:
+            sod.append(("faction", r["faction_sod"]))
+    if sod:
+        f.append(("sod", flow(sod)))
+    return f
+
+
+def artifact_fields(r):
+    f = [("name", q(r["name"])), ("id", r["h3m_id"]), ("class", r["class"])]
+    if r["combination_of"]:
+        f.append(("combination", "true"))
+    if r["part_of"]:
+        f.append(("part_of", r["part_of"]))
+    return f
+
+
+def spell_fields(r):
+    schools = [s for s in r["schools"].split(",") if s]
+    f = [("name", q(r["name"])), ("id", r["h3m_id"]), ("level", r["level"] or "0"),
+         ("schools", terrain_list(schools))]
+    if yes(r["adventure"]):
+        f.append(("adventure", "true"))
+    if not yes(r["learnable"]):
+        f.append(("learnable", "false"))
+    return f
+
+
+def skill_fields(r):
+    return [("name", q(r["name"])), ("id", r["h3m_id"])]
+
+
+WATER_RULES = {"": None, "water_maps_only": "only_water_maps", "no_water_maps_only": "no_water_maps"}
+
+
+def hero_fields(r):
+    f = [("name", q(r["name"])), ("id", r["h3m_id"]), ("faction", r["faction"]), ("class", r["class"])]
+    if yes(r["campaign_only"]):
+        f.append(("campaign_only", "true"))
+    if WATER_RULES[r["water_rule"]]:
+        f.append(("water", WATER_RULES[r["water_rule"]]))
+    return f
+
+
+TABLES = [
+    ("terrains.tsv", "terrains", ["color: preview colour 0xRRGGBB (chosen for librmg, not from the tables)."],
+     terrain_fields),
+    ("factions.tsv", "factions",
+     ["neutral is the owner of neutral creatures, not a town (id 31, RMG_FACTION_NEUTRAL)."], faction_fields),
+    ("creatures.tsv", "creatures", [
         "HotA values are the defaults (hota_ai_value, hota_fight_value, hota_growth); `sod:` holds",
         "the original values where they differ. Where the sources disagree the table's choice is",
         "kept and its note copied above the row; override with rmg_content_merge.",
-        "special: war machines and towers, never generated on the map."])
-    out.append("creatures:")
-    for r in read_tsv(data, "creatures.tsv"):
-        f = [("name", q(r["name"])), ("plural", q(r["plural"])), ("id", r["h3m_id"]), ("faction", r["faction"])]
-        if r["level"]:
-            f.append(("level", r["level"]))
-        if r["upgrade_of"]:
-            f.append(("upgrade_of", r["upgrade_of"]))
-        for col, hcol in (("ai_value", "hota_ai_value"), ("fight_value", "hota_fight_value"), ("growth", "hota_growth")):
-            v = r[hcol] or r[col]
-            if v:
-                f.append((col, v))
-        for col in ("horde_growth", "map_min", "map_max"):
-            if r[col]:
-                f.append((col, r[col]))
-        if yes(r["special"]):
-            f.append(("special", "true"))
-        if yes(r["is_hota"]):
-            f.append(("hota", "true"))
-        sod = []
-        if not yes(r["is_hota"]):
-            for col, hcol in (("ai_value", "hota_ai_value"), ("fight_value", "hota_fight_value"), ("growth", "hota_growth")):
-                if r[col] and r[hcol] and r[col] != r[hcol]:
-                    sod.append((col, r[col]))
-            if r["faction_sod"] and r["faction_sod"] != r["faction"]:
-                sod.append(("faction", r["faction_sod"]))
-        if sod:
-            f.append(("sod", flow(sod)))
-        if r["note"]:
-            out.append("  # " + r["note"])
-        out.append(f"  {r['key']}: " + flow(f))
-    write(outdir, "creatures.yaml", out)
-
-
-def gen_artifacts(data, outdir):
-    out = []
-    header(out, "artifacts.tsv", ["part_of: the combination artifact this one belongs to; combination: true for combinations."])
-    out.append("artifacts:")
-    for r in read_tsv(data, "artifacts.tsv"):
-        f = [("name", q(r["name"])), ("id", r["h3m_id"]), ("class", r["class"])]
-        if r["combination_of"]:
-            f.append(("combination", "true"))
-        if r["part_of"]:
-            f.append(("part_of", r["part_of"]))
-        if yes(r["is_hota"]):
-            f.append(("hota", "true"))
-        if r["note"]:
-            out.append("  # " + r["note"])
-        out.append(f"  {r['key']}: " + flow(f))
-    write(outdir, "artifacts.yaml", out)
-
-
-def gen_spells(data, outdir):
-    out = []
-    header(out, "spells.tsv")
-    out.append("spells:")
-    for r in read_tsv(data, "spells.tsv"):
-        schools = [s for s in r["schools"].split(",") if s]
-        f = [("name", q(r["name"])), ("id", r["h3m_id"]), ("level", r["level"] or "0"),
-             ("schools", terrain_list(schools))]
-        if yes(r["adventure"]):
-            f.append(("adventure", "true"))
-        if not yes(r["learnable"]):
-            f.append(("learnable", "false"))
-        if r["note"]:
-            out.append("  # " + r["note"])
-        out.append(f"  {r['key']}: " + flow(f))
-    write(outdir, "spells.yaml", out)
-
-
-def gen_skills(data, outdir):
-    out = []
-    header(out, "skills.tsv", ["id is also the game's skill-list order (MIS-29)."])
-    out.append("skills:")
-    for r in read_tsv(data, "skills.tsv"):
-        f = [("name", q(r["name"])), ("id", r["h3m_id"])]
-        if yes(r["is_hota"]):
-            f.append(("hota", "true"))
-        if r["note"]:
-            out.append("  # " + r["note"])
-        out.append(f"  {r['key']}: " + flow(f))
-    write(outdir, "skills.yaml", out)
-
-
-def gen_heroes(data, outdir):
-    out = []
-    header(out, "heroes.tsv", ["water: only_water_maps / no_water_maps (HotA hero placement restrictions)."])
-    out.append("heroes:")
-    rules = {"": None, "water_maps_only": "only_water_maps", "no_water_maps_only": "no_water_maps"}
-    for r in read_tsv(data, "heroes.tsv"):
-        f = [("name", q(r["name"])), ("id", r["h3m_id"]), ("faction", r["faction"]), ("class", r["class"])]
-        if yes(r["campaign_only"]):
-            f.append(("campaign_only", "true"))
-        if rules[r["water_rule"]]:
-            f.append(("water", rules[r["water_rule"]]))
-        if yes(r["is_hota"]):
-            f.append(("hota", "true"))
-        if r["note"]:
-            out.append("  # " + r["note"])
-        out.append(f"  {r['key']}: " + flow(f))
-    write(outdir, "heroes.yaml", out)
+        "special: war machines and towers, never generated on the map."], creature_fields),
+    ("artifacts.tsv", "artifacts",
+     ["part_of: the combination artifact this one belongs to; combination: true for combinations."],
+     artifact_fields),
+    ("spells.tsv", "spells", [], spell_fields),
+    ("skills.tsv", "skills", ["id is also the game's skill-list order (MIS-29)."], skill_fields),
+    ("heroes.tsv", "heroes", ["water: only_water_maps / no_water_maps (HotA hero placement restrictions)."],
+     hero_fields),
+]
 
 
 def object_class_rows(classes):
@@ -633,13 +607,8 @@ def main():
     classes = read_tsv(data, "object-classes.tsv")
     creatures = read_tsv(data, "creatures.tsv")
     gen_ruleset(outdir)
-    gen_terrains(data, outdir)
-    gen_factions(data, outdir)
-    gen_creatures(data, outdir)
-    gen_artifacts(data, outdir)
-    gen_spells(data, outdir)
-    gen_skills(data, outdir)
-    gen_heroes(data, outdir)
+    for table, section, extra, fields_of in TABLES:
+        gen_table(data, outdir, table, section, extra, fields_of)
     gen_objects(data, outdir, templates, object_class_rows(classes), {r["key"] for r in creatures})
     gen_map_objects(data, outdir, templates, classes, creatures)
 

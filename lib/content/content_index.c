@@ -202,72 +202,21 @@ long rmg__content_find_map_object(const struct rmg_content *c, const char *key)
     return rmg__content_lookup(c, RMG_CONTENT_MAP_OBJECT, key);
 }
 
-long rmg__content_find_creature(const struct rmg_content *c, const char *key)
-{
-    return rmg__content_lookup(c, RMG_CONTENT_CREATURE, key);
-}
+/* The contract's typed finders: a key lookup and an id lookup per kind. */
+#define RMG__FINDERS(noun, kind)                                                                 \
+    long rmg__content_find_##noun(const struct rmg_content *c, const char *key)                 \
+    {                                                                                           \
+        return rmg__content_lookup(c, kind, key);                                               \
+    }                                                                                           \
+    long rmg__content_find_##noun##_id(const struct rmg_content *c, int id)                     \
+    {                                                                                           \
+        return rmg__content_lookup_id(c, kind, id);                                             \
+    }
 
-long rmg__content_find_creature_id(const struct rmg_content *c, int h3m_id)
-{
-    return rmg__content_lookup_id(c, RMG_CONTENT_CREATURE, h3m_id);
-}
-
-long rmg__content_find_faction(const struct rmg_content *c, const char *key)
-{
-    return rmg__content_lookup(c, RMG_CONTENT_FACTION, key);
-}
-
-long rmg__content_find_faction_id(const struct rmg_content *c, int id)
-{
-    return rmg__content_lookup_id(c, RMG_CONTENT_FACTION, id);
-}
-
-long rmg__content_find_terrain(const struct rmg_content *c, const char *key)
-{
-    return rmg__content_lookup(c, RMG_CONTENT_TERRAIN, key);
-}
-
-long rmg__content_find_terrain_id(const struct rmg_content *c, int id)
-{
-    return rmg__content_lookup_id(c, RMG_CONTENT_TERRAIN, id);
-}
-
-long rmg__content_find_artifact(const struct rmg_content *c, const char *key)
-{
-    return rmg__content_lookup(c, RMG_CONTENT_ARTIFACT, key);
-}
-
-long rmg__content_find_artifact_id(const struct rmg_content *c, int id)
-{
-    return rmg__content_lookup_id(c, RMG_CONTENT_ARTIFACT, id);
-}
-
-long rmg__content_find_spell(const struct rmg_content *c, const char *key)
-{
-    return rmg__content_lookup(c, RMG_CONTENT_SPELL, key);
-}
-
-long rmg__content_find_spell_id(const struct rmg_content *c, int id)
-{
-    return rmg__content_lookup_id(c, RMG_CONTENT_SPELL, id);
-}
-
-long rmg__content_find_skill(const struct rmg_content *c, const char *key)
-{
-    return rmg__content_lookup(c, RMG_CONTENT_SKILL, key);
-}
-
-long rmg__content_find_skill_id(const struct rmg_content *c, int id)
-{
-    return rmg__content_lookup_id(c, RMG_CONTENT_SKILL, id);
-}
-
-long rmg__content_find_hero(const struct rmg_content *c, const char *key)
-{
-    return rmg__content_lookup(c, RMG_CONTENT_HERO, key);
-}
-
-long rmg__content_find_hero_id(const struct rmg_content *c, int id)
-{
-    return rmg__content_lookup_id(c, RMG_CONTENT_HERO, id);
-}
+RMG__FINDERS(creature, RMG_CONTENT_CREATURE)
+RMG__FINDERS(faction, RMG_CONTENT_FACTION)
+RMG__FINDERS(terrain, RMG_CONTENT_TERRAIN)
+RMG__FINDERS(artifact, RMG_CONTENT_ARTIFACT)
+RMG__FINDERS(spell, RMG_CONTENT_SPELL)
+RMG__FINDERS(skill, RMG_CONTENT_SKILL)
+RMG__FINDERS(hero, RMG_CONTENT_HERO)
