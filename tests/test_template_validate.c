@@ -151,6 +151,31 @@ static void test_type_rule_errors(void **state)
     assert_int_equal(f.errors, 0);
 }
 
+static void test_contradictions_and_town_refs(void **state)
+{
+    (void)state;
+    expect(HEAD TWO_ZONES "      - {id: 3, kind: treasure, size: 1, type_rules: [{kind: terrain_same, zone_a: 1,"
+                          " zone_b: 2}, {kind: terrain_same, negate: true, zone_a: 2, zone_b: 1}]}\n" LINK,
+           RMG_SEVERITY_ERROR, "contradictory-rule", "zone 3: this type rule contradicts the one at line 6 (zone 3)");
+    expect(HEAD TWO_ZONES "      - {id: 3, kind: treasure, size: 1, type_rules: [{kind: faction_same, negate: true,"
+                          " zone_a: 3, zone_b: 3}]}\n" LINK,
+           RMG_SEVERITY_ERROR, "contradictory-rule", "differ from itself");
+    /* Not symmetric: native(town of 1, terrain of 2) and its negation with the sides swapped agree. */
+    found f = validate(HEAD TWO_ZONES "      - {id: 3, kind: treasure, size: 1, type_rules: [{kind: town_native,"
+                                      " zone_a: 1, zone_b: 2}, {kind: town_native, negate: true, zone_a: 2,"
+                                      " zone_b: 1}]}\n"
+                                      "    connections:\n      - {a: 1, b: 2, value: 5000}\n      - {a: 1, b: 3,"
+                                      " value: 1}\n",
+                       NULL, NULL);
+    assert_int_equal(f.count, 0);
+    expect(HEAD TWO_ZONES "      - {id: 3, kind: treasure, size: 1, type_rules: [{kind: town_same, zone_a: 3,"
+                          " zone_b: 1}]}\n" LINK,
+           RMG_SEVERITY_WARNING, "town-ref", "names the player towns of zone 3, which has none");
+    expect(HEAD TWO_ZONES "      - {id: 3, kind: treasure, size: 1, neutral_towns: {towns: 1}, type_rules:"
+                          " [{kind: town_same, zone_a: 3, town_a: 1, zone_b: 1}]}\n" LINK,
+           RMG_SEVERITY_WARNING, "town-ref", "names neutral town 1 of zone 3, which has 1 minimum neutral town(s)");
+}
+
 static void test_object_rule_errors(void **state)
 {
     (void)state;
@@ -306,6 +331,7 @@ int main(void)
         cmocka_unit_test(test_message_carries_location_and_subject),
         cmocka_unit_test(test_errors),
         cmocka_unit_test(test_type_rule_errors),
+        cmocka_unit_test(test_contradictions_and_town_refs),
         cmocka_unit_test(test_object_rule_errors),
         cmocka_unit_test(test_mirror_checks),
         cmocka_unit_test(test_warnings),

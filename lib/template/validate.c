@@ -306,6 +306,65 @@ static void check_rule_zone(rmg__checker *ck, const rmg__template *t, const rmg_
             "a faction rule names the faction of zone %d, which is neutral only (ZON-17)", zone_id);
 }
 
+/* Which side of a rule is a town reference (the other sides name a zone's terrain/faction). */
+static bool is_town_ref(rmg_type_rule_kind k, bool second)
+{
+    if (k == RMG_TYPE_RULE_TOWN_SAME)
+        return true;
+    if (k == RMG_TYPE_RULE_TOWN_NATIVE)
+        return !second;
+    return second && (k == RMG_TYPE_RULE_TERRAIN_NATIVE || k == RMG_TYPE_RULE_FACTION_TOWN);
+}
+
+/* A town reference names towns the zone is sure to have: its player towns (-1) or one of its
+ * minimum neutral towns (k >= 0). Towns from densities may not exist (ZON-18). */
+static void check_town_ref(rmg__checker *ck, const rmg__template *t, const rmg__zone *owner, const rmg__type_rule *r,
+                           int zone_id, int town)
+{
+    long zi = rmg__template_find_zone(t, zone_id);
+    if (zi < 0 || town < -1)
+        return; /* dangling zones are reported already; < -1 are importer codes for "all towns" */
+    const rmg__zone *z = &t->zones[zi];
+    if (town == -1 && !z->player_towns && !z->player_castles)
+        WARN(ck, "town-ref", &r->loc, owner->id, -1, "a type rule names the player towns of zone %d, which has none",
+             zone_id);
+    int neutral = z->neutral_towns + z->neutral_castles;
+    if (town >= 0 && town >= neutral)
+        WARN(ck, "town-ref", &r->loc, owner->id, -1,
+             "a type rule names neutral town %d of zone %d, which has %d minimum neutral town(s)", town, zone_id,
+             neutral);
+}
+
+static bool same_subjects(const rmg__type_rule *a, const rmg__type_rule *b)
+{
+    bool direct = a->zone_a == b->zone_a && a->town_a == b->town_a && a->zone_b == b->zone_b && a->town_b == b->town_b;
+    bool symmetric = a->kind == RMG_TYPE_RULE_TOWN_SAME || a->kind == RMG_TYPE_RULE_TERRAIN_SAME ||
+                     a->kind == RMG_TYPE_RULE_FACTION_SAME;
+    bool swapped = a->zone_a == b->zone_b && a->town_a == b->town_b && a->zone_b == b->zone_a && a->town_b == b->town_a;
+    return direct || (symmetric && swapped);
+}
+
+/* "X == Y" together with "X != Y", or "X != X": no assignment can satisfy them. */
+static void check_contradictions(rmg__checker *ck, const rmg__template *t)
+{
+    for (size_t i = 0; i < t->n_zones; i++)
+        for (size_t k = 0; k < t->zones[i].n_type_rules; k++) {
+            const rmg__type_rule *r = &t->zones[i].type_rules[k];
+            bool symmetric = r->kind == RMG_TYPE_RULE_TOWN_SAME || r->kind == RMG_TYPE_RULE_TERRAIN_SAME ||
+                             r->kind == RMG_TYPE_RULE_FACTION_SAME;
+            if (symmetric && r->negate && r->zone_a == r->zone_b && r->town_a == r->town_b && r->town_a >= -1)
+                ERR(ck, "contradictory-rule", &r->loc, t->zones[i].id, -1, "a type rule requires a value to differ "
+                    "from itself");
+            for (size_t j = i; j < t->n_zones; j++)
+                for (size_t m = j == i ? k + 1 : 0; m < t->zones[j].n_type_rules; m++) {
+                    const rmg__type_rule *o = &t->zones[j].type_rules[m];
+                    if (o->kind == r->kind && o->negate != r->negate && same_subjects(r, o))
+                        ERR(ck, "contradictory-rule", &o->loc, t->zones[j].id, -1,
+                            "this type rule contradicts the one at line %d (zone %d)", r->loc.line, t->zones[i].id);
+                }
+        }
+}
+
 static void check_type_rules(rmg__checker *ck, const rmg__template *t)
 {
     for (size_t i = 0; i < t->n_zones; i++) {
@@ -318,8 +377,13 @@ static void check_type_rules(rmg__checker *ck, const rmg__template *t)
             }
             check_rule_zone(ck, t, z, r, r->zone_a, false);
             check_rule_zone(ck, t, z, r, r->zone_b, true);
+            if (is_town_ref(r->kind, false))
+                check_town_ref(ck, t, z, r, r->zone_a, r->town_a);
+            if (is_town_ref(r->kind, true))
+                check_town_ref(ck, t, z, r, r->zone_b, r->town_b);
         }
     }
+    check_contradictions(ck, t);
 }
 
 /* ---- object rules (RUL, OBJ-15) ------------------------------------------------------------- */
