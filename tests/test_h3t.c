@@ -733,6 +733,11 @@ static void test_rul02_custom_spells_and_warnings(void **state)
     assert_non_null(find_warning(p, "row 4, column 23: object rule names an object the data tables do not know"));
     assert_non_null(find_warning(p, "unknown creature id"));
     assert_non_null(find_warning(p, "1.8 extra object-rule field"));
+    /* RUL-02: a per-map limit in a zone rule is kept and reported. */
+    sheet_set(&s, 5, 110, "+4 0 d d 3 d");
+    p = load(&s, L140.width);
+    assert_int_equal(zone(p, 0, 2)->rules.items[0].max_map, 3);
+    assert_non_null(find_warning(p, "row 5, column 111: zone-level object rule with a per-map limit"));
 }
 
 /* RUL-01/04: order is kept, template rules and zone rules are separate lists. */

@@ -95,6 +95,7 @@ typedef enum rmg__h3t_warning {
     RMG__H3T_W_COMBO_ARTS,
     RMG__H3T_W_ALL_TOWNS_BANNED,
     RMG__H3T_W_FRACTION,
+    RMG__H3T_W_ZONE_MAX_MAP,
     RMG__H3T_W_COUNT
 } rmg__h3t_warning;
 

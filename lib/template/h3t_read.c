@@ -228,6 +228,9 @@ void rmg__h3t_note(rmg__h3t_reader *rd, rmg__h3t_warning kind, int col, const ch
         n->row = rd->row;
         n->col = col + 1;
         snprintf(n->detail, sizeof n->detail, "%s", detail ? detail : "");
+        for (char *c = n->detail; *c; c++)   /* messages stay ASCII whatever the file holds */
+            if ((unsigned char)*c >= 0x80 || (unsigned char)*c < 0x20)
+                *c = '?';
     }
 }
 
@@ -344,9 +347,11 @@ static char *text_at(reader *r, int col, bool trim)
     return rmg__h3t_to_utf8(&r->base.pack->arena, s, n, r->enc);
 }
 
+/* A cell kept verbatim (converted to UTF-8 like all text of the model). */
 static char *raw_at(reader *r, int col)
 {
-    return rmg__arena_strdup(&r->base.pack->arena, cell_at(r, col));
+    const char *s = cell_at(r, col);
+    return rmg__h3t_to_utf8(&r->base.pack->arena, s, strlen(s), r->enc);
 }
 
 /* True if any cell in [from, to) is non-blank; *first gets its column. */
@@ -687,6 +692,9 @@ static rmg_status read_zone_options(reader *r, rmg__zone *z)
         st = rmg__h3t_parse_rules(rd, ref(c + 1, "Zone/Objects"), cell_at(r, c + 1), &z->rules);
     if (st != RMG_OK)
         return st;
+    for (size_t i = 0; i < z->rules.count; i++)   /* RUL-02: zone rules have no per-map limit */
+        if (z->rules.items[i].op == RMG_RULE_ALLOW && z->rules.items[i].max_map != RMG__PARAM_DEFAULT)
+            rmg__h3t_note(rd, RMG__H3T_W_ZONE_MAX_MAP, c + 1, z->rules.items[i].raw);
     if (n > 2 && !blank(cell_at(r, c + 2))) {
         if (!(z->min_objects_raw = raw_at(r, c + 2)))
             return rmg__error_nomem(rd->ctx);
@@ -1080,6 +1088,8 @@ static const char *const note_text[RMG__H3T_W_COUNT] = {
     [RMG__H3T_W_UNKNOWN_ENDPOINT] = "connection names a zone the template does not have",
     [RMG__H3T_W_COMBO_ARTS] = "Map/Combo Arts kept; polarity inferred (+ allows assembling)",
     [RMG__H3T_W_ALL_TOWNS_BANNED] = "Pack/Town selection bans every town: treated as no restriction",
+    [RMG__H3T_W_ZONE_MAX_MAP] = "zone-level object rule with a per-map limit kept but not acted on (RUL-02: zone "
+                                "rules have none)",
     [RMG__H3T_W_FRACTION] = "number with a fractional part in an integer column: the integer part is used, as the "
                             "game does",
 };
