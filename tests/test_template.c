@@ -602,6 +602,46 @@ static void test_null_arguments(void **state)
     rmg_context_destroy(ctx);
 }
 
+/* Random damage to a valid file (truncation, flipped bytes) gives OK or a parse/limit error,
+ * never a crash, a hang or a leak (run under ASan). */
+static void test_damaged_input_never_crashes(void **state)
+{
+    (void)state;
+    rmg_context *ctx = rmg_test_context(NULL, 1);
+    rmg_rng rng;
+    rmg_rng_seed(&rng, 42);
+    size_t len = strlen(full_yaml), ok = 0;
+    char *buf = malloc(len + 1);
+    static const char junk[] = "{}[]:,-&*!|>'\"%@`#\t\n \x01\xff\xc3";
+    for (int round = 0; round < 3000; round++) {
+        memcpy(buf, full_yaml, len + 1);
+        size_t n = len;
+        if (round % 3 == 0)
+            n = (size_t)rmg_rng_below(&rng, len);
+        int flips = (int)rmg_rng_range(&rng, 1, 4);
+        for (int k = 0; k < flips && n; k++)
+            buf[rmg_rng_below(&rng, n)] = junk[rmg_rng_below(&rng, sizeof junk - 1)];
+        rmg_pack *p = NULL;
+        rmg_status st = rmg_pack_load_string(ctx, buf, n, "fuzz.yaml", RMG_FORMAT_YAML, &p);
+        if (st == RMG_OK) {
+            ok++;
+            char *text = NULL;
+            rmg_validation *v = NULL;
+            assert_int_equal(rmg_pack_validate(p, &v), RMG_OK);
+            rmg_validation_destroy(v);
+            if (rmg_pack_to_yaml(p, &text, NULL) == RMG_OK)
+                rmg_free(ctx, text);
+        } else {
+            assert_true(st == RMG_ERR_PARSE || st == RMG_ERR_LIMIT);
+            assert_null(p);
+        }
+        rmg_pack_destroy(p);
+    }
+    print_message("%zu of 3000 damaged files still loaded\n", ok);
+    free(buf);
+    rmg_context_destroy(ctx);
+}
+
 /* ---- allocator failure harness -------------------------------------------------------------- */
 
 static rmg_status op_load_full(rmg_context *ctx, void *user)
@@ -682,6 +722,7 @@ int main(void)
         cmocka_unit_test(test_doubles_round_trip_exactly),
         cmocka_unit_test(test_save_yaml_to_file),
         cmocka_unit_test(test_null_arguments),
+        cmocka_unit_test(test_damaged_input_never_crashes),
         cmocka_unit_test(test_oom_yaml_load),
         cmocka_unit_test(test_oom_builtin_and_save),
         cmocka_unit_test(test_oom_parse_error_path),

@@ -114,6 +114,11 @@ static void test_build_read_back(void **state)
     assert_int_equal(zi.rule_count, 1);
     assert_int_equal(zi.type_rule_count, 1);
     assert_int_equal(zi.mirror_link_count, 1);
+    assert_null(zi.raw_image);
+    p->templates[0].zones[2].image_raw = (char *)(uintptr_t)"10 20";
+    assert_int_equal(rmg_zone_get(p, 0, 2, &zi), RMG_OK);
+    assert_string_equal(zi.raw_image, "10 20");
+    p->templates[0].zones[2].image_raw = NULL;
     assert_int_equal(rmg_zone_get(p, 0, 0, &zi), RMG_OK);
     assert_int_equal(zi.owner, 1);
     assert_int_equal(zi.player_castles, 1);

@@ -258,6 +258,8 @@ typedef struct rmg_zone_info {
     int64_t max_block_value;
     size_t rule_count, type_rule_count, mirror_link_count; /* read-only */
     int line, column;               /* read-only */
+    /* Source columns kept verbatim but not acted on (NULL when absent), read-only. */
+    const char *raw_min_objects, *raw_image, *raw_allowed_factions;
 } rmg_zone_info;
 
 RMG_API void rmg_zone_info_init(rmg_zone_info *info);

@@ -335,6 +335,9 @@ static void zone_fill(const rmg__zone *z, rmg_zone_info *i)
     i->mirror_link_count = z->n_mirror_links;
     i->line = z->loc.line;
     i->column = z->loc.column;
+    i->raw_min_objects = z->min_objects_raw;
+    i->raw_image = z->image_raw;
+    i->raw_allowed_factions = z->allowed_factions_raw;
 }
 
 static void zone_store(rmg__zone *z, const rmg_zone_info *i)
