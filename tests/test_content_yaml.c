@@ -135,6 +135,9 @@ static void test_variant_rules_in_host_yaml(void **state)
     /* Merges keep the ruleset's variant. */
     assert_int_equal(merge(ctx, "terrains: {swamp: {name: Swamp, id: 4, hota: true}}\n"), RMG_OK);
     assert_int_equal(rmg__content_find_terrain(content_of(ctx), "swamp"), -1);
+    /* Marking an existing entity HotA-only removes it from the SoD ruleset. */
+    assert_int_equal(merge(ctx, "spells: {bolt: {hota: true}}\n"), RMG_OK);
+    assert_int_equal(rmg__content_find_spell(content_of(ctx), "bolt"), -1);
     rmg_context_destroy(ctx);
 }
 
@@ -352,6 +355,34 @@ static void test_files(void **state)
     rmg_context_destroy(ctx);
 }
 
+/* ---- the documented example ------------------------------------------------------------- */
+
+/* docs/content-format.md: its example is a complete ruleset that loads. */
+static void test_documented_example_loads(void **state)
+{
+    (void)state;
+    size_t len;
+    char *doc = rmg_test_read_file(rmg_test_source("docs/content-format.md"), &len);
+    assert_non_null(doc);
+    char *start = strstr(doc, "```yaml\n");
+    assert_non_null(start);
+    start += strlen("```yaml\n");
+    char *end = strstr(start, "```");
+    assert_non_null(end);
+    rmg_context *ctx = rmg_test_context(NULL, 1);
+    rmg_status st = rmg_content_load_string(ctx, start, (size_t)(end - start), "content-format.md", RMG_CONTENT_HOTA);
+    if (st != RMG_OK)
+        fail_msg("%s", rmg_context_errmsg(ctx));
+    const struct rmg_content *c = content_of(ctx);
+    assert_string_equal(c->name, "My mod");
+    assert_int_equal(c->n_creatures, 2);
+    assert_int_equal(c->n_objects, 2);
+    assert_int_equal(c->objects[rmg__content_find_object(c, "squire_post")].creatures[0],
+                     rmg__content_find_creature(c, "squire"));
+    rmg_context_destroy(ctx);
+    free(doc);
+}
+
 /* ---- allocation failures ----------------------------------------------------------------- */
 
 static const char change[] = "creatures:\n  bear: {name: Bear, id: 7, faction: neutral, level: 3, ai_value: 300}\n"
@@ -409,6 +440,7 @@ int main(void)
         cmocka_unit_test(test_failed_load_keeps_previous),
         cmocka_unit_test(test_limits),
         cmocka_unit_test(test_files),
+        cmocka_unit_test(test_documented_example_loads),
         cmocka_unit_test(test_oom_load_and_merge_full_sweep),
         cmocka_unit_test(test_oom_merge_into_builtin),
     };

@@ -748,8 +748,11 @@ static rmg_status apply_entity(applyctx *a, const rmg__ynode *keynode, const rmg
         return st;
     if (removing)
         return remove_entity(a, at, map);
-    if (hota && b->out->variant == RMG_CONTENT_SOD)
-        return skip_entity(a);
+    if (hota && b->out->variant == RMG_CONTENT_SOD) {
+        /* HotA-only content is not part of SoD: an existing entity marked so leaves. */
+        rmg_status rs = at >= 0 ? remove_entity(a, at, map) : RMG_OK;
+        return rs ? rs : skip_entity(a);
+    }
     bool is_new = at < 0 || b->k[a->kind].meta[at].removed;
     size_t index;
     if (at < 0) {
