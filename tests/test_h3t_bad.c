@@ -292,9 +292,10 @@ static void test_not_a_template_and_no_templates(void **state)
     /* Header-only files (spec §1.2). */
     EXPECT_ERROR_LITERAL("Pack\tMap\nField count\nTown\r\n", "no templates");
     EXPECT_ERROR_LITERAL("Pack", "no templates");
-    EXPECT_ERROR_LITERAL("Map\t\nA\nB\n", "no templates");
+    EXPECT_ERROR_LITERAL("Map\t\nA\nB\n", "row 3, column 1: no templates: the file has only header rows");
     /* Counts but no template name anywhere. */
-    EXPECT_ERROR_LITERAL("Pack\n\n\n12\t10\t4\t8\t10\t18\t4\n", "no templates");
+    EXPECT_ERROR_LITERAL("Pack\n\n\n12\t10\t4\t8\t10\t18\t4\n",
+                         "row 4, column 16: no templates: the file has data rows");
     /* A BOM before "Pack" is tolerated. */
     sheet s;
     sheet_minimal(&s, &L140);

@@ -1053,9 +1053,9 @@ static rmg_status read_rows(reader *r)
     if (st == RMG_OK)
         st = finish_template(r);
     if (st == RMG_OK && r->base.pack->n_templates == 0)
-        st = rmg__error_at(r->base.ctx, RMG_ERR_PARSE, r->base.name, r->base.row, 0,
-                           "no templates: the file has %s but no row that starts a template",
-                           r->lay.sod || first ? "only header rows" : "data rows");
+        st = rmg__error_at(r->base.ctx, RMG_ERR_PARSE, r->base.name, r->base.row, r->lay.map0 + 1,
+                           "row %d, column %d: no templates: the file has %s but no row with a template name",
+                           r->base.row, r->lay.map0 + 1, first ? "only header rows" : "data rows");
     return st;
 }
 
