@@ -262,6 +262,117 @@ static void test_corpus_quirks_explained(void **state)
     rmg_context_destroy(ctx);
 }
 
+/* ---- the generated tables (h3t_classes.c) against the shared data they come from ---------- */
+
+typedef struct tsv {
+    char *data;
+    char **cells;            /* rows x cols, NULL-padded */
+    size_t rows, cols;
+} tsv;
+
+static void tsv_load(tsv *t, const char *relative)
+{
+    size_t len;
+    t->data = read_whole(rmg_test_shared(relative), &len);
+    t->rows = 0;
+    t->cols = 1;
+    for (const char *c = t->data; *c && *c != '\n'; c++)
+        t->cols += *c == '\t';
+    for (size_t i = 0; i < len; i++)
+        t->rows += t->data[i] == '\n';
+    t->cells = calloc((t->rows + 1) * t->cols, sizeof *t->cells);
+    assert_non_null(t->cells);
+    size_t r = 0, c = 0;
+    char *cell = t->data;
+    for (size_t i = 0; i <= len && r <= t->rows; i++) {
+        char ch = t->data[i];
+        if (ch == '\t' || ch == '\n' || ch == '\0') {
+            t->data[i] = '\0';
+            if (c < t->cols)
+                t->cells[r * t->cols + c] = cell;
+            cell = t->data + i + 1;
+            c++;
+            if (ch != '\t') {
+                r++;
+                c = 0;
+            }
+        }
+    }
+    t->rows = r;
+}
+
+static size_t tsv_col(const tsv *t, const char *name)
+{
+    for (size_t c = 0; c < t->cols; c++)
+        if (t->cells[c] && strcmp(t->cells[c], name) == 0)
+            return c;
+    fail_msg("column %s missing", name);
+    return 0;
+}
+
+static const char *tsv_get(const tsv *t, size_t row, size_t col)
+{
+    const char *v = t->cells[row * t->cols + col];
+    return v ? v : "";
+}
+
+static void tsv_free(tsv *t)
+{
+    free(t->cells);
+    free(t->data);
+}
+
+static void test_generated_tables_match_data(void **state)
+{
+    (void)state;
+    tsv t;
+    tsv_load(&t, "data/object-classes.tsv");
+    size_t cc = tsv_col(&t, "class_id"), sc = tsv_col(&t, "subclass_id"), kc = tsv_col(&t, "object_defaults_key"),
+           rc = tsv_col(&t, "refers_to");
+    size_t checked = 0;
+    for (size_t r = 1; r < t.rows; r++) {
+        const char *key = tsv_get(&t, r, kc);
+        if (!*key || strchr(key, ','))
+            continue;
+        int cls = atoi(tsv_get(&t, r, cc));
+        int sub = strcmp(tsv_get(&t, r, sc), "*") == 0 ? -1 : atoi(tsv_get(&t, r, sc));
+        const rmg__h3t_object *o = rmg__h3t_find_object(cls, sub);
+        assert_non_null(o);
+        assert_string_equal(o->key, key);
+        if (cls == 17 && *tsv_get(&t, r, rc))
+            assert_string_equal(o->creature, tsv_get(&t, r, rc));
+        checked++;
+    }
+    assert_int_equal(checked, rmg__h3t_n_objects);
+    tsv_free(&t);
+    tsv_load(&t, "data/object-defaults.tsv");
+    kc = tsv_col(&t, "key");
+    size_t keys = 0;
+    for (size_t r = 1; r < t.rows; r++) {
+        if (!*tsv_get(&t, r, kc))
+            continue;
+        assert_true(rmg__h3t_is_object_key(tsv_get(&t, r, kc)));
+        keys++;
+    }
+    assert_int_equal(keys, rmg__h3t_n_keys);
+    assert_false(rmg__h3t_is_object_key("no_such_object"));
+    tsv_free(&t);
+    tsv_load(&t, "data/creatures.tsv");
+    kc = tsv_col(&t, "key");
+    size_t ic = tsv_col(&t, "h3m_id"), lc = tsv_col(&t, "level");
+    for (size_t r = 1; r < t.rows; r++) {
+        if (!*tsv_get(&t, r, ic))
+            continue;
+        const rmg__h3t_creature *c = rmg__h3t_find_creature(atoi(tsv_get(&t, r, ic)));
+        assert_non_null(c);
+        assert_string_equal(c->key, tsv_get(&t, r, kc));
+        assert_int_equal(c->level, atoi(tsv_get(&t, r, lc)));
+    }
+    assert_null(rmg__h3t_find_creature(-1));
+    assert_null(rmg__h3t_find_creature(100000));
+    tsv_free(&t);
+}
+
 /* ---- allocator failure harness ------------------------------------------------------------------- */
 
 typedef struct load_job {
@@ -370,6 +481,7 @@ int main(void)
         cmocka_unit_test(test_corpus_other_not_a_template),
         cmocka_unit_test(test_corpus_known_packs),
         cmocka_unit_test(test_corpus_quirks_explained),
+        cmocka_unit_test(test_generated_tables_match_data),
         cmocka_unit_test(test_oom_snippet_full_sweep),
         cmocka_unit_test(test_oom_corpus_files),
         cmocka_unit_test(test_perf_jebus_outcast),
