@@ -630,33 +630,53 @@ static rmg_status set_field(applyctx *a, size_t index, const rmg__field *fd, con
 
 /* ---- applying a document ---------------------------------------------------------------- */
 
+/* Field `name` of a kind; *pos is both a hint (YAML usually lists fields in schema order,
+ * so the search starts after the previous match) and the result. */
 static const rmg__field *find_field(int kind, const char *name, size_t *pos)
 {
     const rmg__kind_desc *d = desc(kind);
-    for (size_t f = 0; f < d->n_fields; f++)
+    for (size_t i = 0; i < d->n_fields; i++) {
+        size_t f = (*pos + i) % d->n_fields;
         if (strcmp(d->fields[f].name, name) == 0) {
             *pos = f;
             return &d->fields[f];
         }
+    }
     return NULL;
+}
+
+/* The entity-level keys that are not fields. */
+typedef struct special_keys {
+    const rmg__ynode *remove, *hota, *sod;
+} special_keys;
+
+static const rmg__ynode **special_slot(special_keys *s, const char *key)
+{
+    switch (key[0]) {
+    case 'r': return strcmp(key, "remove") == 0 ? &s->remove : NULL;
+    case 'h': return strcmp(key, "hota") == 0 ? &s->hota : NULL;
+    case 's': return strcmp(key, "sod") == 0 ? &s->sod : NULL;
+    default: return NULL;
+    }
 }
 
 /* Applies the field mapping `map` (the entity's own, or its `sod:` overrides). `apply` false
  * only checks that the keys are fields (the `sod:` block of the HotA ruleset). */
 static rmg_status apply_fields(applyctx *a, size_t index, const rmg__ynode *map, bool apply, uint64_t *given)
 {
+    size_t pos = 0;
     for (size_t i = 0; i < map->n; i++) {
         const rmg__ynode *k = map->items[2 * i], *v = map->items[2 * i + 1];
         if (k->type != RMG__Y_SCALAR)
             return fail_at(a->b, RMG_ERR_INVALID_DATA, a->file, k, "%s '%s': field names must be scalars",
                            desc(a->kind)->single, a->key);
-        if (strcmp(k->str, "remove") == 0 || strcmp(k->str, "hota") == 0 || strcmp(k->str, "sod") == 0) {
+        special_keys ignored;
+        if (special_slot(&ignored, k->str)) {
             if (given)
                 continue; /* handled by apply_entity */
             return fail_at(a->b, RMG_ERR_INVALID_DATA, a->file, k, "%s '%s': '%s' is not allowed inside 'sod'",
                            desc(a->kind)->single, a->key, k->str);
         }
-        size_t pos;
         const rmg__field *fd = find_field(a->kind, k->str, &pos);
         if (!fd)
             return fail_at(a->b, RMG_ERR_INVALID_DATA, a->file, k, "%s '%s': unknown field '%s'",
@@ -706,12 +726,23 @@ static bool was_skipped(const rmg__builder *b, int kind, const char *key)
     return false;
 }
 
-static rmg_status flag_of(applyctx *a, const rmg__ynode *map, const char *name, bool *out)
+/* Finds remove / hota / sod in an entity mapping (one pass) and reads the two flags. */
+static rmg_status read_specials(applyctx *a, const rmg__ynode *map, special_keys *s, bool *removing, bool *hota)
 {
-    *out = false;
-    const rmg__ynode *n = rmg__ymap_get(map, name);
-    if (n && !parse_bool(n, out))
-        return bad_value(a, n, name, "true or false");
+    memset(s, 0, sizeof *s);
+    for (size_t i = 0; i < map->n; i++) {
+        const rmg__ynode *k = map->items[2 * i];
+        const rmg__ynode **slot = k->type == RMG__Y_SCALAR ? special_slot(s, k->str) : NULL;
+        if (slot)
+            *slot = map->items[2 * i + 1];
+    }
+    *removing = *hota = false;
+    if (s->remove && !parse_bool(s->remove, removing))
+        return bad_value(a, s->remove, "remove", "true or false");
+    if (s->hota && !parse_bool(s->hota, hota))
+        return bad_value(a, s->hota, "hota", "true or false");
+    if (s->sod && s->sod->type != RMG__Y_MAP)
+        return bad_value(a, s->sod, "sod", "a mapping of fields");
     return RMG_OK;
 }
 
@@ -740,10 +771,9 @@ static rmg_status apply_entity(applyctx *a, const rmg__ynode *keynode, const rmg
     long at = kb_find(b, a->kind, a->key);
     if (at >= 0 && b->k[a->kind].meta[at].serial == b->serial)
         return fail_at(b, RMG_ERR_INVALID_DATA, a->file, keynode, "duplicate %s '%s'", d->single, a->key);
+    special_keys sk;
     bool removing, hota;
-    rmg_status st = flag_of(a, map, "remove", &removing);
-    if (st == RMG_OK)
-        st = flag_of(a, map, "hota", &hota);
+    rmg_status st = read_specials(a, map, &sk, &removing, &hota);
     if (st)
         return st;
     if (removing)
@@ -766,17 +796,13 @@ static rmg_status apply_entity(applyctx *a, const rmg__ynode *keynode, const rmg
     }
     uint64_t given = 0;
     st = apply_fields(a, index, map, true, &given);
-    const rmg__ynode *sod = rmg__ymap_get(map, "sod");
-    if (st == RMG_OK && sod) {
-        if (sod->type != RMG__Y_MAP)
-            return bad_value(a, sod, "sod", "a mapping of fields");
-        st = apply_fields(a, index, sod, b->out->variant == RMG_CONTENT_SOD, NULL);
-    }
+    if (st == RMG_OK && sk.sod)
+        st = apply_fields(a, index, sk.sod, b->out->variant == RMG_CONTENT_SOD, NULL);
     if (st == RMG_OK && is_new)
         st = check_required(a, map, given);
     if (st)
         return st;
-    if (d->hota_off >= 0 && (is_new || rmg__ymap_get(map, "hota")))
+    if (d->hota_off >= 0 && (is_new || sk.hota))
         put_bool(elem_at(b, a->kind, index), (size_t)d->hota_off, hota);
     b->k[a->kind].meta[index].mark = (rmg__mark){a->file, keynode->line, keynode->col};
     b->k[a->kind].meta[index].serial = b->serial;

@@ -33,8 +33,6 @@ typedef struct rmg__ydoc {
  * file:line:col, RMG_ERR_LIMIT (size, depth, expanded nodes), RMG_ERR_NOMEM. */
 rmg_status rmg__yaml_parse(rmg_context *ctx, const char *data, size_t len, const char *file, rmg__ydoc *doc);
 void rmg__yaml_free(rmg__ydoc *doc);
-/* Value of key in a mapping node, or NULL. */
-const rmg__ynode *rmg__ymap_get(const rmg__ynode *map, const char *key);
 
 /* ---- schema (content_schema.c) --------------------------------------------------------- */
 

@@ -224,15 +224,3 @@ void rmg__yaml_free(rmg__ydoc *doc)
     rmg__arena_free(&doc->arena);
     doc->root = NULL;
 }
-
-const rmg__ynode *rmg__ymap_get(const rmg__ynode *map, const char *key)
-{
-    if (!map || map->type != RMG__Y_MAP)
-        return NULL;
-    for (size_t i = 0; i < map->n; i++) {
-        const rmg__ynode *k = map->items[2 * i];
-        if (k->type == RMG__Y_SCALAR && strcmp(k->str, key) == 0)
-            return map->items[2 * i + 1];
-    }
-    return NULL;
-}
