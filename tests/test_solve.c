@@ -1,5 +1,6 @@
 /* Solve stage: type-selection rules (ZON-10..21), zone factions (FAC-02..05), the public API. */
 #include "test_solve_fixture.h"
+#include "template/h3t.h"
 
 #define SEEDS 40
 
@@ -70,6 +71,36 @@ static void test_zon10_town_native_to_terrain(void **state)
     (void)state;
     check_town_native(false);
     check_town_native(true);
+}
+
+/* The h3t hints can name every town of a zone or every neutral town: "every town of zone 1
+ * differs from each other" and "every neutral town of zone 2 is the same as zone 1's player
+ * towns"; a reference to a zone without minimum towns binds nothing (ZON-18) and is no error. */
+static void test_zon10_multi_town_references(void **state)
+{
+    (void)state;
+    sfx f;
+    sfx_init(&f);
+    sfx_zones(&f, 3);
+    sfx_player_zone(&f, 1, 1);
+    sfx_zone(&f, 1)->neutral_towns = 2;
+    sfx_zone(&f, 2)->neutral_towns = 3;
+    sfx_rule(&f, 1, RMG_TYPE_RULE_TOWN_SAME, true, 1, RMG__H3T_TOWN_ALL, 1, RMG__H3T_TOWN_ALL);
+    sfx_rule(&f, 2, RMG_TYPE_RULE_TOWN_SAME, false, 2, RMG__H3T_TOWN_NEUTRAL_ALL, 1, -1);
+    sfx_rule(&f, 3, RMG_TYPE_RULE_TOWN_SAME, false, 3, RMG__H3T_TOWN_ALL, 1, -1);
+    for (uint64_t seed = 1; seed <= SEEDS; seed++) {
+        sfx_run r;
+        sfx_solve(&f, seed, NULL, &r);
+        const rmg__zone_solution *z1 = sfx_zs(&f, &r, 1), *z2 = sfx_zs(&f, &r, 2);
+        int p = z1->player_town_type, a = z1->neutral_town_types[0], b = z1->neutral_town_types[1];
+        assert_true(p != a && p != b && a != b);
+        for (int k = 0; k < 3; k++)
+            assert_int_equal(z2->neutral_town_types[k], p);
+        assert_int_equal(r.x.warnings.count, 0);
+        assert_int_equal(r.x.stats.rules_violated, 0);
+        sfx_run_free(&r);
+    }
+    sfx_free(&f);
 }
 
 /* ---- ZON-11 terrain rules ---------------------------------------------------------------------- */
@@ -506,6 +537,7 @@ int main(void)
         cmocka_unit_test(test_zon10_town_same),
         cmocka_unit_test(test_zon10_town_different),
         cmocka_unit_test(test_zon10_town_native_to_terrain),
+        cmocka_unit_test(test_zon10_multi_town_references),
         cmocka_unit_test(test_zon11_terrain_same_and_different),
         cmocka_unit_test(test_zon11_terrain_native_to_town),
         cmocka_unit_test(test_zon12_faction_rules),

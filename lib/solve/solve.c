@@ -173,14 +173,6 @@ static rmg_status activity(rmg_solve_result *r, const rmg__template *t, const rm
     return RMG_OK;
 }
 
-/* The game content of the context (the host's or the built-in one once loaded). */
-static const struct rmg_content *context_content(rmg_context *ctx)
-{
-    if (!ctx->content)
-        rmg__error_set(ctx, RMG_ERR_NOT_FOUND, "rmg_solve: the context has no game content loaded");
-    return ctx->content;
-}
-
 static rmg_status solve_into(rmg_context *ctx, const rmg_pack *pack, size_t template_index,
                              const rmg_solve_options *options, rmg_solve_result *r)
 {
@@ -190,9 +182,9 @@ static rmg_status solve_into(rmg_context *ctx, const rmg_pack *pack, size_t temp
         return st;
     if (!pack || template_index >= pack->n_templates)
         return rmg__error_set(ctx, RMG_ERR_INVALID_ARG, "rmg_solve: no template %zu in the pack", template_index);
-    r->content = context_content(ctx);
+    r->content = rmg__content_get(ctx); /* the host's, or the built-in ruleset */
     if (!r->content)
-        return RMG_ERR_NOT_FOUND;
+        return rmg_context_errcode(ctx) != RMG_OK ? rmg_context_errcode(ctx) : RMG_ERR_NOT_FOUND;
     const rmg__template *t = &pack->templates[template_index];
     r->n_zones = t->n_zones;
     r->n_conns = t->n_connections;

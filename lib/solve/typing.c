@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "solve/solve_internal.h"
+#include "template/h3t.h" /* RMG__H3T_TOWN_ALL / _NEUTRAL_ALL town references */
 
 /* Why a constraint exists, for messages. */
 typedef enum reason_kind { REASON_RULE, REASON_SAME_TYPE, REASON_MATCH_TOWN } reason_kind;
@@ -361,23 +362,42 @@ static rmg_status resolve_zone(typing *t, size_t zone, size_t rule, int id, long
     return RMG_OK;
 }
 
-/* Variable of town `town` (-1 = player towns) of zone index zi; -1 (with a warning) if none. */
-static rmg_status resolve_town(typing *t, size_t zone, size_t rule, long zi, int town, int *var)
+/* The variables a side of a rule names: one terrain or faction, or the towns of a reference.
+ * `multi` marks references to several towns (every town / every neutral town of a zone, as
+ * the h3t hints allow); those bind only the minimum towns there are (ZON-18), maybe none. */
+typedef struct side {
+    int *vars;
+    int n;
+    bool multi;
+} side;
+
+static rmg_status town_missing(typing *t, size_t zone, size_t rule, long zi, int town)
+{
+    char what[96];
+    if (town == -1)
+        snprintf(what, sizeof what, "zone %d has no player towns", t->tpl->zones[zi].id);
+    else if (town >= 0)
+        snprintf(what, sizeof what, "zone %d has no minimum neutral town #%d (ZON-18)", t->tpl->zones[zi].id, town + 1);
+    else
+        snprintf(what, sizeof what, "invalid town reference %d", town);
+    return warn_rule(t, zone, rule, what);
+}
+
+/* Town variables of reference `town` in zone index zi; an empty single reference is reported. */
+static rmg_status resolve_towns(typing *t, size_t zone, size_t rule, long zi, int town, side *out)
 {
     const zone_vars *v = &t->zv[zi];
-    *var = -1;
-    if (town < 0 && v->player >= 0)
-        *var = v->player;
-    else if (town >= 0 && town < v->n_neutral)
-        *var = v->neutral_first + town;
-    if (*var >= 0)
-        return RMG_OK;
-    char what[96];
-    if (town < 0)
-        snprintf(what, sizeof what, "zone %d has no player towns", t->tpl->zones[zi].id);
-    else
-        snprintf(what, sizeof what, "zone %d has no minimum neutral town #%d (ZON-18)", t->tpl->zones[zi].id, town + 1);
-    return warn_rule(t, zone, rule, what);
+    out->n = 0;
+    out->multi = town == RMG__H3T_TOWN_ALL || town == RMG__H3T_TOWN_NEUTRAL_ALL;
+    out->vars = rmg__arena_alloc(&t->work, (size_t)(v->n_neutral + 1) * sizeof *out->vars);
+    if (!out->vars)
+        return rmg__error_nomem(t->ctx);
+    if ((town == -1 || town == RMG__H3T_TOWN_ALL) && v->player >= 0)
+        out->vars[out->n++] = v->player;
+    for (int k = 0; k < v->n_neutral; k++)
+        if (town == k || (out->multi && town != -1))
+            out->vars[out->n++] = v->neutral_first + k;
+    return out->n || out->multi ? RMG_OK : town_missing(t, zone, rule, zi, town);
 }
 
 static bool kind_names_faction_b(rmg_type_rule_kind k)
@@ -401,13 +421,34 @@ static bool side_b_is_town(rmg_type_rule_kind k)
     return k == RMG_TYPE_RULE_TOWN_SAME || k == RMG_TYPE_RULE_TERRAIN_NATIVE || k == RMG_TYPE_RULE_FACTION_TOWN;
 }
 
-static int side_var(const typing *t, rmg_type_rule_kind k, long zi, bool side_a, int town_var)
+/* The variables of one side of rule r (side_a: subject). */
+static rmg_status resolve_side(typing *t, size_t zone, size_t rule, long zi, bool side_a, side *out)
 {
-    if (side_a ? side_a_is_town(k) : side_b_is_town(k))
-        return town_var;
-    if (side_a ? kind_names_faction_a(k) : kind_names_faction_b(k))
-        return t->zv[zi].faction;
-    return t->zv[zi].terrain;
+    const rmg__type_rule *r = &t->tpl->zones[zone].type_rules[rule];
+    if (side_a ? side_a_is_town(r->kind) : side_b_is_town(r->kind))
+        return resolve_towns(t, zone, rule, zi, side_a ? r->town_a : r->town_b, out);
+    out->vars = rmg__arena_alloc(&t->work, sizeof *out->vars);
+    if (!out->vars)
+        return rmg__error_nomem(t->ctx);
+    bool faction = side_a ? kind_names_faction_a(r->kind) : kind_names_faction_b(r->kind);
+    out->vars[0] = faction ? t->zv[zi].faction : t->zv[zi].terrain;
+    out->n = 1;
+    out->multi = false;
+    return RMG_OK;
+}
+
+/* One constraint of rule r between variables x (subject side) and y. */
+static rmg_status add_rule_pair(typing *t, const rmg__type_rule *r, int x, int y, int tag)
+{
+    switch (r->kind) {
+    case RMG_TYPE_RULE_TOWN_NATIVE:
+    case RMG_TYPE_RULE_FACTION_TERRAIN:
+        return add_native(t, x, y, r->negate, tag);
+    case RMG_TYPE_RULE_TERRAIN_NATIVE:
+        return add_native(t, y, x, r->negate, tag);
+    default:
+        return add_equal(t, x, y, r->negate, tag);
+    }
 }
 
 static rmg_status add_rule(typing *t, size_t zone, size_t rule)
@@ -425,28 +466,20 @@ static rmg_status add_rule(typing *t, size_t zone, size_t rule)
     if ((kind_names_faction_a(r->kind) && t->tpl->zones[za].neutral_only) ||
         (kind_names_faction_b(r->kind) && t->tpl->zones[zb].neutral_only))
         return warn_rule(t, zone, rule, "names the faction of a neutral-only zone (ZON-17)");
-    int town_a = -1, town_b = -1;
-    if (side_a_is_town(r->kind))
-        st = resolve_town(t, zone, rule, za, r->town_a, &town_a);
-    if (st == RMG_OK && side_b_is_town(r->kind) && (!side_a_is_town(r->kind) || town_a >= 0))
-        st = resolve_town(t, zone, rule, zb, r->town_b, &town_b);
-    if (st != RMG_OK || (side_a_is_town(r->kind) && town_a < 0) || (side_b_is_town(r->kind) && town_b < 0))
+    side a = {0}, b = {0};
+    size_t errors = t->stats->rule_errors;
+    st = resolve_side(t, zone, rule, za, true, &a);
+    if (st == RMG_OK && t->stats->rule_errors == errors)
+        st = resolve_side(t, zone, rule, zb, false, &b);
+    if (st != RMG_OK || t->stats->rule_errors != errors || !a.n || !b.n)
         return st;
-    int x = side_var(t, r->kind, za, true, town_a);
-    int y = side_var(t, r->kind, zb, false, town_b);
     int tag;
     st = add_reason(t, REASON_RULE, zone, rule, &tag);
-    if (st != RMG_OK)
-        return st;
-    switch (r->kind) {
-    case RMG_TYPE_RULE_TOWN_NATIVE:
-    case RMG_TYPE_RULE_FACTION_TERRAIN:
-        return add_native(t, x, y, r->negate, tag);
-    case RMG_TYPE_RULE_TERRAIN_NATIVE:
-        return add_native(t, y, x, r->negate, tag);
-    default:
-        return add_equal(t, x, y, r->negate, tag);
-    }
+    for (int i = 0; i < a.n && st == RMG_OK; i++)
+        for (int j = 0; j < b.n && st == RMG_OK; j++)
+            if (a.vars[i] != b.vars[j] || !(a.multi || b.multi)) /* "every town differs": not from itself */
+                st = add_rule_pair(t, r, a.vars[i], b.vars[j], tag);
+    return st;
 }
 
 static rmg_status zone_rules(typing *t, size_t i)
