@@ -326,6 +326,33 @@ static void test_limits(void **state)
     rmg_context_destroy(ctx);
 }
 
+/* Every prefix of a valid input, and the input with single bytes replaced, loads or fails
+ * cleanly with a message (sanitizers watch for the rest); the previous ruleset survives. */
+static void test_truncated_and_corrupted_inputs(void **state)
+{
+    (void)state;
+    rmg_context *ctx = tiny_context(RMG_CONTENT_HOTA);
+    size_t n = strlen(tiny);
+    char *buf = malloc(n + 1);
+    assert_non_null(buf);
+    for (size_t len = 0; len < n; len += 3) {
+        rmg_status st = rmg_content_merge_string(ctx, tiny, len, "prefix.yaml");
+        if (st != RMG_OK)
+            assert_string_not_equal(rmg_context_errmsg(ctx), "");
+    }
+    static const char junk[] = {'{', '}', '[', ']', ':', '-', '&', '*', '!', '\'', '"', '#', '\n', '\0', '\xff'};
+    for (size_t i = 0; i < n; i += 5) {
+        memcpy(buf, tiny, n + 1);
+        buf[i] = junk[i % sizeof junk];
+        rmg_status st = rmg_content_load_string(ctx, buf, n, "corrupt.yaml", RMG_CONTENT_HOTA);
+        if (st != RMG_OK)
+            assert_string_not_equal(rmg_context_errmsg(ctx), "");
+        assert_non_null(rmg__content_get(ctx));
+    }
+    free(buf);
+    rmg_context_destroy(ctx);
+}
+
 /* ---- files ----------------------------------------------------------------------------------- */
 
 static void test_files(void **state)
@@ -439,6 +466,7 @@ int main(void)
         cmocka_unit_test(test_validation_errors),
         cmocka_unit_test(test_failed_load_keeps_previous),
         cmocka_unit_test(test_limits),
+        cmocka_unit_test(test_truncated_and_corrupted_inputs),
         cmocka_unit_test(test_files),
         cmocka_unit_test(test_documented_example_loads),
         cmocka_unit_test(test_oom_load_and_merge_full_sweep),

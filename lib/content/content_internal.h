@@ -64,6 +64,10 @@ typedef struct rmg__footprint {
     uint32_t terrains;           /* terrain-id mask the graphic exists for (0 = any) */
 } rmg__footprint;
 
+/* Objects: the rows of object-defaults.tsv in table order (content/objects.yaml). class/subclass
+ * and the footprint come from ONE H3M template per object, chosen by scripts/gen-content.py:
+ * SoD-edition templates first for SoD objects, the one whose terrain mask covers most of the
+ * object's terrains (a land template for land objects); see docs/content-format.md. */
 typedef struct rmg__object_def {
     char *key, *name, *name_ru, *family;
     int64_t value;               /* or RMG__VALUE_FORMULA / RMG__NA */
