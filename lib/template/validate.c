@@ -5,6 +5,7 @@
  */
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "rmg/content.h"
@@ -80,6 +81,51 @@ void rmg__check_report(rmg__checker *ck, rmg_severity severity, const char *code
 #define ERR(ck, code, loc, zone, conn, ...) rmg__check_report(ck, RMG_SEVERITY_ERROR, code, loc, zone, conn, __VA_ARGS__)
 #define WARN(ck, code, loc, zone, conn, ...) \
     rmg__check_report(ck, RMG_SEVERITY_WARNING, code, loc, zone, conn, __VA_ARGS__)
+
+void *rmg__check_alloc(rmg__checker *ck, size_t count, size_t size)
+{
+    size_t bytes;
+    void *p = ck->status == RMG_OK && rmg__mul_ok(count ? count : 1, size, &bytes)
+                  ? rmg__arena_alloc(&ck->out->arena, bytes)
+                  : NULL;
+    if (!p && ck->status == RMG_OK)
+        ck->status = rmg__error_nomem(ck->out->ctx);
+    return p;
+}
+
+static int compare_zone_keys(const void *a, const void *b)
+{
+    const rmg__zone_key *x = a, *y = b;
+    if (x->id != y->id)
+        return x->id < y->id ? -1 : 1;
+    return x->index < y->index ? -1 : x->index > y->index;
+}
+
+/* Sorted zone numbers, so lookups stay O(log n) even for huge templates. */
+static bool index_zones(rmg__checker *ck, const rmg__template *t)
+{
+    ck->zone_keys = rmg__check_alloc(ck, t->n_zones, sizeof *ck->zone_keys);
+    ck->n_zone_keys = ck->zone_keys ? t->n_zones : 0;
+    if (!ck->zone_keys)
+        return false;
+    for (size_t i = 0; i < t->n_zones; i++)
+        ck->zone_keys[i] = (rmg__zone_key){t->zones[i].id, i};
+    qsort(ck->zone_keys, t->n_zones, sizeof *ck->zone_keys, compare_zone_keys);
+    return true;
+}
+
+long rmg__check_find_zone(const rmg__checker *ck, int id)
+{
+    size_t lo = 0, hi = ck->n_zone_keys;
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        if (ck->zone_keys[mid].id < id)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return lo < ck->n_zone_keys && ck->zone_keys[lo].id == id ? (long)ck->zone_keys[lo].index : -1;
+}
 
 /* ---- template settings ---------------------------------------------------------------------- */
 
@@ -205,7 +251,7 @@ static void check_zones(rmg__checker *ck, const rmg__template *t)
         const rmg__zone *z = &t->zones[i];
         if (z->id <= 0)
             ERR(ck, "zone-id", &z->loc, z->id, -1, "zone numbers must be positive");
-        long first = rmg__template_find_zone(t, z->id);
+        long first = rmg__check_find_zone(ck, z->id);
         if (first >= 0 && (size_t)first != i)
             ERR(ck, "duplicate-zone", &z->loc, z->id, -1, "zone number %d is used twice (first at line %d)", z->id,
                 t->zones[first].loc.line);
@@ -232,9 +278,9 @@ static void check_connections(rmg__checker *ck, const rmg__template *t)
             WARN(ck, "placeholder", &c->loc, -1, ci, "a connection between zones 0 and 0 is a placeholder and ignored");
             continue;
         }
-        if (rmg__template_find_zone(t, c->zone_a) < 0)
+        if (rmg__check_find_zone(ck, c->zone_a) < 0)
             ERR(ck, "dangling-zone", &c->loc, -1, ci, "connects zone %d, which does not exist", c->zone_a);
-        if (rmg__template_find_zone(t, c->zone_b) < 0)
+        if (rmg__check_find_zone(ck, c->zone_b) < 0)
             ERR(ck, "dangling-zone", &c->loc, -1, ci, "connects zone %d, which does not exist", c->zone_b);
         if (c->zone_a == c->zone_b)
             WARN(ck, "self-connection", &c->loc, -1, ci, "connects zone %d with itself", c->zone_a);
@@ -249,37 +295,36 @@ static void check_connections(rmg__checker *ck, const rmg__template *t)
     }
 }
 
-/* Zones that no real (non-fictive) connection path links to the first zone. */
+static size_t find_root(size_t *parent, size_t i)
+{
+    while (parent[i] != i)
+        i = parent[i] = parent[parent[i]];
+    return i;
+}
+
+/* Zones that no real (non-fictive) connection path links to the first zone (union-find, so
+ * the check is near-linear in zones + connections). */
 static void check_reachable(rmg__checker *ck, const rmg__template *t)
 {
     if (t->n_zones < 2)
         return;
-    struct rmg_validation *v = ck->out;
-    unsigned char *seen = rmg__arena_alloc(&v->arena, t->n_zones);
-    if (!seen) {
-        ck->status = rmg__error_nomem(v->ctx);
+    for (size_t i = 0; i < t->n_zones; i++)
+        if (t->zones[i].n_mirror_links)
+            return; /* mirror templates join their levels through links, not connections */
+    size_t *parent = rmg__check_alloc(ck, t->n_zones, sizeof *parent);
+    if (!parent)
         return;
-    }
-    seen[0] = 1;
-    /* Relax until nothing changes: O(zones x connections), both bounded by the input size. */
-    for (bool grew = true; grew;) {
-        grew = false;
-        for (size_t i = 0; i < t->n_connections; i++) {
-            const rmg__connection *c = &t->connections[i];
-            if (c->type == RMG_CONNECTION_FICTIVE)
-                continue;
-            long a = rmg__template_find_zone(t, c->zone_a), b = rmg__template_find_zone(t, c->zone_b);
-            if (a < 0 || b < 0 || seen[a] == seen[b])
-                continue;
-            seen[a] = seen[b] = 1;
-            grew = true;
-        }
-    }
-    bool mirror_linked = false;
     for (size_t i = 0; i < t->n_zones; i++)
-        mirror_linked |= t->zones[i].n_mirror_links > 0;
+        parent[i] = i;
+    for (size_t i = 0; i < t->n_connections; i++) {
+        const rmg__connection *c = &t->connections[i];
+        long a = rmg__check_find_zone(ck, c->zone_a), b = rmg__check_find_zone(ck, c->zone_b);
+        if (c->type != RMG_CONNECTION_FICTIVE && a >= 0 && b >= 0)
+            parent[find_root(parent, (size_t)a)] = find_root(parent, (size_t)b);
+    }
+    size_t home = find_root(parent, 0);
     for (size_t i = 0; i < t->n_zones; i++)
-        if (!seen[i] && !mirror_linked)
+        if (find_root(parent, i) != home)
             WARN(ck, "unreachable", &t->zones[i].loc, t->zones[i].id, -1,
                  "no real connection path leads here from zone %d", t->zones[0].id);
 }
@@ -296,7 +341,7 @@ static bool is_faction_ref(rmg_type_rule_kind k, bool second)
 static void check_rule_zone(rmg__checker *ck, const rmg__template *t, const rmg__zone *owner,
                             const rmg__type_rule *r, int zone_id, bool second)
 {
-    long zi = rmg__template_find_zone(t, zone_id);
+    long zi = rmg__check_find_zone(ck, zone_id);
     if (zi < 0) {
         ERR(ck, "dangling-zone", &r->loc, owner->id, -1, "type rule names zone %d, which does not exist", zone_id);
         return;
@@ -321,7 +366,7 @@ static bool is_town_ref(rmg_type_rule_kind k, bool second)
 static void check_town_ref(rmg__checker *ck, const rmg__template *t, const rmg__zone *owner, const rmg__type_rule *r,
                            int zone_id, int town)
 {
-    long zi = rmg__template_find_zone(t, zone_id);
+    long zi = rmg__check_find_zone(ck, zone_id);
     if (zi < 0 || town < -1)
         return; /* dangling zones are reported already; < -1 are importer codes for "all towns" */
     const rmg__zone *z = &t->zones[zi];
@@ -335,34 +380,76 @@ static void check_town_ref(rmg__checker *ck, const rmg__template *t, const rmg__
              neutral);
 }
 
-static bool same_subjects(const rmg__type_rule *a, const rmg__type_rule *b)
+static bool is_symmetric(rmg_type_rule_kind k)
 {
-    bool direct = a->zone_a == b->zone_a && a->town_a == b->town_a && a->zone_b == b->zone_b && a->town_b == b->town_b;
-    bool symmetric = a->kind == RMG_TYPE_RULE_TOWN_SAME || a->kind == RMG_TYPE_RULE_TERRAIN_SAME ||
-                     a->kind == RMG_TYPE_RULE_FACTION_SAME;
-    bool swapped = a->zone_a == b->zone_b && a->town_a == b->town_b && a->zone_b == b->zone_a && a->town_b == b->town_a;
-    return direct || (symmetric && swapped);
+    return k == RMG_TYPE_RULE_TOWN_SAME || k == RMG_TYPE_RULE_TERRAIN_SAME || k == RMG_TYPE_RULE_FACTION_SAME;
 }
 
-/* "X == Y" together with "X != Y", or "X != X": no assignment can satisfy them. */
+/* A type rule with its subjects in a canonical order (symmetric kinds sort their two sides). */
+typedef struct rule_key {
+    int kind, za, ta, zb, tb;
+    bool negate;
+    size_t zone, rule;             /* position, for file order and messages */
+} rule_key;
+
+static int compare_rule_keys(const void *a, const void *b)
+{
+    const rule_key *x = a, *y = b;
+    const int xs[5] = {x->kind, x->za, x->ta, x->zb, x->tb}, ys[5] = {y->kind, y->za, y->ta, y->zb, y->tb};
+    for (int i = 0; i < 5; i++)
+        if (xs[i] != ys[i])
+            return xs[i] < ys[i] ? -1 : 1;
+    if (x->zone != y->zone)
+        return x->zone < y->zone ? -1 : 1;
+    return x->rule < y->rule ? -1 : x->rule > y->rule;
+}
+
+static rule_key make_rule_key(const rmg__type_rule *r, size_t zone, size_t rule)
+{
+    rule_key k = {(int)r->kind, r->zone_a, r->town_a, r->zone_b, r->town_b, r->negate, zone, rule};
+    if (is_symmetric(r->kind) && (k.zb < k.za || (k.zb == k.za && k.tb < k.ta))) {
+        k.za = r->zone_b, k.ta = r->town_b;
+        k.zb = r->zone_a, k.tb = r->town_a;
+    }
+    return k;
+}
+
+/* "X == Y" together with "X != Y", or "X != X": no assignment can satisfy them. Sorting the
+ * rules by subject finds the pairs in O(n log n). */
 static void check_contradictions(rmg__checker *ck, const rmg__template *t)
 {
+    size_t n = 0;
     for (size_t i = 0; i < t->n_zones; i++)
-        for (size_t k = 0; k < t->zones[i].n_type_rules; k++) {
-            const rmg__type_rule *r = &t->zones[i].type_rules[k];
-            bool symmetric = r->kind == RMG_TYPE_RULE_TOWN_SAME || r->kind == RMG_TYPE_RULE_TERRAIN_SAME ||
-                             r->kind == RMG_TYPE_RULE_FACTION_SAME;
-            if (symmetric && r->negate && r->zone_a == r->zone_b && r->town_a == r->town_b && r->town_a >= -1)
-                ERR(ck, "contradictory-rule", &r->loc, t->zones[i].id, -1, "a type rule requires a value to differ "
-                    "from itself");
-            for (size_t j = i; j < t->n_zones; j++)
-                for (size_t m = j == i ? k + 1 : 0; m < t->zones[j].n_type_rules; m++) {
-                    const rmg__type_rule *o = &t->zones[j].type_rules[m];
-                    if (o->kind == r->kind && o->negate != r->negate && same_subjects(r, o))
-                        ERR(ck, "contradictory-rule", &o->loc, t->zones[j].id, -1,
-                            "this type rule contradicts the one at line %d (zone %d)", r->loc.line, t->zones[i].id);
-                }
+        n += t->zones[i].n_type_rules;
+    rule_key *keys = n ? rmg__check_alloc(ck, n, sizeof *keys) : NULL;
+    if (!keys)
+        return;
+    size_t k = 0;
+    for (size_t i = 0; i < t->n_zones; i++)
+        for (size_t j = 0; j < t->zones[i].n_type_rules; j++) {
+            const rmg__type_rule *r = &t->zones[i].type_rules[j];
+            keys[k++] = make_rule_key(r, i, j);
+            if (is_symmetric(r->kind) && r->negate && r->zone_a == r->zone_b && r->town_a == r->town_b &&
+                r->town_a >= -1)
+                ERR(ck, "contradictory-rule", &r->loc, t->zones[i].id, -1,
+                    "a type rule requires a value to differ from itself");
         }
+    qsort(keys, n, sizeof *keys, compare_rule_keys);
+    for (size_t g = 0; g < n;) {
+        size_t end = g + 1;
+        while (end < n && keys[end].kind == keys[g].kind && keys[end].za == keys[g].za && keys[end].ta == keys[g].ta &&
+               keys[end].zb == keys[g].zb && keys[end].tb == keys[g].tb)
+            end++;
+        const rmg__zone *z0 = &t->zones[keys[g].zone];
+        for (size_t m = g + 1; m < end; m++)
+            if (keys[m].negate != keys[g].negate) {
+                const rmg__zone *zm = &t->zones[keys[m].zone];
+                ERR(ck, "contradictory-rule", &zm->type_rules[keys[m].rule].loc, zm->id, -1,
+                    "this type rule contradicts the one at line %d (zone %d)", z0->type_rules[keys[g].rule].loc.line,
+                    z0->id);
+            }
+        g = end;
+    }
 }
 
 static void check_type_rules(rmg__checker *ck, const rmg__template *t)
@@ -510,10 +597,12 @@ RMG_API rmg_status rmg_pack_validate(const rmg_pack *pack, rmg_validation **out)
         return rmg__error_nomem(pack->ctx);
     v->ctx = pack->ctx;
     rmg__arena_init(&v->arena, pack->ctx, 16 * 1024);
-    rmg__checker ck = {pack, v, RMG_OK, -1};
+    rmg__checker ck = {pack, v, RMG_OK, -1, NULL, 0};
     check_pack(&ck, pack);
     for (size_t t = 0; t < pack->n_templates && ck.status == RMG_OK; t++) {
         ck.template_index = (long)t;
+        if (!index_zones(&ck, &pack->templates[t]))
+            break;
         for (size_t k = 0; k < RMG__ARRAY_LEN(checks); k++)
             checks[k](&ck, &pack->templates[t]);
     }

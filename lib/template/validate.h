@@ -9,12 +9,25 @@
 
 #include "model.h"
 
+typedef struct rmg__zone_key {
+    int id;
+    size_t index;
+} rmg__zone_key;
+
 typedef struct rmg__checker {
     const struct rmg_pack *pack;
     struct rmg_validation *out;
     rmg_status status;             /* RMG_ERR_NOMEM once adding a message failed */
     long template_index;
+    rmg__zone_key *zone_keys;      /* the current template's zones sorted by (id, index) */
+    size_t n_zone_keys;
 } rmg__checker;
+
+/* Index of the first zone numbered `id` in the current template, or -1 (O(log n)). */
+long rmg__check_find_zone(const rmg__checker *ck, int id);
+/* Scratch memory that lives as long as the validation result (NULL after a failure, which is
+ * then recorded in ck->status). */
+void *rmg__check_alloc(rmg__checker *ck, size_t count, size_t size);
 
 typedef void (*rmg__template_check)(rmg__checker *ck, const rmg__template *t);
 
