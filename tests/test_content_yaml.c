@@ -135,6 +135,11 @@ static void test_variant_rules_in_host_yaml(void **state)
     /* Merges keep the ruleset's variant. */
     assert_int_equal(merge(ctx, "terrains: {swamp: {name: Swamp, id: 4, hota: true}}\n"), RMG_OK);
     assert_int_equal(rmg__content_find_terrain(content_of(ctx), "swamp"), -1);
+    /* A required reference to an entity the variant left out is an error. */
+    assert_int_equal(merge(ctx, "factions: {pirates: {name: Pirates, id: 9, hota: true}}\n"
+                                "creatures: {parrot: {name: Parrot, id: 9, faction: pirates, level: 1}}\n"),
+                     RMG_ERR_INVALID_DATA);
+    assert_non_null(strstr(rmg_context_errmsg(ctx), "refers to the left-out faction 'pirates'"));
     /* Marking an existing entity HotA-only removes it from the SoD ruleset. */
     assert_int_equal(merge(ctx, "spells: {bolt: {hota: true}}\n"), RMG_OK);
     assert_int_equal(rmg__content_find_spell(content_of(ctx), "bolt"), -1);
