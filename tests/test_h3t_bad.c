@@ -166,6 +166,7 @@ static void test_huge_numbers(void **state)
         {33, "1234567890123456", "row 4, column 34 (Zone/Base Size): expected a number with at most 15 digits"},
         {100, "-5", "row 4, column 101 (Zone/Treasure/Low): -5 is out of range"},
         {39, "12abc", "row 4, column 40 (Zone/Player towns): expected an integer, found '12abc'"},
+        {40, "7\xff\xc3\xa9", "row 4, column 41 (Zone/Player towns): expected an integer, found '7?\xc3\xa9'"},
         {38, "9", "row 4, column 39 (Zone/Ownership): 9 is out of range 0..8"},
         {117, "6", "row 4, column 118 (Zone/Monsters disposition (standard)): 6 is out of range 0..5"},
         {119, "4", "row 4, column 120 (Zone/Monsters joining percentage): 4 is out of range 0..3"},
@@ -288,6 +289,7 @@ static void test_not_a_template_and_no_templates(void **state)
     EXPECT_ERROR_LITERAL("", "not a template: the first cell is ''");
     EXPECT_ERROR_LITERAL("{\"json\": 1}", "row 1, column 1: not a template");
     EXPECT_ERROR_LITERAL("Name\tMin\n", "not a template: the first cell is 'Name'");
+    EXPECT_ERROR_LITERAL("N\xe4me\x01\tMin\n", "not a template: the first cell is 'N?me?'");
     EXPECT_ERROR_LITERAL("\x89PNG\r\n\x1a\n\0\0", "not a template");
     /* Header-only files (spec §1.2). */
     EXPECT_ERROR_LITERAL("Pack\tMap\nField count\nTown\r\n", "no templates");
@@ -336,6 +338,7 @@ static void test_structure_errors(void **state)
     sheet_set(&s, 4, 128, "-2");
     expect_error(&s, L140.width, "row 4, column 129 (Connections/Zone 2): -2 is out of range");
     EXPECT_ERROR_LITERAL("Pack\n\n\n12\t10\t4\t8\t10\t18\t4\tP\0x\n", "row 4, column 8: NUL byte");
+    EXPECT_ERROR_LITERAL("Pack\n\n\n12\t10\t4\t8\t10\t18\t4\t\"P\0x\"\n", "row 4, column 8: NUL byte");
 }
 
 /* Stray cells in sections a row does not have are ignored with a warning (spec §3). */

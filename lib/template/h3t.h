@@ -64,6 +64,10 @@ rmg__h3t_encoding rmg__h3t_detect_encoding(const char *data, size_t len);
  * the encoding become U+FFFD); NULL on failure. */
 char *rmg__h3t_to_utf8(rmg__arena *arena, const char *s, size_t n, rmg__h3t_encoding enc);
 
+/* Makes a message fragment printable: control characters and bytes that are not valid UTF-8
+ * become '?' (in place). */
+void rmg__h3t_sanitize(char *s);
+
 /* ---- the reader state shared by the parsers -------------------------------------------- */
 
 /* Warnings are aggregated per kind: one message per kind and pack, naming the first place

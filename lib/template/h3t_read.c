@@ -36,6 +36,12 @@ static bool records_grow(records *r, size_t need)
     return true;
 }
 
+static rmg_status nul_byte(const records *r, const char *name, int col)
+{
+    return rmg__error_at(r->ctx, RMG_ERR_PARSE, name, r->row, col + 1, "row %d, column %d: NUL byte (not a text file)",
+                         r->row, col + 1);
+}
+
 /* Reads the next record. Returns RMG_OK and *got = false at the end of the input.
  * Quoting (spec §1): a cell that starts with '"' runs to the next '"' not doubled; line breaks
  * inside are data. Unquoted cells end at TAB, CR, LF or CRLF. */
@@ -45,6 +51,8 @@ static rmg_status records_next(records *r, const char *name, bool *got)
     r->cells.count = 0;
     if (r->pos >= r->len)
         return RMG_OK;
+    if (r->row == INT32_MAX)
+        return rmg__error_at(r->ctx, RMG_ERR_LIMIT, name, r->row, 0, "more than %d rows", INT32_MAX - 1);
     r->row++;
     /* Unescaped cells are never longer than the raw record; +1 NUL per cell. */
     size_t o = 0;
@@ -69,6 +77,8 @@ static rmg_status records_next(records *r, const char *name, bool *got)
                     else
                         break;
                 }
+                if (c == '\0')
+                    return nul_byte(r, name, col);
                 if (!records_grow(r, o + 2))
                     return rmg__error_nomem(r->ctx);
                 r->buf[o++] = c;
@@ -81,6 +91,8 @@ static rmg_status records_next(records *r, const char *name, bool *got)
         }
         char c = r->data[r->pos++];
         if (c == '\t') {
+            if (col == INT32_MAX - 1)
+                return rmg__error_at(r->ctx, RMG_ERR_LIMIT, name, r->row, col, "row %d has too many columns", r->row);
             r->buf[o++] = '\0';
             cell_start = true;
             col++;
@@ -93,8 +105,7 @@ static rmg_status records_next(records *r, const char *name, bool *got)
             break;
         }
         if (c == '\0')
-            return rmg__error_at(r->ctx, RMG_ERR_PARSE, name, r->row, col + 1,
-                                 "row %d, column %d: NUL byte (not a text file)", r->row, col + 1);
+            return nul_byte(r, name, col);
         r->buf[o++] = c;
     }
     *got = true;
@@ -228,9 +239,7 @@ void rmg__h3t_note(rmg__h3t_reader *rd, rmg__h3t_warning kind, int col, const ch
         n->row = rd->row;
         n->col = col + 1;
         snprintf(n->detail, sizeof n->detail, "%s", detail ? detail : "");
-        for (char *c = n->detail; *c; c++)   /* messages stay ASCII whatever the file holds */
-            if ((unsigned char)*c >= 0x80 || (unsigned char)*c < 0x20)
-                *c = '?';
+        rmg__h3t_sanitize(n->detail);
     }
 }
 
@@ -241,6 +250,7 @@ rmg_status rmg__h3t_error(rmg__h3t_reader *rd, int col, const char *what, const 
     va_start(ap, fmt);
     vsnprintf(msg, sizeof msg, fmt, ap);
     va_end(ap);
+    rmg__h3t_sanitize(msg);   /* cell text quoted in messages may be any bytes */
     return rmg__error_at(rd->ctx, RMG_ERR_PARSE, rd->name, rd->row, col + 1, "row %d, column %d (%s): %s", rd->row,
                          col + 1, what, msg);
 }
@@ -1021,6 +1031,7 @@ static rmg_status read_header(reader *r)
     if (!hota && !sod) {
         char shown[44];
         snprintf(shown, sizeof shown, "%.40s", st == RMG_OK ? first : "");
+        rmg__h3t_sanitize(shown);
         return rmg__error_at(r->base.ctx, RMG_ERR_PARSE, r->base.name, 1, 1,
                              "row 1, column 1: not a template: the first cell is '%s', expected 'Pack' (HotA) or "
                              "'Map' (SoD)", shown);

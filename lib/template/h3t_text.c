@@ -140,3 +140,17 @@ char *rmg__h3t_to_utf8(rmg__arena *arena, const char *str, size_t n, rmg__h3t_en
     out[o] = '\0';
     return out;
 }
+
+void rmg__h3t_sanitize(char *s)
+{
+    size_t n = strlen(s);
+    for (size_t i = 0; i < n;) {
+        unsigned char c = (unsigned char)s[i];
+        size_t len = utf8_sequence((const unsigned char *)s + i, n - i);
+        if (len == 0 || c < 0x20 || c == 0x7F) {
+            s[i++] = '?';
+            continue;
+        }
+        i += len;
+    }
+}
