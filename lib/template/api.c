@@ -43,6 +43,18 @@ static rmg_status out_of_range(const rmg_pack *pack, const char *what, size_t i)
     return rmg__error_set(pack->ctx, RMG_ERR_NOT_FOUND, "no %s with index %zu", what, i);
 }
 
+/* Hands a filled info struct to the caller / takes the caller's struct over the current values. */
+static rmg_status deliver(const rmg_pack *pack, void *out, const void *full, size_t size, const char *fn)
+{
+    return info_out(out, full, size) == RMG_OK ? RMG_OK : bad_arg(pack, fn);
+}
+
+static rmg_status accept(const rmg_pack *pack, void *current, const void *in, size_t size, const char *fn)
+{
+    rmg_status st = info_in(current, in, size);
+    return st == RMG_OK ? RMG_OK : rmg__error_set(pack->ctx, st, "%s: bad struct_size", fn);
+}
+
 static rmg__template *tpl(const rmg_pack *pack, size_t t)
 {
     return pack && t < pack->n_templates ? &pack->templates[t] : NULL;
@@ -119,7 +131,7 @@ RMG_API rmg_status rmg_pack_get(const rmg_pack *pack, rmg_pack_info *out)
         return bad_arg(pack, "rmg_pack_get");
     rmg_pack_info full;
     pack_fill(pack, &full);
-    return info_out(out, &full, sizeof full) == RMG_OK ? RMG_OK : bad_arg(pack, "rmg_pack_get");
+    return deliver(pack, out, &full, sizeof full, "rmg_pack_get");
 }
 
 RMG_API rmg_status rmg_pack_set(rmg_pack *pack, const rmg_pack_info *info)
@@ -129,9 +141,9 @@ RMG_API rmg_status rmg_pack_set(rmg_pack *pack, const rmg_pack_info *info)
     rmg_pack_info v;
     pack_fill(pack, &v);
     v.name = v.description = v.tags = NULL;
-    rmg_status st = info_in(&v, info, sizeof v);
+    rmg_status st = accept(pack, &v, info, sizeof v, "rmg_pack_set");
     if (st != RMG_OK)
-        return rmg__error_set(pack->ctx, st, "rmg_pack_set: bad struct_size");
+        return st;
     if ((st = set_string(pack, &pack->name, v.name)) != RMG_OK ||
         (st = set_string(pack, &pack->description, v.description)) != RMG_OK ||
         (st = set_string(pack, &pack->tags, v.tags)) != RMG_OK)
@@ -241,7 +253,7 @@ RMG_API rmg_status rmg_template_get(const rmg_pack *pack, size_t t, rmg_template
         return pack && out ? out_of_range(pack, "template", t) : bad_arg(pack, "rmg_template_get");
     rmg_template_info full;
     template_fill(tp, &full);
-    return info_out(out, &full, sizeof full) == RMG_OK ? RMG_OK : bad_arg(pack, "rmg_template_get");
+    return deliver(pack, out, &full, sizeof full, "rmg_template_get");
 }
 
 RMG_API rmg_status rmg_template_set(rmg_pack *pack, size_t t, const rmg_template_info *info)
@@ -252,9 +264,9 @@ RMG_API rmg_status rmg_template_set(rmg_pack *pack, size_t t, const rmg_template
     rmg_template_info v;
     template_fill(tp, &v);
     v.name = NULL;
-    rmg_status st = info_in(&v, info, sizeof v);
+    rmg_status st = accept(pack, &v, info, sizeof v, "rmg_template_set");
     if (st != RMG_OK)
-        return rmg__error_set(pack->ctx, st, "rmg_template_set: bad struct_size");
+        return st;
     if ((st = set_string(pack, &tp->name, v.name)) != RMG_OK)
         return st;
     tp->min_size = v.min_size;
@@ -434,7 +446,7 @@ RMG_API rmg_status rmg_zone_get(const rmg_pack *pack, size_t t, size_t z, rmg_zo
         return pack && out ? out_of_range(pack, "zone", z) : bad_arg(pack, "rmg_zone_get");
     rmg_zone_info full;
     zone_fill(zp, &full);
-    return info_out(out, &full, sizeof full) == RMG_OK ? RMG_OK : bad_arg(pack, "rmg_zone_get");
+    return deliver(pack, out, &full, sizeof full, "rmg_zone_get");
 }
 
 RMG_API rmg_status rmg_zone_set(rmg_pack *pack, size_t t, size_t z, const rmg_zone_info *info)
@@ -444,9 +456,9 @@ RMG_API rmg_status rmg_zone_set(rmg_pack *pack, size_t t, size_t z, const rmg_zo
         return pack && info ? out_of_range(pack, "zone", z) : bad_arg(pack, "rmg_zone_set");
     rmg_zone_info v;
     zone_fill(zp, &v);
-    rmg_status st = info_in(&v, info, sizeof v);
+    rmg_status st = accept(pack, &v, info, sizeof v, "rmg_zone_set");
     if (st != RMG_OK)
-        return rmg__error_set(pack->ctx, st, "rmg_zone_set: bad struct_size");
+        return st;
     zone_store(zp, &v);
     return RMG_OK;
 }
@@ -584,7 +596,7 @@ RMG_API rmg_status rmg_connection_get(const rmg_pack *pack, size_t t, size_t c, 
         return pack && out ? out_of_range(pack, "connection", c) : bad_arg(pack, "rmg_connection_get");
     rmg_connection_info full;
     connection_fill(cp, &full);
-    return info_out(out, &full, sizeof full) == RMG_OK ? RMG_OK : bad_arg(pack, "rmg_connection_get");
+    return deliver(pack, out, &full, sizeof full, "rmg_connection_get");
 }
 
 RMG_API rmg_status rmg_connection_set(rmg_pack *pack, size_t t, size_t c, const rmg_connection_info *info)
@@ -594,9 +606,9 @@ RMG_API rmg_status rmg_connection_set(rmg_pack *pack, size_t t, size_t c, const 
         return pack && info ? out_of_range(pack, "connection", c) : bad_arg(pack, "rmg_connection_set");
     rmg_connection_info v;
     connection_fill(cp, &v);
-    rmg_status st = info_in(&v, info, sizeof v);
+    rmg_status st = accept(pack, &v, info, sizeof v, "rmg_connection_set");
     if (st != RMG_OK)
-        return rmg__error_set(pack->ctx, st, "rmg_connection_set: bad struct_size");
+        return st;
     cp->zone_a = v.zone_a;
     cp->zone_b = v.zone_b;
     cp->type = v.type;
@@ -702,7 +714,7 @@ RMG_API rmg_status rmg_rule_get(const rmg_pack *pack, size_t t, size_t z, size_t
         return out_of_range(pack, "rule", index);
     rmg_rule_info full;
     rule_fill(&l->items[index], &full);
-    return info_out(out, &full, sizeof full) == RMG_OK ? RMG_OK : bad_arg(pack, "rmg_rule_get");
+    return deliver(pack, out, &full, sizeof full, "rmg_rule_get");
 }
 
 RMG_API rmg_status rmg_rule_add(rmg_pack *pack, size_t t, size_t z, const rmg_rule_info *rule)
@@ -712,9 +724,9 @@ RMG_API rmg_status rmg_rule_add(rmg_pack *pack, size_t t, size_t z, const rmg_ru
         return bad_arg(pack, "rmg_rule_add");
     rmg_rule_info v;
     rmg_rule_info_init(&v);
-    rmg_status st = info_in(&v, rule, sizeof v);
+    rmg_status st = accept(pack, &v, rule, sizeof v, "rmg_rule_add");
     if (st != RMG_OK)
-        return rmg__error_set(pack->ctx, st, "rmg_rule_add: bad struct_size");
+        return st;
     rmg__rule tmp;
     rmg__rule_defaults(&tmp);
     if ((st = set_string(pack, &tmp.object, v.object)) != RMG_OK ||
@@ -769,7 +781,7 @@ RMG_API rmg_status rmg_zone_type_rule_get(const rmg_pack *pack, size_t t, size_t
     const rmg__type_rule *r = &zp->type_rules[index];
     rmg_type_rule_info full = {sizeof full, r->kind, r->negate, r->zone_a, r->town_a, r->zone_b, r->town_b,
                                r->raw, r->loc.line, r->loc.column};
-    return info_out(out, &full, sizeof full) == RMG_OK ? RMG_OK : bad_arg(pack, "rmg_zone_type_rule_get");
+    return deliver(pack, out, &full, sizeof full, "rmg_zone_type_rule_get");
 }
 
 RMG_API rmg_status rmg_zone_type_rule_add(rmg_pack *pack, size_t t, size_t z, const rmg_type_rule_info *rule)
@@ -779,9 +791,9 @@ RMG_API rmg_status rmg_zone_type_rule_add(rmg_pack *pack, size_t t, size_t z, co
         return bad_arg(pack, "rmg_zone_type_rule_add");
     rmg_type_rule_info v;
     rmg_type_rule_info_init(&v);
-    rmg_status st = info_in(&v, rule, sizeof v);
+    rmg_status st = accept(pack, &v, rule, sizeof v, "rmg_zone_type_rule_add");
     if (st != RMG_OK)
-        return rmg__error_set(pack->ctx, st, "rmg_zone_type_rule_add: bad struct_size");
+        return st;
     char *raw = NULL;
     if ((st = set_string(pack, &raw, v.raw)) != RMG_OK)
         return st;
@@ -824,7 +836,7 @@ RMG_API rmg_status rmg_zone_mirror_link_get(const rmg_pack *pack, size_t t, size
     rmg_mirror_link_info full = {sizeof full, m->surface_kind, m->underground_kind, m->surface_color,
                                  m->underground_color, m->value, m->roads, m->monolith_repulsion, m->raw,
                                  m->loc.line, m->loc.column};
-    return info_out(out, &full, sizeof full) == RMG_OK ? RMG_OK : bad_arg(pack, "rmg_zone_mirror_link_get");
+    return deliver(pack, out, &full, sizeof full, "rmg_zone_mirror_link_get");
 }
 
 RMG_API rmg_status rmg_zone_mirror_link_add(rmg_pack *pack, size_t t, size_t z, const rmg_mirror_link_info *link)
@@ -834,9 +846,9 @@ RMG_API rmg_status rmg_zone_mirror_link_add(rmg_pack *pack, size_t t, size_t z, 
         return bad_arg(pack, "rmg_zone_mirror_link_add");
     rmg_mirror_link_info v;
     rmg_mirror_link_info_init(&v);
-    rmg_status st = info_in(&v, link, sizeof v);
+    rmg_status st = accept(pack, &v, link, sizeof v, "rmg_zone_mirror_link_add");
     if (st != RMG_OK)
-        return rmg__error_set(pack->ctx, st, "rmg_zone_mirror_link_add: bad struct_size");
+        return st;
     char *raw = NULL;
     if ((st = set_string(pack, &raw, v.raw)) != RMG_OK)
         return st;
