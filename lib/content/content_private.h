@@ -5,6 +5,8 @@
 #ifndef RMG_CONTENT_PRIVATE_H
 #define RMG_CONTENT_PRIVATE_H
 
+#include <string.h>
+
 #include "content/content_internal.h"
 
 /* ---- YAML node tree (content_yaml.c) --------------------------------------------------- */
@@ -140,6 +142,58 @@ typedef struct rmg__builder {
     char *sod_name, *sod_version;
     unsigned serial;              /* documents applied so far */
 } rmg__builder;
+
+/* Builder storage shared by content_build.c (copy, finish) and content_apply.c (YAML). */
+unsigned char *rmg__kb_elem(const rmg__builder *b, int kind, size_t i);
+rmg__refslot *rmg__kb_slot(const rmg__builder *b, int kind, size_t i, int slot);
+/* Index of a key among the builder's entities (removed ones included), or -1. */
+long rmg__kb_find(const rmg__builder *b, int kind, const char *key);
+/* Appends an entity with default fields. */
+rmg_status rmg__kb_add(rmg__builder *b, int kind, const char *key, size_t *index);
+/* Resets entity i to defaults (added again after a removal). */
+void rmg__kb_reset(rmg__builder *b, int kind, size_t i);
+/* Gives a reference slot room for n keys (the slot counts as set). */
+rmg_status rmg__kb_slot_keys(rmg__builder *b, rmg__refslot *s, size_t n);
+/* Keys the variant left out (hota entities of a SoD ruleset): references to them are dropped. */
+rmg_status rmg__kb_skip(rmg__builder *b, int kind, const char *key);
+bool rmg__kb_was_skipped(const rmg__builder *b, int kind, const char *key);
+
+/* Field access by offset (entity structs differ; memcpy keeps it free of aliasing issues). */
+static inline const char *rmg__elem_key(const unsigned char *e)
+{
+    const char *key;
+    memcpy(&key, e, sizeof key);
+    return key;
+}
+
+static inline void rmg__put_int(unsigned char *e, size_t off, int v)
+{
+    memcpy(e + off, &v, sizeof v);
+}
+
+static inline int rmg__get_int(const unsigned char *e, size_t off)
+{
+    int v;
+    memcpy(&v, e + off, sizeof v);
+    return v;
+}
+
+static inline void rmg__put_bool(unsigned char *e, size_t off, bool v)
+{
+    memcpy(e + off, &v, sizeof v);
+}
+
+static inline void rmg__put_ptr(unsigned char *e, size_t off, const void *p)
+{
+    memcpy(e + off, &p, sizeof p);
+}
+
+static inline char *rmg__get_str(const unsigned char *e, size_t off)
+{
+    char *s;
+    memcpy(&s, e + off, sizeof s);
+    return s;
+}
 
 /* Starts a new ruleset: empty, or a deep copy of `base` (then its variant is kept). */
 rmg_status rmg__builder_init(rmg__builder *b, rmg_context *ctx, int variant, const struct rmg_content *base);
