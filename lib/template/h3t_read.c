@@ -1111,10 +1111,10 @@ static rmg_status emit_notes(reader *r)
         const rmg__h3t_tally *n = &r->base.notes[k];
         if (!n->count)
             continue;
-        rmg_status st = rmg__pack_warn(r->base.pack, "%s: row %d, column %d: %s%s%s%s (%zu time%s)",
-                                       r->base.name ? r->base.name : "<input>", n->row, n->col, note_text[k],
-                                       n->detail[0] ? " ('" : "", n->detail, n->detail[0] ? "')" : "", n->count,
-                                       n->count == 1 ? "" : "s");
+        /* No file name: whoever shows the warning knows the pack's file (pack->file). */
+        rmg_status st = rmg__pack_warn(r->base.pack, "row %d, column %d: %s%s%s%s (%zu time%s)", n->row, n->col,
+                                       note_text[k], n->detail[0] ? " ('" : "", n->detail,
+                                       n->detail[0] ? "')" : "", n->count, n->count == 1 ? "" : "s");
         if (st != RMG_OK)
             return st;
     }
