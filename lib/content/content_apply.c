@@ -15,18 +15,8 @@ static const rmg__kind_desc *desc(int kind)
     return &rmg__kinds[kind];
 }
 
-/* Error at a node (or a mark) of the current input. */
-RMG__PRINTF(5, 6)
-static rmg_status fail_at(rmg__builder *b, rmg_status st, const char *file, const rmg__ynode *node, const char *fmt,
-                          ...)
-{
-    char msg[768];
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(msg, sizeof msg, fmt, ap);
-    va_end(ap);
-    return rmg__error_at(b->ctx, st, file, node ? node->line : 0, node ? node->col : 0, "%s", msg);
-}
+/* An error at a node of the current input. */
+#define FAIL_AT(b, st, file, node, ...) rmg__error_at((b)->ctx, (st), (file), (node)->line, (node)->col, __VA_ARGS__)
 
 /* ---- scalar parsing --------------------------------------------------------------------- */
 
@@ -45,7 +35,7 @@ static bool is_null(const rmg__ynode *n)
 
 static rmg_status bad_value(applyctx *a, const rmg__ynode *n, const char *field, const char *expected)
 {
-    return fail_at(a->b, RMG_ERR_INVALID_DATA, a->file, n, "%s '%s': field '%s': expected %s", desc(a->kind)->single,
+    return FAIL_AT(a->b, RMG_ERR_INVALID_DATA, a->file, n, "%s '%s': field '%s': expected %s", desc(a->kind)->single,
                    a->key, field, expected);
 }
 
@@ -95,7 +85,7 @@ static const struct {
 
 static rmg_status range_error(applyctx *a, const rmg__ynode *n, const rmg__field *fd, int64_t v)
 {
-    return fail_at(a->b, RMG_ERR_INVALID_DATA, a->file, n, "%s '%s': field '%s': %" PRId64 " is out of range %" PRId64
+    return FAIL_AT(a->b, RMG_ERR_INVALID_DATA, a->file, n, "%s '%s': field '%s': %" PRId64 " is out of range %" PRId64
                    "..%" PRId64, desc(a->kind)->single, a->key, fd->name, v, fd->min, fd->max);
 }
 
@@ -331,21 +321,21 @@ static rmg_status apply_fields(applyctx *a, size_t index, const rmg__ynode *map,
     for (size_t i = 0; i < map->n; i++) {
         const rmg__ynode *k = map->items[2 * i], *v = map->items[2 * i + 1];
         if (k->type != RMG__Y_SCALAR)
-            return fail_at(a->b, RMG_ERR_INVALID_DATA, a->file, k, "%s '%s': field names must be scalars",
+            return FAIL_AT(a->b, RMG_ERR_INVALID_DATA, a->file, k, "%s '%s': field names must be scalars",
                            desc(a->kind)->single, a->key);
         special_keys ignored;
         if (special_slot(&ignored, k->str)) {
             if (given)
                 continue; /* handled by apply_entity */
-            return fail_at(a->b, RMG_ERR_INVALID_DATA, a->file, k, "%s '%s': '%s' is not allowed inside 'sod'",
+            return FAIL_AT(a->b, RMG_ERR_INVALID_DATA, a->file, k, "%s '%s': '%s' is not allowed inside 'sod'",
                            desc(a->kind)->single, a->key, k->str);
         }
         const rmg__field *fd = find_field(a->kind, k->str, &pos);
         if (!fd)
-            return fail_at(a->b, RMG_ERR_INVALID_DATA, a->file, k, "%s '%s': unknown field '%s'",
+            return FAIL_AT(a->b, RMG_ERR_INVALID_DATA, a->file, k, "%s '%s': unknown field '%s'",
                            desc(a->kind)->single, a->key, k->str);
         if (given && (*given & ((uint64_t)1 << pos)))
-            return fail_at(a->b, RMG_ERR_INVALID_DATA, a->file, k, "%s '%s': field '%s' given twice",
+            return FAIL_AT(a->b, RMG_ERR_INVALID_DATA, a->file, k, "%s '%s': field '%s' given twice",
                            desc(a->kind)->single, a->key, k->str);
         if (given)
             *given |= (uint64_t)1 << pos;
@@ -365,7 +355,7 @@ static rmg_status check_required(applyctx *a, const rmg__ynode *map, uint64_t gi
         unsigned fl = d->fields[f].flags;
         bool req = (fl & RMG__REQUIRED) || ((fl & RMG__REQUIRED_CONTENT) && d->content_object);
         if (req && !(given & ((uint64_t)1 << f)))
-            return fail_at(a->b, RMG_ERR_INVALID_DATA, a->file, map, "new %s '%s' lacks required field '%s'",
+            return FAIL_AT(a->b, RMG_ERR_INVALID_DATA, a->file, map, "new %s '%s' lacks required field '%s'",
                            d->single, a->key, d->fields[f].name);
     }
     return RMG_OK;
@@ -396,7 +386,7 @@ static rmg_status remove_entity(applyctx *a, long at, const rmg__ynode *map)
     if (at < 0) {
         if (rmg__kb_was_skipped(a->b, a->kind, a->key))
             return RMG_OK;
-        return fail_at(a->b, RMG_ERR_INVALID_DATA, a->file, map, "cannot remove unknown %s '%s'",
+        return FAIL_AT(a->b, RMG_ERR_INVALID_DATA, a->file, map, "cannot remove unknown %s '%s'",
                        desc(a->kind)->single, a->key);
     }
     rmg__emeta *m = &a->b->k[a->kind].meta[at];
@@ -411,11 +401,11 @@ static rmg_status apply_entity(applyctx *a, const rmg__ynode *keynode, const rmg
     rmg__builder *b = a->b;
     const rmg__kind_desc *d = desc(a->kind);
     if (map->type != RMG__Y_MAP)
-        return fail_at(b, RMG_ERR_INVALID_DATA, a->file, map, "%s '%s': expected a mapping of fields", d->single,
+        return FAIL_AT(b, RMG_ERR_INVALID_DATA, a->file, map, "%s '%s': expected a mapping of fields", d->single,
                        a->key);
     long at = rmg__kb_find(b, a->kind, a->key);
     if (at >= 0 && b->k[a->kind].meta[at].serial == b->serial)
-        return fail_at(b, RMG_ERR_INVALID_DATA, a->file, keynode, "duplicate %s '%s'", d->single, a->key);
+        return FAIL_AT(b, RMG_ERR_INVALID_DATA, a->file, keynode, "duplicate %s '%s'", d->single, a->key);
     special_keys sk;
     bool removing, hota;
     rmg_status st = read_specials(a, map, &sk, &removing, &hota);
@@ -459,13 +449,13 @@ static rmg_status apply_section(rmg__builder *b, const char *file, int kind, con
     if (is_null(sec))
         return RMG_OK;
     if (sec->type != RMG__Y_MAP)
-        return fail_at(b, RMG_ERR_INVALID_DATA, file, sec, "'%s' must map keys to %s definitions",
+        return FAIL_AT(b, RMG_ERR_INVALID_DATA, file, sec, "'%s' must map keys to %s definitions",
                        desc(kind)->plural, desc(kind)->single);
     applyctx a = {b, file, kind, NULL};
     for (size_t i = 0; i < sec->n; i++) {
         const rmg__ynode *k = sec->items[2 * i];
         if (k->type != RMG__Y_SCALAR || k->len == 0)
-            return fail_at(b, RMG_ERR_INVALID_DATA, file, k, "%s keys must be non-empty strings", desc(kind)->single);
+            return FAIL_AT(b, RMG_ERR_INVALID_DATA, file, k, "%s keys must be non-empty strings", desc(kind)->single);
         a.key = k->str;
         rmg_status st = apply_entity(&a, k, sec->items[2 * i + 1]);
         if (st)
@@ -477,7 +467,7 @@ static rmg_status apply_section(rmg__builder *b, const char *file, int kind, con
 static rmg_status apply_ruleset(rmg__builder *b, const char *file, const rmg__ynode *n)
 {
     if (n->type != RMG__Y_MAP)
-        return fail_at(b, RMG_ERR_INVALID_DATA, file, n, "'ruleset' must be a mapping");
+        return FAIL_AT(b, RMG_ERR_INVALID_DATA, file, n, "'ruleset' must be a mapping");
     for (size_t i = 0; i < n->n; i++) {
         const rmg__ynode *k = n->items[2 * i], *v = n->items[2 * i + 1];
         char **dst = NULL;
@@ -492,10 +482,10 @@ static rmg_status apply_ruleset(rmg__builder *b, const char *file, const rmg__yn
                 dst = &b->sod_version;
         }
         if (!dst)
-            return fail_at(b, RMG_ERR_INVALID_DATA, file, k, "ruleset: unknown field '%s'",
+            return FAIL_AT(b, RMG_ERR_INVALID_DATA, file, k, "ruleset: unknown field '%s'",
                            k->type == RMG__Y_SCALAR ? k->str : "?");
         if (v->type != RMG__Y_SCALAR)
-            return fail_at(b, RMG_ERR_INVALID_DATA, file, v, "ruleset: '%s' must be a string", k->str);
+            return FAIL_AT(b, RMG_ERR_INVALID_DATA, file, v, "ruleset: '%s' must be a string", k->str);
         if (!(*dst = rmg__arena_strdup(&b->out->arena, v->str)))
             return rmg__error_nomem(b->ctx);
     }
@@ -509,7 +499,7 @@ rmg_status rmg__builder_apply(rmg__builder *b, const rmg__ydoc *doc)
     if (!root || is_null(root))
         return RMG_OK;
     if (root->type != RMG__Y_MAP)
-        return fail_at(b, RMG_ERR_INVALID_DATA, doc->file, root, "content must be a mapping of sections (%s, ...)",
+        return FAIL_AT(b, RMG_ERR_INVALID_DATA, doc->file, root, "content must be a mapping of sections (%s, ...)",
                        rmg__kinds[0].plural);
     for (size_t i = 0; i < root->n; i++) {
         const rmg__ynode *k = root->items[2 * i], *v = root->items[2 * i + 1];
@@ -523,7 +513,7 @@ rmg_status rmg__builder_apply(rmg__builder *b, const rmg__ydoc *doc)
         else if (k->type == RMG__Y_SCALAR && strcmp(k->str, "ruleset") == 0)
             st = apply_ruleset(b, doc->file, v);
         else
-            st = fail_at(b, RMG_ERR_INVALID_DATA, doc->file, k,
+            st = FAIL_AT(b, RMG_ERR_INVALID_DATA, doc->file, k,
                          "unknown section '%s' (expected terrains, factions, creatures, objects, map_objects, "
                          "artifacts, spells, skills, heroes or ruleset)",
                          k->type == RMG__Y_SCALAR ? k->str : "?");

@@ -26,17 +26,10 @@ rmg__refslot *rmg__kb_slot(const rmg__builder *b, int kind, size_t i, int slot)
     return &b->k[kind].refs[i * (size_t)desc(kind)->n_slots + (size_t)slot];
 }
 
-RMG__PRINTF(4, 5)
-static rmg_status fail_mark(rmg__builder *b, const rmg__mark *m, const char *fallback_file, const char *fmt, ...)
-{
-    char msg[768];
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(msg, sizeof msg, fmt, ap);
-    va_end(ap);
-    return rmg__error_at(b->ctx, RMG_ERR_INVALID_DATA, m->file ? m->file : fallback_file, m->line, m->col, "%s",
-                         msg);
-}
+/* An invalid-data error at where an entity or reference was given (no file: a copied entity). */
+#define FAIL_MARK(b, m, ...)                                                                      \
+    rmg__error_at((b)->ctx, RMG_ERR_INVALID_DATA, (m)->file ? (m)->file : "<content>", (m)->line, (m)->col, \
+                  __VA_ARGS__)
 
 /* ---- per-kind storage and the build-time key hash ------------------------------------- */
 
@@ -390,7 +383,7 @@ static rmg_status check_ids(rmg__builder *b)
             int id = rmg__get_int(out_elem(b, kind, i), (size_t)d->id_off);
             long first = rmg__content_lookup_id(b->out, kind, id);
             if (first >= 0 && (size_t)first != i)
-                return fail_mark(b, &b->k[kind].meta[i].mark, "<content>", "%s '%s': id %d is already used by '%s'",
+                return FAIL_MARK(b, &b->k[kind].meta[i].mark, "%s '%s': id %d is already used by '%s'",
                                  d->single, rmg__elem_key(out_elem(b, kind, i)), id,
                                  rmg__elem_key(out_elem(b, kind, (size_t)first)));
         }
@@ -414,13 +407,13 @@ static rmg_status resolve_field(rmg__builder *b, int kind, size_t i, const rmg__
             bool skipped = rmg__kb_was_skipped(b, tk, s->keys[j]);
             if (skipped && !(fd->flags & RMG__REQUIRED))
                 continue;
-            return fail_mark(b, m, "<content>", "%s '%s': field '%s': %s %s '%s'", d->single, rmg__elem_key(e), fd->name,
+            return FAIL_MARK(b, m, "%s '%s': field '%s': %s %s '%s'", d->single, rmg__elem_key(e), fd->name,
                              skipped ? "refers to the left-out" : "unknown", desc(tk)->single, s->keys[j]);
         }
         int tid = desc(tk)->id_off >= 0 ? rmg__get_int(out_elem(b, tk, (size_t)t), (size_t)desc(tk)->id_off) : -1;
         if (fd->ref_mode == RMG__REF_MASK) {
             if (tid < 0 || tid > 31)
-                return fail_mark(b, m, "<content>", "%s '%s': field '%s': %s '%s' has id %d (masks hold ids 0..31)",
+                return FAIL_MARK(b, m, "%s '%s': field '%s': %s '%s' has id %d (masks hold ids 0..31)",
                                  d->single, rmg__elem_key(e), fd->name, desc(tk)->single, s->keys[j], tid);
             mask |= 1u << tid;
         } else if (n < 4) {
@@ -431,7 +424,7 @@ static rmg_status resolve_field(rmg__builder *b, int kind, size_t i, const rmg__
     case RMG__REF_ID:
     case RMG__REF_INDEX:
         if (n == 0 && (fd->flags & RMG__REQUIRED))
-            return fail_mark(b, m, "<content>", "%s '%s': field '%s' needs a %s", d->single, rmg__elem_key(e), fd->name,
+            return FAIL_MARK(b, m, "%s '%s': field '%s' needs a %s", d->single, rmg__elem_key(e), fd->name,
                              desc(tk)->single);
         rmg__put_int(e, fd->offset, n ? list[0] : -1);
         break;
@@ -471,10 +464,10 @@ static rmg_status check_creatures(rmg__builder *b)
         const rmg__creature *c = &b->out->creatures[i];
         const rmg__mark *m = &b->k[RMG_CONTENT_CREATURE].meta[i].mark;
         if (!c->special && (c->level < 1 || c->level > 7))
-            return fail_mark(b, m, "<content>", "creature '%s': level %d is out of range 1..7 (only special "
+            return FAIL_MARK(b, m, "creature '%s': level %d is out of range 1..7 (only special "
                              "creatures may have level 0)", c->key, c->level);
         if (c->map_min > c->map_max)
-            return fail_mark(b, m, "<content>", "creature '%s': map_min %d is above map_max %d", c->key, c->map_min,
+            return FAIL_MARK(b, m, "creature '%s': map_min %d is above map_max %d", c->key, c->map_min,
                              c->map_max);
     }
     return RMG_OK;
@@ -487,10 +480,10 @@ static rmg_status check_objects(rmg__builder *b, int kind)
         const rmg__object_def *o = &objs[i];
         const rmg__mark *m = &b->k[kind].meta[i].mark;
         if (o->spell_level_max >= 0 && o->spell_level > o->spell_level_max)
-            return fail_mark(b, m, "<content>", "%s '%s': spell_level %d is above spell_level_max %d",
+            return FAIL_MARK(b, m, "%s '%s': spell_level %d is above spell_level_max %d",
                              desc(kind)->single, o->key, o->spell_level, o->spell_level_max);
         if (o->footprint.block == 0 && o->footprint.visit == 0)
-            return fail_mark(b, m, "<content>", "%s '%s': the footprint has no tile", desc(kind)->single, o->key);
+            return FAIL_MARK(b, m, "%s '%s': the footprint has no tile", desc(kind)->single, o->key);
     }
     return RMG_OK;
 }
