@@ -174,7 +174,7 @@ typedef struct searcher {
     rmg_rng *rng;
     const int *vars;        /* component members */
     size_t m;
-    uint32_t *stack;        /* (m + 1) levels of n_vars domains */
+    uint32_t *stack;        /* n_vars + 2 levels of n_vars domains */
     int *queue;
     uint8_t *queued;
     uint64_t limit;         /* absolute node count at which the search stops */
@@ -269,29 +269,6 @@ static bool take_node(searcher *s)
     return true;
 }
 
-/* Visits every solution below `depth`, keeping one uniformly at random. */
-static void enumerate(searcher *s, size_t depth)
-{
-    size_t n = s->csp->n_vars;
-    uint32_t *dom = s->stack + depth * n;
-    if (!take_node(s))
-        return;
-    long v = pick_variable(s, dom, false);
-    if (v < 0) {
-        s->count++;
-        if (rmg_rng_below(s->rng, s->count) == 0)
-            memcpy(s->sample, dom, n * sizeof *dom);
-        return;
-    }
-    for (uint32_t d = dom[v]; d && !s->out_of_nodes; d &= d - 1) {
-        uint32_t *next = dom + n;
-        memcpy(next, dom, n * sizeof *dom);
-        next[v] = 1u << lowest_bit(d);
-        if (propagate_one(s, next, (size_t)v))
-            enumerate(s, depth + 1);
-    }
-}
-
 /* Depth-first search for one solution with random value order. */
 static bool random_search(searcher *s, size_t depth)
 {
@@ -349,16 +326,322 @@ static search_outcome solve_by_search(searcher *s, uint64_t cap)
     }
 }
 
-/* Exact uniform sample by counting, if it fits in enum_limit nodes. */
-static search_outcome solve_by_counting(searcher *s)
+/* ---- exact counting and uniform sampling -------------------------------------------------- */
+
+/* Counts saturate here: a component with more solutions is sampled by randomized search. The
+ * cap keeps the sum of 32 weights inside uint64 for rmg_rng_weighted. */
+#define COUNT_CAP ((uint64_t)1 << 58)
+#define CACHE_MAX_VARS 48u
+#define CACHE_MAX_ENTRIES (1u << 16)
+
+/* Counts of residual components, keyed by their variables and domains. */
+typedef struct count_entry {
+    uint64_t hash, count;
+    uint32_t *key;               /* m variable ids, then their m domains */
+    uint32_t m;
+} count_entry;
+
+typedef struct counter {
+    searcher *s;
+    uint32_t *mark;              /* per variable: epoch stamps for set membership */
+    uint32_t epoch;
+    int *lists;                  /* per level: residual variables grouped by component */
+    size_t *segs;                /* per level: component boundaries in lists */
+    count_entry *table;
+    size_t cap, used;
+    bool saturated, nomem;
+} counter;
+
+static uint64_t sat_add(counter *c, uint64_t a, uint64_t b)
 {
+    uint64_t r = a + b;
+    if (r >= COUNT_CAP) {
+        c->saturated = true;
+        return COUNT_CAP;
+    }
+    return r;
+}
+
+static uint64_t sat_mul(counter *c, uint64_t a, uint64_t b)
+{
+    if (a && b > (COUNT_CAP - 1) / a) {
+        c->saturated = true;
+        return COUNT_CAP;
+    }
+    return a * b;
+}
+
+static bool counter_stopped(const counter *c)
+{
+    return c->s->out_of_nodes || c->saturated || c->nomem;
+}
+
+static uint32_t next_epoch(counter *c)
+{
+    if (++c->epoch == 0) { /* wrapped: clear the stamps */
+        memset(c->mark, 0, c->s->csp->n_vars * sizeof *c->mark);
+        c->epoch = 1;
+    }
+    return c->epoch;
+}
+
+static void sort_ints(int *v, size_t n)
+{
+    for (size_t i = 1; i < n; i++)
+        for (size_t j = i; j > 0 && v[j - 1] > v[j]; j--) {
+            int t = v[j];
+            v[j] = v[j - 1];
+            v[j - 1] = t;
+        }
+}
+
+/* Splits the variables of `vars` still open in `dom` into connected components (each sorted,
+ * so the cache keys are canonical). Returns the number of components. */
+static size_t split_residual(counter *c, const uint32_t *dom, const int *vars, size_t m, int *out, size_t *seg)
+{
+    const rmg__csp *csp = c->s->csp;
+    uint32_t open = next_epoch(c);
+    for (size_t i = 0; i < m; i++)
+        if (popcount32(dom[vars[i]]) > 1)
+            c->mark[vars[i]] = open;
+    uint32_t seen = next_epoch(c);
+    size_t n_out = 0, n_comp = 0;
+    seg[0] = 0;
+    for (size_t i = 0; i < m; i++) {
+        if (c->mark[vars[i]] != open)
+            continue;
+        size_t start = n_out;
+        out[n_out++] = vars[i];
+        c->mark[vars[i]] = seen;
+        for (size_t q = start; q < n_out; q++) {
+            size_t v = (size_t)out[q];
+            for (size_t k = csp->adj_start[v]; k < csp->adj_start[v + 1]; k++) {
+                const rmg__csp_con *con = &csp->cons[csp->adj[k]];
+                int w = (size_t)con->x == v ? con->y : con->x;
+                if (con->enabled && c->mark[w] == open) {
+                    c->mark[w] = seen;
+                    out[n_out++] = w;
+                }
+            }
+        }
+        sort_ints(out + start, n_out - start);
+        seg[++n_comp] = n_out;
+    }
+    return n_comp;
+}
+
+/* The variable to branch on: most constraints inside the component (assigning it splits the
+ * component soonest), then the smallest domain, then the lowest id. */
+static int branch_variable(counter *c, const uint32_t *dom, const int *vars, size_t m)
+{
+    const rmg__csp *csp = c->s->csp;
+    uint32_t in = next_epoch(c);
+    for (size_t i = 0; i < m; i++)
+        c->mark[vars[i]] = in;
+    int best = vars[0];
+    size_t best_degree = 0;
+    unsigned best_size = 33;
+    for (size_t i = 0; i < m; i++) {
+        size_t v = (size_t)vars[i], degree = 0;
+        for (size_t k = csp->adj_start[v]; k < csp->adj_start[v + 1]; k++) {
+            const rmg__csp_con *con = &csp->cons[csp->adj[k]];
+            degree += con->enabled && c->mark[(size_t)con->x == v ? con->y : con->x] == in;
+        }
+        unsigned size = popcount32(dom[v]);
+        if (degree > best_degree || (degree == best_degree && size < best_size)) {
+            best = (int)v;
+            best_degree = degree;
+            best_size = size;
+        }
+    }
+    return best;
+}
+
+static uint64_t component_hash(const uint32_t *dom, const int *vars, size_t m)
+{
+    uint64_t h = 0x9e3779b97f4a7c15u;
+    for (size_t i = 0; i < m; i++) {
+        uint32_t pair[2] = {(uint32_t)vars[i], dom[vars[i]]};
+        h = rmg__hash64(pair, sizeof pair, h);
+    }
+    return h;
+}
+
+static count_entry *cache_slot(counter *c, uint64_t hash, const uint32_t *dom, const int *vars, size_t m)
+{
+    for (size_t i = hash & (c->cap - 1);; i = (i + 1) & (c->cap - 1)) {
+        count_entry *e = &c->table[i];
+        if (!e->key)
+            return e;
+        if (e->hash != hash || e->m != m)
+            continue;
+        bool same = true;
+        for (size_t k = 0; k < m && same; k++)
+            same = e->key[k] == (uint32_t)vars[k] && e->key[m + k] == dom[vars[k]];
+        if (same)
+            return e;
+    }
+}
+
+static bool cache_grow(counter *c)
+{
+    size_t cap = c->cap * 2;
+    count_entry *t = rmg__arena_alloc(c->s->csp->arena, cap * sizeof *t);
+    if (!t)
+        return false;
+    for (size_t i = 0; i < c->cap; i++) {
+        if (!c->table[i].key)
+            continue;
+        size_t j = c->table[i].hash & (cap - 1);
+        while (t[j].key)
+            j = (j + 1) & (cap - 1);
+        t[j] = c->table[i];
+    }
+    c->table = t;
+    c->cap = cap;
+    return true;
+}
+
+static void cache_store(counter *c, uint64_t hash, const uint32_t *dom, const int *vars, size_t m, uint64_t count)
+{
+    if (c->used >= CACHE_MAX_ENTRIES)
+        return; /* a full cache only costs time */
+    if (2 * (c->used + 1) > c->cap && !cache_grow(c)) {
+        c->nomem = true;
+        return;
+    }
+    count_entry *e = cache_slot(c, hash, dom, vars, m);
+    e->key = rmg__arena_alloc(c->s->csp->arena, 2 * m * sizeof *e->key);
+    if (!e->key) {
+        c->nomem = true;
+        return;
+    }
+    for (size_t k = 0; k < m; k++) {
+        e->key[k] = (uint32_t)vars[k];
+        e->key[m + k] = dom[vars[k]];
+    }
+    e->hash = hash;
+    e->m = (uint32_t)m;
+    e->count = count;
+    c->used++;
+}
+
+static uint64_t count_children(counter *c, size_t depth, const int *vars, size_t m);
+
+/* Solutions of one connected component whose domains are at level `depth`. */
+static uint64_t count_component(counter *c, size_t depth, const int *vars, size_t m)
+{
+    size_t n = c->s->csp->n_vars;
+    const uint32_t *dom = c->s->stack + depth * n;
+    bool cacheable = m <= CACHE_MAX_VARS;
+    uint64_t hash = cacheable ? component_hash(dom, vars, m) : 0;
+    if (cacheable) {
+        const count_entry *e = cache_slot(c, hash, dom, vars, m);
+        if (e->key)
+            return e->count;
+    }
+    int x = branch_variable(c, dom, vars, m);
+    uint64_t total = 0;
+    for (uint32_t d = dom[x]; d && !counter_stopped(c); d &= d - 1) {
+        if (!take_node(c->s))
+            return 0;
+        uint32_t *next = c->s->stack + (depth + 1) * n;
+        memcpy(next, dom, n * sizeof *dom);
+        next[x] = 1u << lowest_bit(d);
+        if (propagate_one(c->s, next, (size_t)x))
+            total = sat_add(c, total, count_children(c, depth + 1, vars, m));
+    }
+    if (cacheable && !counter_stopped(c))
+        cache_store(c, hash, dom, vars, m, total);
+    return total;
+}
+
+/* Product of the counts of the open components among `vars` at level `depth`. */
+static uint64_t count_children(counter *c, size_t depth, const int *vars, size_t m)
+{
+    size_t n = c->s->csp->n_vars;
+    int *list = c->lists + depth * n;
+    size_t *seg = c->segs + depth * (n + 1);
+    size_t k = split_residual(c, c->s->stack + depth * n, vars, m, list, seg);
+    uint64_t product = 1;
+    for (size_t j = 0; j < k && product && !counter_stopped(c); j++)
+        product = sat_mul(c, product, count_component(c, depth, list + seg[j], seg[j + 1] - seg[j]));
+    return product;
+}
+
+static void sample_children(counter *c, size_t depth, const int *vars, size_t m);
+
+/* Fixes the component at level `depth` to one of its solutions, each with equal probability:
+ * a value of the branch variable is drawn in proportion to the solutions it leaves. */
+static void sample_component(counter *c, size_t depth, const int *vars, size_t m)
+{
+    size_t n = c->s->csp->n_vars;
+    const uint32_t *dom = c->s->stack + depth * n;
+    uint32_t *next = c->s->stack + (depth + 1) * n;
+    int x = branch_variable(c, dom, vars, m);
+    uint64_t weights[RMG__CSP_VALUES] = {0};
+    for (uint32_t d = dom[x]; d && !counter_stopped(c); d &= d - 1) {
+        unsigned a = lowest_bit(d);
+        memcpy(next, dom, n * sizeof *dom);
+        next[x] = 1u << a;
+        if (propagate_one(c->s, next, (size_t)x))
+            weights[a] = count_children(c, depth + 1, vars, m);
+    }
+    if (counter_stopped(c))
+        return;
+    long a = rmg_rng_weighted(c->s->rng, weights, RMG__CSP_VALUES);
+    if (a < 0) { /* unreachable for a component counted non-empty; give up to the search */
+        c->saturated = true;
+        return;
+    }
+    memcpy(next, dom, n * sizeof *dom);
+    next[x] = 1u << a;
+    propagate_one(c->s, next, (size_t)x);
+    sample_children(c, depth + 1, vars, m);
+}
+
+static void sample_children(counter *c, size_t depth, const int *vars, size_t m)
+{
+    size_t n = c->s->csp->n_vars;
+    const uint32_t *dom = c->s->stack + depth * n;
+    for (size_t i = 0; i < m; i++)
+        if (popcount32(dom[vars[i]]) == 1)
+            c->s->sample[vars[i]] = dom[vars[i]];
+    int *list = c->lists + depth * n;
+    size_t *seg = c->segs + depth * (n + 1);
+    size_t k = split_residual(c, dom, vars, m, list, seg);
+    for (size_t j = 0; j < k && !counter_stopped(c); j++)
+        sample_component(c, depth, list + seg[j], seg[j + 1] - seg[j]);
+}
+
+/* Exact uniform sample: count the component's solutions (decomposing it as variables get
+ * fixed, caching the counts of residual components), then draw values in proportion to the
+ * counts. Gives up (OUT_OF_NODES) past enum_limit nodes or COUNT_CAP solutions. */
+static search_outcome solve_by_counting(rmg_context *ctx, searcher *s, rmg_status *st)
+{
+    rmg__csp *csp = s->csp;
+    size_t n = csp->n_vars;
+    counter c = {0};
+    c.s = s;
+    c.cap = 1024;
+    c.mark = rmg__arena_alloc(csp->arena, n * sizeof *c.mark);
+    c.lists = rmg__arena_alloc(csp->arena, (n + 2) * n * sizeof *c.lists);
+    c.segs = rmg__arena_alloc(csp->arena, (n + 2) * (n + 1) * sizeof *c.segs);
+    c.table = rmg__arena_alloc(csp->arena, c.cap * sizeof *c.table);
+    if (!c.mark || !c.lists || !c.segs || !c.table) {
+        *st = rmg__error_nomem(ctx);
+        return OUT_OF_NODES;
+    }
     if (!prepare_root(s))
         return PROVED_NONE;
     s->out_of_nodes = false;
-    s->count = 0;
-    s->limit = s->csp->nodes + RMG__MIN(s->csp->enum_limit, nodes_left(s->csp));
-    enumerate(s, 0);
-    if (s->out_of_nodes)
+    s->limit = csp->nodes + RMG__MIN(csp->enum_limit, nodes_left(csp));
+    s->count = count_children(&c, 0, s->vars, s->m);
+    if (!counter_stopped(&c) && s->count)
+        sample_children(&c, 0, s->vars, s->m);
+    if (c.nomem)
+        *st = rmg__error_nomem(ctx);
+    if (counter_stopped(&c))
         return OUT_OF_NODES;
     return s->count ? FOUND : PROVED_NONE;
 }
@@ -526,7 +809,10 @@ static rmg_status solve_component(rmg_context *ctx, solve_ws *w, uint32_t *assig
     for (;;) {
         search_outcome r = OUT_OF_NODES;
         if (w->count_first) {
-            r = solve_by_counting(s);
+            rmg_status st = RMG_OK;
+            r = solve_by_counting(ctx, s, &st);
+            if (st != RMG_OK)
+                return st;
             if (r == FOUND) {
                 rep->exact_components++;
                 rep->solutions_counted += s->count;
@@ -594,7 +880,7 @@ static rmg_status csp_solve(rmg_context *ctx, rmg__csp *csp, rmg_rng *rng, uint3
     w.count_first = count_first;
     w.s.csp = csp;
     w.s.rng = rng;
-    size_t levels = n + 1;
+    size_t levels = n + 2;
     bool *was_enabled = rmg__arena_alloc(csp->arena, (csp->n_cons ? csp->n_cons : 1) * sizeof *was_enabled);
     w.s.stack = rmg__arena_alloc(csp->arena, (levels * n + 1) * sizeof *w.s.stack);
     w.s.queue = rmg__arena_alloc(csp->arena, levels * sizeof *w.s.queue);
