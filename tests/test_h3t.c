@@ -147,6 +147,67 @@ static void test_layout_140_hota18(void **state)
     assert_int_equal(zone(p, 0, 1)->max_block_value, 5000);
 }
 
+/* Every zone option, template option and connection option column of every HotA layout, at
+ * the positions of Appendix A (the anchors of layout_cols), read into the same model. */
+static void test_options_in_every_layout(void **state)
+{
+    (void)state;
+    static const layout_cols *const layouts[] = {&L129, &L135, &L137, &L138, &L140};
+    static const int zone_new[] = {12, 15, 17, 18, 18};
+    for (size_t i = 0; i < RMG__ARRAY_LEN(layouts); i++) {
+        const layout_cols *l = layouts[i];
+        static const char *const opt[18] = {"ground", "+4 0 d d d d", "3", "1 2", "x", "x", "x", "s2_p", "1",
+                                            "4", "2", "x", "1", "2", "d2", "-1", "s2", "777"};
+        sheet s;
+        sheet_minimal(&s, l);
+        for (int k = 0; k < zone_new[i]; k++)
+            sheet_set(&s, 4, l->placement + k, opt[k]);
+        static const char *const map_opt[10] = {"+1", "+2", "+3", "+4", "-57 0", "2", "0.5", "x", "x", "x"};
+        for (int k = 0; k < 10; k++)
+            sheet_set(&s, 4, l->map_name + 3 + k, map_opt[k]);
+        sheet_set(&s, 4, l->road, "-");
+        sheet_set(&s, 4, l->road + 1, "teleport");
+        sheet_set(&s, 4, l->road + 2, "x");
+        sheet_set(&s, 4, l->road + 3, "x");
+        sheet_set(&s, 4, l->conn_restr + 1, "2");
+        struct rmg_pack *p = load(&s, l->width);
+        const rmg__template *t = &p->templates[0];
+        assert_int_equal(t->artifacts.items[0].id, 1);
+        assert_int_equal(t->combo_artifacts.items[0].id, 2);
+        assert_int_equal(t->spells.items[0].id, 3);
+        assert_int_equal(t->skills.items[0].id, 4);
+        assert_string_equal(t->rules.items[0].object, "obelisk");
+        assert_true(t->rock_masses && t->rock_radius == 2.0);
+        assert_true(t->zone_sparseness == 0.5);
+        assert_false(t->special_weeks);
+        assert_true(t->spell_research);
+        assert_true(t->anarchy);
+        const rmg__zone *z = zone(p, 0, 1);
+        assert_int_equal(z->placement, RMG_PLACEMENT_SURFACE);
+        assert_string_equal(z->rules.items[0].object, "arena");
+        assert_string_equal(z->min_objects_raw, "3");
+        assert_string_equal(z->image_raw, "1 2");
+        assert_true(z->neutral_only && z->allow_noncoherent_roads && z->repulsion);
+        assert_int_equal(z->type_rules[0].kind, RMG_TYPE_RULE_TOWN_SAME);
+        assert_int_equal(z->mood, RMG_MOOD_FRIENDLY);
+        assert_int_equal(z->mood_value, 4);
+        assert_int_equal(z->join_percent, 75);
+        assert_true(z->join_only_for_money);
+        size_t hints = 1 + (zone_new[i] > 14) + (zone_new[i] > 16);
+        assert_int_equal(z->n_type_rules, hints);
+        assert_int_equal(z->airship_min, zone_new[i] > 12 ? 1 : 0);
+        assert_int_equal(z->airship_density, zone_new[i] > 13 ? 2 : 0);
+        assert_int_equal(z->allowed_factions_set, zone_new[i] > 15);
+        assert_int_equal(z->max_block_value, zone_new[i] > 17 ? 777 : 0);
+        const rmg__connection *c = &t->connections[0];
+        assert_int_equal(c->roads, RMG_ROAD_FORBIDDEN);
+        assert_int_equal(c->placement, RMG_LINK_MONOLITH);
+        assert_int_equal(c->type, RMG_CONNECTION_FICTIVE);
+        assert_true(c->monolith_repulsion);
+        assert_int_equal(c->players.max_human, 2);
+    }
+}
+
 /* SoD (spec §10): no counts, no pack, 9 towns, 8 terrains, "average", Border Guard "1". */
 static void test_layout_sod(void **state)
 {
@@ -885,6 +946,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_layout_137_hota17x, setup, teardown),
         cmocka_unit_test_setup_teardown(test_layout_138_hota172, setup, teardown),
         cmocka_unit_test_setup_teardown(test_layout_140_hota18, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_options_in_every_layout, setup, teardown),
         cmocka_unit_test_setup_teardown(test_layout_sod, setup, teardown),
         cmocka_unit_test_setup_teardown(test_pck_pack_columns, setup, teardown),
         cmocka_unit_test_setup_teardown(test_pck_empty_pack_columns_are_defaults, setup, teardown),
