@@ -59,6 +59,8 @@ FALLBACK_FOOTPRINTS = {
     # its entry in the bottom row middle, like the shipyard.
     "airship_yard": ["###", "#V#"],
 }
+# Any other object without a template (HotA 1.6+ objects and Factory dwellings are missing
+# from the 2018 template list): a 2x2 block entered at its anchor tile.
 GENERIC_FALLBACK = ["##", "#V"]
 
 
@@ -206,10 +208,18 @@ class Templates:
         return next(t for t in pool if score(t) == best)
 
 
+def emit_object(out, key, fields, template):
+    """One object row; a comment marks footprints that are fallbacks, not from a template."""
+    if template is None:
+        shape = "3x2 like the shipyard" if key in FALLBACK_FOOTPRINTS else "2x2 entered at its anchor"
+        out.append(f"  # no template for this class/subclass in object-templates.tsv: fallback footprint ({shape})")
+    out.append(f"  {key}: " + flow(fields))
+
+
 def footprint_fields(t, fallback_key, anchors):
     if t is None:
         rows = FALLBACK_FOOTPRINTS.get(fallback_key, GENERIC_FALLBACK)
-        return [("footprint", "[" + ", ".join(q(r) if False else '"' + r + '"' for r in rows) + "]")]
+        return [("footprint", "[" + ", ".join('"' + r + '"' for r in rows) + "]")]
     block, visit = template_masks(t)
     rows = mask_rows(block, visit)
     fields = [("def", q(t["def"])), ("footprint", "[" + ", ".join('"' + r + '"' for r in rows) + "]")]
@@ -468,7 +478,7 @@ def gen_objects(data, outdir, templates, by_key, creatures_keys):
             f.append(("hota", "true"))
         if r["notes"]:
             f.append(("notes", anchors.note(r["notes"])))
-        out.append(f"  {k}: " + flow(f))
+        emit_object(out, k, f, t)
     write(outdir, "objects.yaml", out)
 
 
@@ -513,7 +523,7 @@ def gen_map_objects(data, outdir, templates, classes, creatures):
         f += footprint_fields(t, key, anchors)
         if key == "airship_yard":
             f.append(("hota", "true"))
-        out.append(f"  {key}: " + flow(f))
+        emit_object(out, key, f, t)
     # Resources and mines (the rows of objects.yaml carry them too; these are the placement shapes).
     for c in classes:
         if c["class_id"] in ("79", "53") and c["subclass_id"] not in ("*",) and c["refers_to"] in RESOURCES:
@@ -523,7 +533,7 @@ def gen_map_objects(data, outdir, templates, classes, creatures):
             f = [("name", q(c["name"])), ("family", "resource" if cls == 79 else "mine"),
                  ("resource", c["refers_to"]), ("class", str(cls)), ("subclass", str(sub))]
             f += footprint_fields(t, key, anchors)
-            out.append(f"  {key}: " + flow(f))
+            emit_object(out, key, f, t)
     # Creature dwellings: one per class-17 subclass with a creature.
     seen = {}
     ckeys = {r["key"]: r for r in creatures}
@@ -544,7 +554,7 @@ def gen_map_objects(data, outdir, templates, classes, creatures):
         f += footprint_fields(t, key, anchors)
         if hota or yes(ckeys[cre]["is_hota"]):
             f.append(("hota", "true"))
-        out.append(f"  {key}: " + flow(f))
+        emit_object(out, key, f, t)
     gen_obstacles(out, templates, anchors)
     write(outdir, "map_objects.yaml", out)
 
@@ -596,7 +606,7 @@ def gen_obstacles(out, templates, anchors):
         f += footprint_fields(t, key, anchors)
         if t["edition"] == "hota":
             f.append(("hota", "true"))
-        out.append(f"  {key}: " + flow(f))
+        emit_object(out, key, f, t)
 
 
 def main():
