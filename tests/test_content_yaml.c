@@ -174,6 +174,10 @@ static void test_merge_add_change_remove(void **state)
     assert_int_equal(well->terrains, 1u << 8);
     assert_int_equal(well->frequency, 100);
     assert_string_equal(c->artifacts[c->artifacts[0].part_of].key, "set");
+    /* null clears an optional string */
+    assert_int_equal(merge(ctx, "creatures: {wolf: {plural: ~}}\n"), RMG_OK);
+    c = content_of(ctx);
+    assert_null(c->creatures[rmg__content_find_creature(c, "wolf")].plural);
     /* Removed, then added again: a fresh entity (defaults, not the old fields). */
     assert_int_equal(merge(ctx, "creatures:\n  knight: {name: Knight II, id: 1, faction: knights, level: 2}\n"), RMG_OK);
     c = content_of(ctx);
@@ -273,6 +277,8 @@ static void test_validation_errors(void **state)
         {"a: *nowhere\n", RMG_ERR_PARSE, "unknown YAML anchor", 1, 4},
         {"creatures: {}\n---\nspells: {}\n", RMG_ERR_PARSE, "only one YAML document", 2, 1},
         {"- 1\n", RMG_ERR_INVALID_DATA, "content must be a mapping", 1, 1},
+        {"spells: {}\nskills: {}\nspells: {}\n", RMG_ERR_INVALID_DATA, "section 'spells' given twice", 3, 1},
+        {"creatures:\n  wolf: {name: ~}\n", RMG_ERR_INVALID_DATA, "field 'name': expected a string", 2, 16},
     };
     rmg_context *ctx = tiny_context(RMG_CONTENT_HOTA);
     for (size_t i = 0; i < RMG__ARRAY_LEN(cases); i++)

@@ -248,9 +248,13 @@ static rmg_status set_field(applyctx *a, size_t index, const rmg__field *fd, con
     unsigned char *e = rmg__kb_elem(a->b, a->kind, index);
     switch (fd->type) {
     case RMG__F_STR: {
-        rmg_status st = need_scalar(a, n, fd->name, "a string");
+        /* null clears an optional string */
+        bool clear = is_null(n);
+        if (clear && (fd->flags & RMG__REQUIRED))
+            return bad_value(a, n, fd->name, "a string");
+        rmg_status st = clear ? RMG_OK : need_scalar(a, n, fd->name, "a string");
         char *copy = NULL;
-        if (st == RMG_OK && !(copy = rmg__arena_strdup(&a->b->out->arena, n->str)))
+        if (st == RMG_OK && !clear && !(copy = rmg__arena_strdup(&a->b->out->arena, n->str)))
             st = rmg__error_nomem(a->b->ctx);
         if (st == RMG_OK)
             rmg__put_ptr(e, fd->offset, copy);
@@ -501,16 +505,21 @@ rmg_status rmg__builder_apply(rmg__builder *b, const rmg__ydoc *doc)
     if (root->type != RMG__Y_MAP)
         return FAIL_AT(b, RMG_ERR_INVALID_DATA, doc->file, root, "content must be a mapping of sections (%s, ...)",
                        rmg__kinds[0].plural);
+    unsigned seen = 0; /* sections so far: bit kind, bit RMG_CONTENT_KIND_COUNT = ruleset */
     for (size_t i = 0; i < root->n; i++) {
         const rmg__ynode *k = root->items[2 * i], *v = root->items[2 * i + 1];
         int kind = -1;
         for (int j = 0; j < RMG_CONTENT_KIND_COUNT && k->type == RMG__Y_SCALAR; j++)
             if (strcmp(k->str, rmg__kinds[j].plural) == 0)
                 kind = j;
+        bool ruleset = kind < 0 && k->type == RMG__Y_SCALAR && strcmp(k->str, "ruleset") == 0;
+        unsigned bit = 1u << (ruleset ? RMG_CONTENT_KIND_COUNT : kind < 0 ? 31 : kind);
         rmg_status st;
-        if (kind >= 0)
+        if ((kind >= 0 || ruleset) && (seen & bit))
+            st = FAIL_AT(b, RMG_ERR_INVALID_DATA, doc->file, k, "section '%s' given twice", k->str);
+        else if (kind >= 0)
             st = apply_section(b, doc->file, kind, v);
-        else if (k->type == RMG__Y_SCALAR && strcmp(k->str, "ruleset") == 0)
+        else if (ruleset)
             st = apply_ruleset(b, doc->file, v);
         else
             st = FAIL_AT(b, RMG_ERR_INVALID_DATA, doc->file, k,
@@ -519,6 +528,7 @@ rmg_status rmg__builder_apply(rmg__builder *b, const rmg__ydoc *doc)
                          k->type == RMG__Y_SCALAR ? k->str : "?");
         if (st)
             return st;
+        seen |= bit;
     }
     return RMG_OK;
 }
