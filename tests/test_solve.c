@@ -440,6 +440,67 @@ static void test_fac03_defaults(void **state)
     sfx_free(&f);
 }
 
+/* Bad input: allowed sets that name nothing valid fall back to everything, with a warning. */
+static void test_zon13_empty_allowed_sets_fall_back(void **state)
+{
+    (void)state;
+    sfx f;
+    sfx_init(&f);
+    sfx_zones(&f, 2);
+    sfx_zone(&f, 1)->allowed_terrains = 1u << RMG_TERRAIN_WATER; /* no land terrain */
+    sfx_zone(&f, 2)->neutral_towns = 1;
+    sfx_zone(&f, 2)->allowed_towns = 1u << 30;                 /* no town type */
+    sfx_run r;
+    sfx_solve(&f, 4, NULL, &r);
+    assert_true(sfx_warned(&r, "zone 1: no valid allowed terrain"));
+    assert_true(sfx_warned(&r, "zone 2: no valid allowed town type"));
+    assert_true(land_mask(&f) & (1u << sfx_zs(&f, &r, 1)->terrain));
+    int town = sfx_zs(&f, &r, 2)->neutral_town_types[0];
+    assert_true(town >= RMG_FACTION_CASTLE && town <= RMG_FACTION_FACTORY);
+    sfx_run_free(&r);
+    sfx_free(&f);
+}
+
+/* The stage writes g->sol, keeps the rest for later stages and copies warnings to the map. */
+static void test_stage_fills_generation_state(void **state)
+{
+    (void)state;
+    sfx f;
+    sfx_init(&f);
+    sfx_zones(&f, 2);
+    sfx_player_zone(&f, 1, 1);
+    sfx_rule(&f, 1, RMG_TYPE_RULE_TOWN_SAME, false, 1, -1, 5, 0); /* zone 5 is missing */
+    rmg__connection *c = rmg__template_add_connection(f.pack, f.tpl);
+    c->zone_a = 1;
+    c->zone_b = 2;
+    rmg__gen g;
+    memset(&g, 0, sizeof g);
+    g.ctx = f.ctx;
+    g.content = f.content;
+    g.pack = f.pack;
+    g.tpl = f.tpl;
+    g.opt.players = 1;
+    g.root_seed = 1234;
+    assert_int_equal(rmg__map_new(f.ctx, 36, 36, 1, &g.map), RMG_OK);
+    assert_int_equal(rmg__stage_solve(&g), RMG_OK);
+    assert_non_null(g.sol.zones);
+    assert_int_equal(g.sol.zones[0].owner, 1);
+    assert_true(g.sol.zones[0].player_town_type >= 0);
+    assert_non_null(g.sol.road);
+    assert_non_null(rmg__solve_extra_of(&g));
+    assert_int_equal(rmg__solve_extra_of(&g)->road_choice[0], RMG_ROAD_RANDOM);
+    assert_int_equal(g.map->warnings.count, 1);
+    assert_non_null(strstr(g.map->warnings.items[0], "zone 5 does not exist"));
+    int first = g.sol.zones[0].player_town_type;
+    assert_int_equal(rmg__stage_solve(&g), RMG_OK); /* a retry replaces the solution */
+    assert_int_equal(g.sol.zones[0].player_town_type, first);
+    rmg__solution_free(&g);
+    assert_null(g.sol.zones);
+    assert_null(rmg__solve_extra_of(&g));
+    rmg__map_free(g.map);
+    sfx_free(&f);
+}
+
 /* ---- determinism and the public API ----------------------------------------------------------- */
 
 static void test_same_seed_same_solution(void **state)
@@ -551,6 +612,8 @@ int main(void)
         cmocka_unit_test(test_player_town_choice),
         cmocka_unit_test(test_fac02_neutral_only_and_allowed_factions),
         cmocka_unit_test(test_fac03_defaults),
+        cmocka_unit_test(test_zon13_empty_allowed_sets_fall_back),
+        cmocka_unit_test(test_stage_fills_generation_state),
         cmocka_unit_test(test_same_seed_same_solution),
         cmocka_unit_test(test_public_api),
     };

@@ -91,18 +91,53 @@ static void load_content_masks(typing *t)
 
 /* ---- messages ------------------------------------------------------------------------------ */
 
-static const char *rule_kind_name(rmg_type_rule_kind k)
+static void describe_town(rmg__buf *b, int zone, int town)
 {
-    switch (k) {
-    case RMG_TYPE_RULE_TOWN_SAME: return "town type same/different";
-    case RMG_TYPE_RULE_TOWN_NATIVE: return "town native to terrain";
-    case RMG_TYPE_RULE_TERRAIN_SAME: return "terrain same/different";
-    case RMG_TYPE_RULE_TERRAIN_NATIVE: return "terrain native to town";
-    case RMG_TYPE_RULE_FACTION_SAME: return "faction same/different";
-    case RMG_TYPE_RULE_FACTION_TOWN: return "faction matches town";
-    case RMG_TYPE_RULE_FACTION_TERRAIN: return "faction matches terrain";
+    if (town == -1)
+        rmg__buf_printf(b, "town(%d.player)", zone);
+    else if (town == RMG__H3T_TOWN_ALL)
+        rmg__buf_printf(b, "town(%d.every)", zone);
+    else if (town == RMG__H3T_TOWN_NEUTRAL_ALL)
+        rmg__buf_printf(b, "town(%d.every neutral)", zone);
+    else
+        rmg__buf_printf(b, "town(%d.neutral %d)", zone, town + 1);
+}
+
+/* The rule as a formula, e.g. "terrain(1) != terrain(2)". */
+static void describe_formula(rmg__buf *b, const rmg__type_rule *r)
+{
+    const char *eq = r->negate ? "!=" : "==";
+    const char *match = r->negate ? "does not match" : "matches";
+    const char *native = r->negate ? "is not native to" : "is native to";
+    switch (r->kind) {
+    case RMG_TYPE_RULE_TOWN_SAME:
+        describe_town(b, r->zone_a, r->town_a);
+        rmg__buf_printf(b, " %s ", eq);
+        describe_town(b, r->zone_b, r->town_b);
+        return;
+    case RMG_TYPE_RULE_TOWN_NATIVE:
+        describe_town(b, r->zone_a, r->town_a);
+        rmg__buf_printf(b, " %s terrain(%d)", native, r->zone_b);
+        return;
+    case RMG_TYPE_RULE_TERRAIN_SAME:
+        rmg__buf_printf(b, "terrain(%d) %s terrain(%d)", r->zone_a, eq, r->zone_b);
+        return;
+    case RMG_TYPE_RULE_TERRAIN_NATIVE:
+        rmg__buf_printf(b, "terrain(%d) %s ", r->zone_a, native);
+        describe_town(b, r->zone_b, r->town_b);
+        return;
+    case RMG_TYPE_RULE_FACTION_SAME:
+        rmg__buf_printf(b, "faction(%d) %s faction(%d)", r->zone_a, eq, r->zone_b);
+        return;
+    case RMG_TYPE_RULE_FACTION_TOWN:
+        rmg__buf_printf(b, "faction(%d) %s ", r->zone_a, match);
+        describe_town(b, r->zone_b, r->town_b);
+        return;
+    case RMG_TYPE_RULE_FACTION_TERRAIN:
+        rmg__buf_printf(b, "faction(%d) %s terrain(%d)", r->zone_a, match, r->zone_b);
+        return;
     }
-    return "unknown rule";
+    rmg__buf_printf(b, "kind %d", (int)r->kind);
 }
 
 static void describe_rule(rmg__buf *b, const rmg__template *tpl, size_t zone, size_t rule)
@@ -111,11 +146,10 @@ static void describe_rule(rmg__buf *b, const rmg__template *tpl, size_t zone, si
     const rmg__type_rule *r = &z->type_rules[rule];
     rmg__buf_printf(b, "zone %d rule %zu (", z->id, rule + 1);
     if (r->raw)
-        rmg__buf_printf(b, "'%s'", r->raw);
-    else
-        rmg__buf_printf(b, "%s%s, zones %d/%d", r->negate ? "not " : "", rule_kind_name(r->kind), r->zone_a, r->zone_b);
+        rmg__buf_printf(b, "'%s': ", r->raw);
+    describe_formula(b, r);
     if (r->loc.line)
-        rmg__buf_printf(b, " at line %d", r->loc.line);
+        rmg__buf_printf(b, ", line %d", r->loc.line);
     rmg__buf_putc(b, ')');
 }
 
