@@ -19,6 +19,7 @@
 #define MK_KEEP 1u
 #define MK_MAIN 2u      /* joined to the zone's main area */
 #define MK_OPEN 4u      /* stays open after obstacle filling */
+#define MK_DROP 8u      /* an optional tile (wide-opening or road fragment) cut off: filled */
 #define OPEN_REACH 3    /* clearing depth beyond the one-tile margin */
 #define BLOCK_SIDE 4    /* clearing blocks */
 #define CLEARING_PERCENT 45
@@ -105,8 +106,16 @@ static uint32_t zone_root(const rmg__bld *b, const rmg__map_zone *z, zone_user *
     return UINT32_MAX;
 }
 
+/* Tiles kept only for looks: parts of a wide opening off its crossing, road tiles. They may be
+ * filled when walled off; entries, guards, skeleton and crossing tiles may not. */
+static bool optional(const rmg__bld *b, uint32_t t)
+{
+    return !(b->m->flags[t] & (RMG__T_ENTRY | RMG__T_GUARD | RMG__T_FREE));
+}
+
 /* Step 2: joins every kept tile to the main area. Returns how many could not be joined. */
-static size_t join_kept(rmg__bld *b, const uint32_t *tiles, size_t n, uint32_t root, zone_user *zu, uint32_t *sources)
+static size_t join_kept(rmg__bld *b, const uint32_t *tiles, size_t n, uint32_t root, zone_user *zu, uint32_t *sources,
+                        uint32_t *first_lost)
 {
     flood_main(b, root, zu, tiles, n);
     size_t unjoined = 0;
@@ -126,8 +135,13 @@ static size_t join_kept(rmg__bld *b, const uint32_t *tiles, size_t n, uint32_t r
         if (!found) {
             for (size_t i = 0; i < n; i++)
                 if (kept_walk_in_zone(b, tiles[i], zu) && !(b->mark[tiles[i]] & MK_MAIN)) {
-                    unjoined++;
-                    b->mark[tiles[i]] &= (uint8_t)~MK_KEEP;
+                    b->mark[tiles[i]] = (uint8_t)((b->mark[tiles[i]] & ~MK_KEEP) | MK_DROP);
+                    if (optional(b, tiles[i])) {
+                        b->m->road[tiles[i]] = 0;
+                        continue;
+                    }
+                    if (!unjoined++)
+                        *first_lost = tiles[i];
                 }
             break;
         }
@@ -183,7 +197,8 @@ static rmg_status obstacles_in_zone(rmg__bld *b, const rmg__map_zone *z, uint32_
     if (root == UINT32_MAX)
         return RMG_OK;
     b->mark[root] |= MK_KEEP;
-    size_t unjoined = join_kept(b, tiles, n, root, &zu, sources);
+    uint32_t lost = 0;
+    size_t unjoined = join_kept(b, tiles, n, root, &zu, sources, &lost);
     rmg_rng rng;
     rmg__gen_stream(b->g, "obstacles", (uint64_t)z->id, &rng);
     for (int i = 0; i < bw * bh; i++)
@@ -191,12 +206,16 @@ static rmg_status obstacles_in_zone(rmg__bld *b, const rmg__map_zone *z, uint32_
     open_space(b, tiles, n, &zu, clear_blocks, bw);
     for (size_t i = 0; i < n; i++) {
         uint32_t t = tiles[i];
-        if (walkable(b, t) && !(b->mark[t] & MK_OPEN) && !needed(b, t))
+        bool dropped = (b->mark[t] & MK_DROP) && optional(b, t);
+        if (walkable(b, t) && !(b->mark[t] & MK_OPEN) && (!needed(b, t) || dropped))
             b->m->flags[t] |= RMG__T_OBSTACLE | RMG__T_BLOCKED;
     }
     if (unjoined)
-        return rmg__map_warn(b->m, "zone %d (template zone %d): %zu needed tile(s) cannot be reached from the main area",
-                             z->id, z->tpl_id, unjoined);
+        return rmg__map_warn(b->m,
+                             "zone %d (template zone %d): %zu needed tile(s) cannot be reached from the main area, "
+                             "first at %d,%d,%d (flags %#x)",
+                             z->id, z->tpl_id, unjoined, rmg__bld_x(b, lost), rmg__bld_y(b, lost), rmg__bld_z(b, lost),
+                             (unsigned)b->m->flags[lost]);
     return RMG_OK;
 }
 

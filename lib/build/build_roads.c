@@ -386,11 +386,41 @@ static void clear_marks(roads *r)
     memset(r->b.mark, 0, r->b.n);
 }
 
+static bool passable_tile(const struct rmg_map *m, uint32_t t)
+{
+    return !(m->flags[t] & RMG__T_BLOCKED) || (m->flags[t] & (RMG__T_ENTRY | RMG__T_GUARD));
+}
+
+/* WAT-04 copies the surface roads underground; that only works while the underground content
+ * is the surface's copy. Otherwise each level gets its own roads (with a warning). */
+static rmg_status mirror_roads_copyable(roads *r, bool *copy)
+{
+    const struct rmg_map *m = r->b.m;
+    uint32_t plane = (uint32_t)m->width * (uint32_t)m->height;
+    *copy = true;
+    for (uint32_t t = 0; t < plane && *copy; t++) {
+        bool teleport = false;
+        for (int z = 0; z < 2; z++) {
+            uint32_t o = m->tile_object[t + (uint32_t)z * plane];
+            rmg_map_object_kind k = o ? m->objects.items[o - 1].kind : RMG_OBJECT_TREASURE;
+            teleport |= o && (k == RMG_OBJECT_MONOLITH || k == RMG_OBJECT_GATE);
+        }
+        *copy = teleport || passable_tile(m, t) == passable_tile(m, t + plane);
+    }
+    if (*copy)
+        return RMG_OK;
+    return rmg__map_warn(r->b.m, "mirror template: the underground content differs from the surface, so each level "
+                                 "gets its own roads instead of a copy (WAT-04)");
+}
+
 static rmg_status lay_roads(roads *r)
 {
     const rmg__gen *g = r->b.g;
     struct rmg_map *m = r->b.m;
     bool mirror = g->pack && g->pack->mirror && m->levels > 1;
+    rmg_status st0;
+    if (mirror && (st0 = mirror_roads_copyable(r, &mirror)) != RMG_OK)
+        return st0;
     for (size_t i = 0; i < m->zones.count; i++) {
         const rmg__map_zone *z = &m->zones.items[i];
         if (!rmg__bld_land_zone(&r->b, z->id) || (mirror && z->level > 0))
@@ -420,7 +450,7 @@ static rmg_status lay_roads(roads *r)
         /* WAT-04: the surface roads copied onto the underground copy. */
         uint32_t plane = (uint32_t)m->width * (uint32_t)m->height;
         for (uint32_t t = 0; t < plane; t++)
-            if (m->road[t] && !(m->flags[t + plane] & RMG__T_BLOCKED))
+            if (m->road[t] && passable_tile(m, t + plane))
                 m->road[t + plane] = m->road[t];
     }
     return RMG_OK;
