@@ -201,6 +201,48 @@ static void test_object_rule_errors(void **state)
            RMG_SEVERITY_ERROR, "rule-target", "zone 3: an object rule");
 }
 
+/* Rules naming objects, families or creatures the content does not know would do nothing. */
+static void test_unknown_rule_names(void **state)
+{
+    (void)state;
+    expect(HEAD "    rules: [{op: allow, target: object, object: arean}]\n" TWO_ZONES LINK, RMG_SEVERITY_ERROR,
+           "rule-unknown", "v.yaml:3:13: error: template 'T': object rule names the unknown object 'arean'");
+    expect(HEAD "    rules: [{op: forbid, target: family, family: creature_bnk}]\n" TWO_ZONES LINK, RMG_SEVERITY_ERROR,
+           "rule-unknown", "unknown family 'creature_bnk'");
+    expect(HEAD "    rules: [{op: allow, target: creature, family: creature_dwelling, creature: pikemen}]\n" TWO_ZONES
+           LINK, RMG_SEVERITY_ERROR, "rule-unknown", "unknown creature 'pikemen'");
+    /* Group names of RUL-03 are families too. */
+    found f = validate(HEAD "    rules: [{op: forbid, target: family, family: pandora}, {op: allow, target: object,"
+                            " object: arena}]\n" TWO_ZONES LINK,
+                       NULL, NULL);
+    assert_int_equal(f.errors, 0);
+}
+
+/* TRS-10: totals in a range for which no unlimited object can start a group. The largest
+ * unlimited fixed-value object is worth 20000 (relic artifact), so 80001.. starves; below
+ * 500 only water objects and value-100 objects with caps exist. */
+static void test_trs10_starvation(void **state)
+{
+    (void)state;
+    expect(HEAD "    zones:\n      - {id: 1, kind: human_start, owner: 1, size: 1, player_towns: {castles: 1},"
+                " treasure: [{min: 100, max: 90000, density: 2}]}\n",
+           RMG_SEVERITY_WARNING, "treasure-starved",
+           "zone 1: treasure range 1 (100..90000): no object can start a group worth 80001..90000 (TRS-10)");
+    expect(HEAD "    zones:\n      - {id: 1, kind: human_start, owner: 1, size: 1, player_towns: {castles: 1},"
+                " treasure: [{min: 100, max: 90000, density: 2}]}\n",
+           RMG_SEVERITY_WARNING, "treasure-starved", "worth 100..499 (TRS-10)");
+    /* Zone rules that empty the list starve the whole range. */
+    expect(HEAD "    zones:\n      - {id: 1, kind: human_start, owner: 1, size: 1, player_towns: {castles: 1},"
+                " treasure: [{}, {min: 3000, max: 6000, density: 4}], rules: [{op: forbid, target: all}]}\n",
+           RMG_SEVERITY_WARNING, "treasure-starved", "treasure range 2 (3000..6000): no object can start a group worth "
+                                                     "3000..6000");
+    /* A range without density is never generated, so it cannot starve. */
+    found f = validate(HEAD "    zones:\n      - {id: 1, kind: human_start, owner: 1, size: 1, player_towns: {castles:"
+                            " 1}, treasure: [{min: 100, max: 90000, density: 0}]}\n",
+                       NULL, NULL);
+    assert_int_equal(f.count, 0);
+}
+
 /* ZON-29/32, WAT-05: mirror links only in mirror packs, on surface zones, same widths. */
 static void test_mirror_checks(void **state)
 {
@@ -376,6 +418,8 @@ int main(void)
         cmocka_unit_test(test_type_rule_errors),
         cmocka_unit_test(test_contradictions_and_town_refs),
         cmocka_unit_test(test_object_rule_errors),
+        cmocka_unit_test(test_unknown_rule_names),
+        cmocka_unit_test(test_trs10_starvation),
         cmocka_unit_test(test_mirror_checks),
         cmocka_unit_test(test_warnings),
         cmocka_unit_test(test_pack_warnings_are_reported),

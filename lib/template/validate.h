@@ -1,8 +1,8 @@
 /*
  * Template validation internals. A check is a function over one template that adds messages;
  * the checks run in the order of the table in validate.c. Another module adds its own check
- * (e.g. the objects stage's TRS-10/11 starvation warnings) by declaring a function of type
- * rmg__template_check in its header and appending one line to that table.
+ * by declaring a function of type rmg__template_check in its header and appending one line to
+ * that table (the content checks below are registered the same way).
  */
 #ifndef RMG_TEMPLATE_VALIDATE_H
 #define RMG_TEMPLATE_VALIDATE_H
@@ -35,5 +35,10 @@ typedef void (*rmg__template_check)(rmg__checker *ck, const rmg__template *t);
  * `code` must be a string literal (kept by pointer). */
 void rmg__check_report(rmg__checker *ck, rmg_severity severity, const char *code, const rmg__srcloc *loc, int zone,
                        int connection, const char *fmt, ...) RMG__PRINTF(7, 8);
+
+/* Checks against the game content (validate_content.c): rule names the content does not know,
+ * and TRS-10 treasure-range starvation. */
+void rmg__check_rule_names(rmg__checker *ck, const rmg__template *t);
+void rmg__check_treasure_starvation(rmg__checker *ck, const rmg__template *t);
 
 #endif

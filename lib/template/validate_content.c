@@ -1,0 +1,165 @@
+/*
+ * Validation against the game content: object rules that name objects, families or creatures
+ * the content does not know (they would silently do nothing), and treasure ranges with totals
+ * that no object can start a group for (TRS-10). Registered in the check table of validate.c.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "content/content_internal.h"
+#include "objects/objects_internal.h"
+#include "validate.h"
+
+/* The content used by the checks; NULL when it cannot be loaded (the checks are skipped,
+ * except for an allocation failure, which fails the validation). */
+static const struct rmg_content *content_of(rmg__checker *ck)
+{
+    rmg_context *ctx = ck->pack->ctx;
+    const struct rmg_content *c = rmg__content_get(ctx);
+    if (!c && rmg_context_errcode(ctx) == RMG_ERR_NOMEM && ck->status == RMG_OK)
+        ck->status = RMG_ERR_NOMEM;
+    return c;
+}
+
+static bool family_known(const struct rmg_content *c, const char *family)
+{
+    for (size_t i = 0; i < c->n_objects; i++)
+        if (rmg__family_matches(&c->objects[i], family))
+            return true;
+    return false;
+}
+
+static void check_rule_keys(rmg__checker *ck, const struct rmg_content *c, const rmg__rule *r, int zone)
+{
+    if (r->object && r->target == RMG_TARGET_OBJECT && rmg__content_find_object(c, r->object) < 0)
+        rmg__check_report(ck, RMG_SEVERITY_ERROR, "rule-unknown", &r->loc, zone, -1,
+                          "object rule names the unknown object '%s'", r->object);
+    if (r->family && r->target != RMG_TARGET_OBJECT && !family_known(c, r->family))
+        rmg__check_report(ck, RMG_SEVERITY_ERROR, "rule-unknown", &r->loc, zone, -1,
+                          "object rule names the unknown family '%s'", r->family);
+    if (r->creature && r->target == RMG_TARGET_CREATURE && rmg__content_find_creature(c, r->creature) < 0)
+        rmg__check_report(ck, RMG_SEVERITY_ERROR, "rule-unknown", &r->loc, zone, -1,
+                          "object rule names the unknown creature '%s'", r->creature);
+}
+
+void rmg__check_rule_names(rmg__checker *ck, const rmg__template *t)
+{
+    const struct rmg_content *c = content_of(ck);
+    if (!c)
+        return;
+    for (size_t i = 0; i < t->rules.count; i++)
+        check_rule_keys(ck, c, &t->rules.items[i], -1);
+    for (size_t z = 0; z < t->n_zones; z++)
+        for (size_t i = 0; i < t->zones[z].rules.count; i++)
+            check_rule_keys(ck, c, &t->zones[z].rules.items[i], t->zones[z].id);
+}
+
+/* ---- TRS-10 ----------------------------------------------------------------------------------- */
+
+#define LAND_TERRAINS (~((1u << RMG_TERRAIN_WATER) | (1u << RMG_TERRAIN_ROCK)))
+
+/* Values of the objects that can always start a group: in L_Z, unlimited per map and zone,
+ * with a fixed value (creature objects depend on the zone's faction and are left out), and
+ * generated on at least one terrain the zone may get (the terrain is chosen later, so this is
+ * the optimistic reading). */
+static size_t starter_values(const rmg__eff_list *l, uint32_t zone_terrains, int64_t *out)
+{
+    size_t n = 0;
+    for (size_t i = 0; i < l->items.count; i++) {
+        const rmg__eff_entry *e = &l->items.items[i];
+        const rmg__object_def *d = &l->content->objects[e->obj];
+        if (!e->present || e->value < 0 || e->frequency <= 0 || e->max_map != RMG__UNLIMITED ||
+            e->max_zone != RMG__UNLIMITED || !(d->terrains & zone_terrains))
+            continue;
+        out[n++] = e->value;
+    }
+    return n;
+}
+
+static int compare_values(const void *a, const void *b)
+{
+    int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
+    return (x > y) - (x < y);
+}
+
+/* Totals v in [lo, hi] with no starter x such that x <= v <= 4x (TRS-04's first pick from
+ * [v/4, v]): reports each maximal gap once. `values` is sorted. */
+static void report_gaps(rmg__checker *ck, const rmg__zone *z, int tier, const int64_t *values, size_t n)
+{
+    const rmg__treasure *tr = &z->treasure[tier];
+    int64_t next = tr->min; /* the smallest total not known to be covered */
+    for (size_t i = 0; i <= n && next <= tr->max; i++) {
+        int64_t from = i < n ? values[i] : tr->max + 1;
+        if (from > next) {
+            int64_t gap_end = RMG__MIN(from - 1, tr->max);
+            rmg__check_report(ck, RMG_SEVERITY_WARNING, "treasure-starved", &z->loc, z->id, -1,
+                              "treasure range %d (%lld..%lld): no object can start a group worth %lld..%lld (TRS-10)",
+                              tier + 1, (long long)tr->min, (long long)tr->max, (long long)next, (long long)gap_end);
+        }
+        if (i < n && values[i] <= INT64_MAX / 4)
+            next = RMG__MAX(next, 4 * values[i] + 1);
+        else if (i < n)
+            next = INT64_MAX;
+    }
+}
+
+static bool range_used(const rmg__treasure *tr)
+{
+    return tr->density > 0 && tr->max > 0 && tr->min <= tr->max;
+}
+
+/* Records a failure of the object lists: an allocation failure fails the validation; a rule the
+ * lists refuse ends the check quietly (the rule checks say why). */
+static void list_failed(rmg__checker *ck, rmg_status st)
+{
+    if (st == RMG_ERR_NOMEM)
+        ck->status = st;
+    else
+        rmg_context_clear_error(ck->pack->ctx);
+}
+
+/* L_Z (RUL-04) from the template's L_map, with the caps of OBJ-07, and its starter values. */
+static void check_zone_treasure(rmg__checker *ck, const rmg__eff_list *lmap, const rmg__template *t, size_t zi)
+{
+    const rmg__zone *z = &t->zones[zi];
+    if (!range_used(&z->treasure[0]) && !range_used(&z->treasure[1]) && !range_used(&z->treasure[2]))
+        return;
+    rmg__eff_list l;
+    rmg_status st = rmg__eff_copy(lmap, &l);
+    if (st == RMG_OK && (st = rmg__eff_apply_rules(&l, &z->rules, lmap, true, ck->pack->file)) != RMG_OK)
+        rmg__eff_free(&l);
+    if (st != RMG_OK) {
+        list_failed(ck, st);
+        return;
+    }
+    rmg__eff_apply_caps(&l);
+    int64_t *values = rmg__check_alloc(ck, l.items.count, sizeof *values);
+    if (values) {
+        uint32_t terrains = z->allowed_terrains ? z->allowed_terrains & LAND_TERRAINS : LAND_TERRAINS;
+        size_t n = starter_values(&l, terrains, values);
+        qsort(values, n, sizeof *values, compare_values);
+        for (int k = 0; k < 3; k++)
+            if (range_used(&z->treasure[k]))
+                report_gaps(ck, z, k, values, n);
+    }
+    rmg__eff_free(&l);
+}
+
+void rmg__check_treasure_starvation(rmg__checker *ck, const rmg__template *t)
+{
+    const struct rmg_content *c = content_of(ck);
+    if (!c)
+        return;
+    /* L_map once per template, uncapped as zone rules need it (RUL-07). */
+    rmg__eff_list lmap;
+    rmg_status st = rmg__eff_init(ck->pack->ctx, c, &lmap);
+    if (st == RMG_OK && (st = rmg__eff_apply_rules(&lmap, &t->rules, NULL, false, ck->pack->file)) != RMG_OK)
+        rmg__eff_free(&lmap);
+    if (st != RMG_OK) {
+        list_failed(ck, st);
+        return;
+    }
+    for (size_t zi = 0; zi < t->n_zones && ck->status == RMG_OK; zi++)
+        check_zone_treasure(ck, &lmap, t, zi);
+    rmg__eff_free(&lmap);
+}
