@@ -461,6 +461,27 @@ static void test_zon13_empty_allowed_sets_fall_back(void **state)
     sfx_free(&f);
 }
 
+/* Content without towns cannot type a town: a clear error, not a crash. */
+static void test_content_without_towns_is_an_error(void **state)
+{
+    (void)state;
+    sfx f;
+    sfx_init(&f);
+    sfx_zones(&f, 2);
+    size_t n = f.content->n_factions;
+    f.content->n_factions = 0;
+    sfx_run r;
+    sfx_solve(&f, 1, NULL, &r); /* no towns asked for: fine, factions are neutral */
+    assert_int_equal(sfx_zs(&f, &r, 1)->faction, RMG_FACTION_NEUTRAL);
+    sfx_run_free(&r);
+    sfx_zone(&f, 2)->neutral_towns = 1;
+    assert_int_equal(sfx_solve_with(f.ctx, &f, 1, NULL, &r), RMG_ERR_INVALID_DATA);
+    assert_non_null(strstr(rmg_context_errmsg(f.ctx), "no allowed town type"));
+    sfx_run_free(&r);
+    f.content->n_factions = n;
+    sfx_free(&f);
+}
+
 /* The stage writes g->sol, keeps the rest for later stages and copies warnings to the map. */
 static void test_stage_fills_generation_state(void **state)
 {
@@ -613,6 +634,7 @@ int main(void)
         cmocka_unit_test(test_fac02_neutral_only_and_allowed_factions),
         cmocka_unit_test(test_fac03_defaults),
         cmocka_unit_test(test_zon13_empty_allowed_sets_fall_back),
+        cmocka_unit_test(test_content_without_towns_is_an_error),
         cmocka_unit_test(test_stage_fills_generation_state),
         cmocka_unit_test(test_same_seed_same_solution),
         cmocka_unit_test(test_public_api),

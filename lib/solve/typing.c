@@ -243,6 +243,8 @@ static void allocate_variables(typing *t)
 static rmg_status effective_set(typing *t, uint32_t mask, uint32_t universe, int zone_id, const char *what,
                                 uint32_t *out)
 {
+    if (!universe)
+        return rmg__error_set(t->ctx, RMG_ERR_INVALID_DATA, "solve: the game content has no %s", what);
     *out = mask ? mask & universe : universe;
     if (*out)
         return RMG_OK;
