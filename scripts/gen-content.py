@@ -524,6 +524,7 @@ def gen_map_objects(data, outdir, templates, classes, creatures):
         if key == "airship_yard":
             f.append(("hota", "true"))
         emit_object(out, key, f, t)
+    gen_colours(out, templates, classes, anchors)
     # Resources and mines (the rows of objects.yaml carry them too; these are the placement shapes).
     for c in classes:
         if c["class_id"] in ("79", "53") and c["subclass_id"] not in ("*",) and c["refers_to"] in RESOURCES:
@@ -557,6 +558,39 @@ def gen_map_objects(data, outdir, templates, classes, creatures):
         emit_object(out, key, f, t)
     gen_obstacles(out, templates, anchors)
     write(outdir, "map_objects.yaml", out)
+
+
+# Objects that come in colours (subclass = colour): key prefix by class. Gate 212 subclasses
+# 1000/1001 are the HotA Quest Gate and Grave, not colours.
+COLOURED = {43: "monolith_one_way_entrance", 44: "monolith_one_way_exit", 45: "monolith_two_way",
+            9: "border_guard", 212: "border_gate", 10: "keymaster_tent"}
+
+
+def gen_colours(out, templates, classes, anchors):
+    """One entry per colour (`<prefix>_<subclass>`): which colours exist in each variant and
+    each one's footprint (portals are wider than monoliths; sea portals stand on water)."""
+    rows = list(classes)
+    # Border guards and keymaster tents have no subclass rows in the class table: their
+    # subclasses are the eight key colours of the border gates (class 212).
+    gate_colours = {int(c["subclass_id"]): c["name"].split("(")[1].rstrip(")") for c in classes
+                    if c["class_id"] == "212" and c["subclass_id"] not in ("*",) and int(c["subclass_id"]) < 8}
+    for cls, what in ((9, "Border Guard"), (10, "Keymaster's Tent")):
+        rows += [{"class_id": str(cls), "subclass_id": str(sub), "name": f"{what} ({colour})", "is_hota": "no"}
+                 for sub, colour in sorted(gate_colours.items())]
+    for c in rows:
+        cls = int(c["class_id"])
+        if cls not in COLOURED or c["subclass_id"] == "*" or int(c["subclass_id"]) >= 1000:
+            continue
+        sub = int(c["subclass_id"])
+        hota = yes(c["is_hota"])
+        want = 1 << TERRAIN_IDS["water"] if "Sea" in c["name"] else 0
+        t = templates.pick(cls, sub, want, hota) or templates.pick(cls, None, want, hota)
+        key = f"{COLOURED[cls]}_{sub}"
+        f = [("name", q(c["name"])), ("family", "map"), ("class", str(cls)), ("subclass", str(sub))]
+        f += footprint_fields(t, key, anchors)
+        if hota:
+            f.append(("hota", "true"))
+        emit_object(out, key, f, t)
 
 
 OBSTACLE_CLASSES = set(range(114, 139)) | set(range(143, 212)) - {162, 163, 164}

@@ -1,5 +1,6 @@
 /* Content module: the built-in rulesets, lookups, variants, public getters, CRE formulas
  * (CRE-02..CRE-09) and allocation failures while loading the built-in ruleset. */
+#include <stdio.h>
 #include <string.h>
 #include <time.h>
 
@@ -238,6 +239,42 @@ static void test_map_objects(void **state)
     rmg_context_destroy(ctx);
 }
 
+static int count_prefixed(const struct rmg_content *c, const char *prefix)
+{
+    int n = 0;
+    char key[64];
+    for (int i = 0; i < 64; i++) {
+        snprintf(key, sizeof key, "%s_%d", prefix, i);
+        n += rmg__content_find_map_object(c, key) >= 0;
+    }
+    return n;
+}
+
+/* The colours of monoliths, portals, guards and tents, per variant, with their widths. */
+static void test_coloured_map_objects(void **state)
+{
+    (void)state;
+    rmg_context *ctx = rmg_test_context(NULL, 1);
+    const struct rmg_content *c = rmg__content_get(ctx);
+    assert_int_equal(count_prefixed(c, "monolith_two_way"), 25);
+    assert_int_equal(count_prefixed(c, "monolith_one_way_entrance"), 12);
+    assert_int_equal(count_prefixed(c, "monolith_one_way_exit"), 12);
+    assert_int_equal(count_prefixed(c, "border_guard"), 8);
+    assert_int_equal(count_prefixed(c, "border_gate"), 8);
+    assert_int_equal(count_prefixed(c, "keymaster_tent"), 8);
+    const rmg__object_def *portal = &c->map_objects[rmg__content_find_map_object(c, "monolith_two_way_4")];
+    assert_int_equal(portal->map_subclass, 4);
+    assert_int_equal(bits(portal->footprint.block), 2); /* a portal is two tiles wide */
+    const rmg__object_def *sea = &c->map_objects[rmg__content_find_map_object(c, "monolith_two_way_21")];
+    assert_int_equal(sea->footprint.terrains, 1u << RMG_TERRAIN_WATER);
+    assert_int_equal(rmg_context_set_content_variant(ctx, RMG_CONTENT_SOD), RMG_OK);
+    c = rmg__content_get(ctx);
+    assert_int_equal(count_prefixed(c, "monolith_two_way"), 8);
+    assert_int_equal(count_prefixed(c, "monolith_one_way_entrance"), 8);
+    assert_int_equal(count_prefixed(c, "border_guard"), 8);
+    rmg_context_destroy(ctx);
+}
+
 static void test_sod_variant(void **state)
 {
     (void)state;
@@ -381,6 +418,7 @@ int main(void)
         cmocka_unit_test(test_object_parameters),
         cmocka_unit_test(test_object_classes_and_footprints),
         cmocka_unit_test(test_map_objects),
+        cmocka_unit_test(test_coloured_map_objects),
         cmocka_unit_test(test_sod_variant),
         cmocka_unit_test(test_public_getters),
         cmocka_unit_test(test_builtin_load_is_quick),

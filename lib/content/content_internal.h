@@ -181,7 +181,11 @@ long rmg__content_find_object_class(const struct rmg_content *c, int cls, int su
  * "subterranean_gate", "border_guard", "border_gate", "keymaster_tent", "seer_hut",
  * "shipyard", "airship_yard", "resource_<wood|mercury|ore|sulfur|crystal|gems|gold>",
  * "mine_<sawmill|alchemists_lab|ore_pit|sulfur_dune|crystal_cavern|gem_pond|gold_mine>",
- * "dwelling_<creature>" (+ "_2", "_3" for further variants), "obstacle_<def>". -1 if absent. */
+ * "dwelling_<creature>" (+ "_2", "_3" for further variants), "obstacle_<def>", and one entry
+ * per colour (key = prefix + "_" + subclass): "monolith_two_way_<n>",
+ * "monolith_one_way_entrance_<n>", "monolith_one_way_exit_<n>", "border_guard_<n>",
+ * "border_gate_<n>", "keymaster_tent_<n>" (which colours exist depends on the variant; portals
+ * are two tiles wide, sea portals stand on water). -1 if absent. */
 long rmg__content_find_map_object(const struct rmg_content *c, const char *key);
 
 /* CRE-06: creature count for creature Pandora's boxes and Seer's Hut rewards from the level
