@@ -67,12 +67,15 @@ typedef enum rmg_content_variant { RMG_CONTENT_HOTA = 0, RMG_CONTENT_SOD = 1, RM
  * ruleset in place. A `const rmg_content *` stays valid until the next call that changes the
  * context's ruleset (load, merge, set_content_variant) or the context's destruction.
  *
- * YAML format (the built-in files are the content folder YAML): a mapping whose keys are entity
- * kinds (terrains, factions, creatures, objects, map_objects, artifacts, spells, skills,
- * heroes) or `ruleset`; each kind maps entity keys to field mappings. In a merge, fields of
+ * YAML format (docs/content-format.md; the built-in ruleset is written in it): a mapping
+ * whose keys are entity kinds (terrains, factions, creatures, objects, map_objects,
+ * artifacts, spells, skills, heroes) or `ruleset`; each kind maps entity keys to field
+ * mappings. In a merge, fields of
  * an existing entity change only where given; `remove: true` removes the entity; an unknown
  * key adds an entity (its required fields must be given). `hota: true` entities are skipped
  * by the SoD variant and `sod: {...}` holds field overrides for it. Errors name file:line:col.
+ * A ruleset is read-only once built: several threads may read one; changing it (load, merge,
+ * set_content_variant) needs the context to itself.
  */
 
 typedef struct rmg_content rmg_content;
@@ -96,7 +99,7 @@ typedef enum rmg_content_kind {
 #define RMG_CONTENT_MAX_DEPTH 32u
 
 /* Special values of object value / frequency / max_map / max_zone. */
-#define RMG_CONTENT_FORMULA (-1) /* computed from creature data */
+#define RMG_CONTENT_FORMULA (-1)      /* computed from creature data */
 #define RMG_CONTENT_NA (-2)           /* not applicable */
 #define RMG_CONTENT_UNLIMITED (-3)    /* no cap */
 #define RMG_CONTENT_RULE (-4)         /* capped by a rule (prisons, keymaster tents) */
