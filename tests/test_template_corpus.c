@@ -15,12 +15,23 @@ typedef struct tally {
     size_t files, round_trips, unsupported, unreadable, templates, zones, errors, warnings;
 } tally;
 
+/* rmg check on the file: counts, and the first error of files that do not pass, so the test
+ * log explains every file that fails the check. */
 static void validate_counts(rmg_pack *p, tally *t)
 {
     rmg_validation *v = NULL;
     assert_int_equal(rmg_pack_validate(p, &v), RMG_OK);
-    t->errors += rmg_validation_error_count(v);
-    t->warnings += rmg_validation_count(v) - rmg_validation_error_count(v);
+    size_t errors = rmg_validation_error_count(v);
+    t->errors += errors;
+    t->warnings += rmg_validation_count(v) - errors;
+    for (size_t i = 0; i < rmg_validation_count(v) && errors; i++) {
+        rmg_message m = {sizeof m, 0, NULL, NULL, NULL, 0, 0, 0, 0, 0};
+        assert_int_equal(rmg_validation_get(v, i, &m), RMG_OK);
+        if (m.severity == RMG_SEVERITY_ERROR) {
+            print_message("check fails (%zu error(s)), first: %s [%s]\n", errors, m.text, m.code);
+            break;
+        }
+    }
     rmg_validation_destroy(v);
 }
 
