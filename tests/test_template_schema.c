@@ -1,6 +1,8 @@
 /* Every field of the model's schema tables, one at a time: changing it changes the YAML that
  * is written, and reading that YAML gives the changed model back (so no setting is written
  * but not read, read but not written, or silently dropped). */
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "rmg_test.h"
@@ -134,6 +136,32 @@ static void test_every_schema_field_is_written_and_read(void **state)
     rmg_context_destroy(w.ctx);
 }
 
+/* docs/template-format.md documents every key of the schema (as `key`). */
+static void check_documented(const rmg__schema *s, const char *doc, size_t *keys)
+{
+    for (size_t i = 0; i < s->n_fields; i++) {
+        const rmg__field *f = &s->fields[i];
+        char quoted[64];
+        snprintf(quoted, sizeof quoted, "`%s`", f->key);
+        if (!strstr(doc, quoted))
+            fail_msg("docs/template-format.md does not document the %s key %s", s->what, quoted);
+        (*keys)++;
+        if (f->sub)
+            check_documented(f->sub, doc, keys);
+    }
+}
+
+static void test_every_key_is_documented(void **state)
+{
+    (void)state;
+    size_t len = 0, keys = 0;
+    char *doc = rmg_test_read_file(rmg_test_source("docs/template-format.md"), &len);
+    assert_non_null(doc);
+    check_documented(&rmg__pack_schema, doc, &keys);
+    print_message("%zu keys documented\n", keys);
+    free(doc);
+}
+
 /* A field appended to the model must also be added to the schema tables (lib/template/schema.c),
  * or YAML silently drops it. These sizes (LP64) change when a field is appended: then add the
  * field to schema.c and update the size here. */
@@ -158,6 +186,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_every_schema_field_is_written_and_read),
         cmocka_unit_test(test_model_layout_matches_schema),
+        cmocka_unit_test(test_every_key_is_documented),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
