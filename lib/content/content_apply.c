@@ -202,7 +202,7 @@ static rmg_status set_footprint(applyctx *a, unsigned char *e, const rmg__field 
 
 static rmg_status push_key(rmg__builder *b, rmg__refslot *s, const char *key)
 {
-    const char *copy = rmg__arena_strdup(&b->out->arena, key);
+    const char *copy = rmg__arena_strdup(&b->scratch, key);
     if (!copy)
         return rmg__error_nomem(b->ctx);
     s->keys[s->n++] = copy;

@@ -175,7 +175,7 @@ void rmg__kb_reset(rmg__builder *b, int kind, size_t i)
 
 rmg_status rmg__kb_skip(rmg__builder *b, int kind, const char *key)
 {
-    const char *copy = rmg__arena_strdup(&b->out->arena, key);
+    const char *copy = rmg__arena_strdup(&b->scratch, key);
     if (!copy || !RMG__VEC_PUSH(b->ctx, &b->k[kind].skipped, copy))
         return rmg__error_nomem(b->ctx);
     return RMG_OK;
@@ -213,7 +213,7 @@ rmg_status rmg__kb_slot_keys(rmg__builder *b, rmg__refslot *s, size_t n)
     s->set = true;
     s->n = 0;
     s->keys = NULL;
-    if (n && !(s->keys = rmg__arena_alloc(&b->out->arena, n * sizeof *s->keys)))
+    if (n && !(s->keys = rmg__arena_alloc(&b->scratch, n * sizeof *s->keys)))
         return rmg__error_nomem(b->ctx);
     return RMG_OK;
 }
@@ -299,6 +299,7 @@ rmg_status rmg__builder_init(rmg__builder *b, rmg_context *ctx, int variant, con
 {
     memset(b, 0, sizeof *b);
     b->ctx = ctx;
+    rmg__arena_init(&b->scratch, ctx, 16 * 1024);
     b->out = rmg__calloc(ctx, 1, sizeof *b->out);
     if (!b->out)
         return rmg__error_nomem(ctx);
@@ -322,6 +323,7 @@ void rmg__builder_abort(rmg__builder *b)
         RMG__VEC_FREE(b->ctx, &k->skipped);
         memset(k, 0, sizeof *k);
     }
+    rmg__arena_free(&b->scratch);
     if (b->out) {
         rmg__content_free(b->out);
         b->out = NULL;

@@ -141,6 +141,7 @@ typedef struct rmg__builder {
     rmg__kbuild k[RMG_CONTENT_KIND_COUNT];
     char *sod_name, *sod_version;
     unsigned serial;              /* documents applied so far */
+    rmg__arena scratch;           /* reference keys and left-out keys: freed with the builder */
 } rmg__builder;
 
 /* Builder storage shared by content_build.c (copy, finish) and content_apply.c (YAML). */
