@@ -779,13 +779,37 @@ static void local_search(searcher *s, size_t *list, uint32_t *cur)
     }
 }
 
+/* ---- mixing ------------------------------------------------------------------------------ */
+
+#define MIX_SWEEPS 64u
+
+/* Gibbs steps over the solutions of a component found by search: each step re-draws one
+ * variable uniformly among the values its neighbours' current values allow. The moves are
+ * symmetric, so the uniform distribution over the solutions is stationary: they pull the
+ * search's biased pick towards it (all the way where single changes connect the solutions). */
+static void mix_solution(searcher *s, uint32_t *assign)
+{
+    const rmg__csp *csp = s->csp;
+    for (size_t step = 0; step < MIX_SWEEPS * s->m; step++) {
+        size_t v = (size_t)s->vars[rmg_rng_below(s->rng, s->m)];
+        uint32_t allowed = csp->dom[v];
+        for (size_t k = csp->adj_start[v]; k < csp->adj_start[v + 1]; k++) {
+            const rmg__csp_con *c = &csp->cons[csp->adj[k]];
+            if (c->enabled)
+                allowed &= (size_t)c->x == v ? c->sup_yx[assign[c->y]] : c->sup_xy[assign[c->x]];
+        }
+        if (allowed) /* always: the current value stays allowed */
+            assign[v] = nth_bit(allowed, (unsigned)rmg_rng_below(s->rng, popcount32(allowed)));
+    }
+}
+
 /* ---- driver ------------------------------------------------------------------------------- */
 
 typedef struct solve_ws {
     searcher s;
     size_t *list;           /* constraint ids (scratch) */
     uint32_t *cur;          /* local search assignment */
-    bool count_first;
+    rmg__csp_mode mode;
 } solve_ws;
 
 static rmg__csp_conflict *add_conflict(rmg_context *ctx, rmg__csp *csp, rmg__csp_report *rep)
@@ -808,7 +832,7 @@ static rmg_status solve_component(rmg_context *ctx, solve_ws *w, uint32_t *assig
     rmg__csp *csp = s->csp;
     for (;;) {
         search_outcome r = OUT_OF_NODES;
-        if (w->count_first) {
+        if (w->mode == RMG__CSP_EXACT_FIRST) {
             rmg_status st = RMG_OK;
             r = solve_by_counting(ctx, s, &st);
             if (st != RMG_OK)
@@ -818,10 +842,13 @@ static rmg_status solve_component(rmg_context *ctx, solve_ws *w, uint32_t *assig
                 rep->solutions_counted += s->count;
             }
         }
-        if (r == OUT_OF_NODES)
+        bool searched = r == OUT_OF_NODES;
+        if (searched)
             r = solve_by_search(s, nodes_left(csp));
         if (r == FOUND) {
             store_component(s, assign, s->sample);
+            if (searched && w->mode != RMG__CSP_SEARCH_PLAIN)
+                mix_solution(s, assign);
             return RMG_OK;
         }
         if (r == OUT_OF_NODES) {
@@ -861,8 +888,8 @@ static rmg_status record_violations(rmg_context *ctx, rmg__csp *csp, const bool 
     return RMG_OK;
 }
 
-static rmg_status csp_solve(rmg_context *ctx, rmg__csp *csp, rmg_rng *rng, uint32_t *assign, rmg__csp_report *rep,
-                            bool count_first)
+rmg_status rmg__csp_solve_mode(rmg_context *ctx, rmg__csp *csp, rmg_rng *rng, uint32_t *assign,
+                               rmg__csp_report *rep, rmg__csp_mode mode)
 {
     memset(rep, 0, sizeof *rep);
     size_t n = csp->n_vars;
@@ -877,7 +904,7 @@ static rmg_status csp_solve(rmg_context *ctx, rmg__csp *csp, rmg_rng *rng, uint3
     if (st != RMG_OK)
         return st;
     solve_ws w = {0};
-    w.count_first = count_first;
+    w.mode = mode;
     w.s.csp = csp;
     w.s.rng = rng;
     size_t levels = n + 2;
@@ -914,11 +941,5 @@ static rmg_status csp_solve(rmg_context *ctx, rmg__csp *csp, rmg_rng *rng, uint3
 
 rmg_status rmg__csp_solve(rmg_context *ctx, rmg__csp *csp, rmg_rng *rng, uint32_t *assign, rmg__csp_report *rep)
 {
-    return csp_solve(ctx, csp, rng, assign, rep, true);
-}
-
-rmg_status rmg__csp_solve_search_only(rmg_context *ctx, rmg__csp *csp, rmg_rng *rng, uint32_t *assign,
-                                      rmg__csp_report *rep)
-{
-    return csp_solve(ctx, csp, rng, assign, rep, false);
+    return rmg__csp_solve_mode(ctx, csp, rng, assign, rep, RMG__CSP_EXACT_FIRST);
 }

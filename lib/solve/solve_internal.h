@@ -74,14 +74,19 @@ void rmg__csp_con_finish(rmg__csp_con *c);
 /* Finds an assignment (assign[v] = value) satisfying every enabled constraint and domain.
  * Components of the constraint graph are solved independently; a component whose solutions can
  * be counted within enum_limit nodes is sampled exactly uniformly, others by randomized search
- * with restarts. When a component has no solution, its conflicts are recorded and the latest
+ * with restarts followed by Gibbs mixing steps. When a component has no solution, its conflicts are recorded and the latest
  * constraint (highest position) of each core is disabled until it becomes solvable; when the
  * budget runs out, a bounded local search minimises the number of broken constraints. Always
  * returns an assignment within the domains unless allocation fails. */
 rmg_status rmg__csp_solve(rmg_context *ctx, rmg__csp *csp, rmg_rng *rng, uint32_t *assign, rmg__csp_report *rep);
-/* Testing and measurement: like rmg__csp_solve but never counts (randomized search only). */
-rmg_status rmg__csp_solve_search_only(rmg_context *ctx, rmg__csp *csp, rmg_rng *rng, uint32_t *assign,
-                                      rmg__csp_report *rep);
+/* How rmg__csp_solve_mode treats a component (the default is EXACT_FIRST). */
+typedef enum rmg__csp_mode {
+    RMG__CSP_EXACT_FIRST = 0,   /* count and sample exactly when it fits, else search + mixing */
+    RMG__CSP_SEARCH_MIXED = 1,  /* search + Gibbs mixing only (measurement) */
+    RMG__CSP_SEARCH_PLAIN = 2   /* randomized search only (measurement) */
+} rmg__csp_mode;
+rmg_status rmg__csp_solve_mode(rmg_context *ctx, rmg__csp *csp, rmg_rng *rng, uint32_t *assign,
+                               rmg__csp_report *rep, rmg__csp_mode mode);
 /* True when value a of x and b of y satisfy c. */
 bool rmg__csp_con_ok(const rmg__csp_con *c, const uint32_t *assign);
 
