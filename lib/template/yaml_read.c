@@ -291,11 +291,12 @@ static rmg_status parse_mask(reader *r, const ynode *n, const char *key, const r
     rmg_status st = expect(r, n, Y_SEQ, key);
     uint32_t mask = 0;
     for (const ynode *c = n->first; c && st == RMG_OK; c = c->next) {
-        long bit;
+        long bit = 0;
         st = parse_name(r, c, key, names, 31, &bit);
         if (st == RMG_OK && (mask & (1u << bit)))
             st = err_at(r, c, "'%s': '%s' is listed twice", key, c->str);
-        mask |= 1u << (bit & 31);
+        if (st == RMG_OK)
+            mask |= 1u << bit;
     }
     *out = mask;
     return st;
