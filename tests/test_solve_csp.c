@@ -4,11 +4,10 @@
 
 #include "test_solve_fixture.h"
 
+/* CPU time: the machine is shared, wall time would measure the neighbours. */
 static double now_ms(void)
 {
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec * 1000.0 + (double)ts.tv_nsec / 1e6;
+    return (double)clock() * 1000.0 / CLOCKS_PER_SEC;
 }
 
 /* 16 zones, every land terrain allowed: zone k differs from k-1 and k-2 and equals k-3, so the
@@ -81,7 +80,7 @@ static void test_zon20_stress_few_solutions(void **state)
             seen[distinct++] = key;
         sfx_run_free(&r);
     }
-    printf("  stress: 16 zones, %zu distinct terrain solutions seen, worst %.2f ms, at most %llu of %u nodes\n",
+    printf("  stress: 16 zones, %zu distinct terrain solutions seen, worst %.2f ms CPU, at most %llu of %u nodes\n",
            distinct, worst, (unsigned long long)most_nodes, RMG__CSP_DEFAULT_BUDGET);
     assert_true(worst < 1000.0);
     assert_true(distinct >= 2);
@@ -103,7 +102,7 @@ static void test_zon20_stress_many_solutions(void **state)
     sfx_run r;
     sfx_solve(&f, 3, NULL, &r);
     double ms = now_ms() - t0;
-    printf("  ring of 16: %.2f ms, %llu nodes, %zu of %zu components exact\n", ms,
+    printf("  ring of 16: %.2f ms CPU, %llu nodes, %zu of %zu components exact\n", ms,
            (unsigned long long)r.x.stats.nodes_used, r.x.stats.exact_components, r.x.stats.components);
     assert_int_equal(r.x.stats.rules_violated, 0);
     assert_int_equal(r.x.stats.exact_components, 1);
