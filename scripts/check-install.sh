@@ -22,7 +22,7 @@ for ex in "$root"/examples/*.c; do
   [ -e "$ex" ] || continue
   name=$(basename "$ex" .c)
   cc -std=c11 -Wall -Werror "$ex" $(pkg-config --cflags --libs librmg) -lm -o "$work/$name"
-  LD_LIBRARY_PATH="$(dirname "$lib")" "$work/$name" >/dev/null
+  (cd "$work" && LD_LIBRARY_PATH="$(dirname "$lib")" "./$name" >/dev/null)
   echo "check-install: examples/$name.c builds with pkg-config and runs"
 done
 mkdir -p "$work/fp"

@@ -9,5 +9,11 @@
 #include "rmg/content.h"
 #include "rmg/template.h"
 #include "rmg/map.h"
+#include "rmg/stage.h"
+#include "rmg/guard.h"
+#include "rmg/solve.h"
+#include "rmg/place.h"
+#include "rmg/build.h"
+#include "rmg/objects.h"
 
 #endif

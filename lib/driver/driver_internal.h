@@ -23,5 +23,8 @@ rmg_status rmg__map_validate_internal(const struct rmg_map *m, rmg_context *ctx)
 /* Option resolution and template filtering (generate.c). */
 void rmg__resolve_options(const rmg__template *t, rmg_generate_options *o);
 const char *rmg__stage_name(rmg_stage_id id);
+/* Runs a stage's built-in implementation (generate.c) or its registered plugin (stage.c). */
+rmg_status rmg__run_builtin_stage(rmg__gen *g, rmg_stage_id id);
+rmg_status rmg__run_stage_with_plugins(rmg__gen *g, rmg_stage_id id);
 
 #endif

@@ -1,12 +1,128 @@
-/* rmg generate */
+/* rmg generate: one map from a template, written as JSON, PNG and/or text. */
 #include <stdio.h>
+#include <string.h>
+#include <time.h>
 
+#include "cli.h"
 #include "commands.h"
+
+static void usage(FILE *out)
+{
+    fprintf(out, "usage: rmg generate [TEMPLATE] [options] [-o FILE]...\n\n"
+                 "Generates a map. TEMPLATE is a template file (.yaml, .h3t, rmg.txt, VCMI .json); without it the\n"
+                 "built-in pack is used. Outputs by extension: .json, .png, .txt.\n\noptions:\n");
+    fputs(cli_gen_help, out);
+    fprintf(out, "  -o FILE                write the map (repeatable)\n"
+                 "  --timings              print per-stage milliseconds\n"
+                 "  --quiet                print nothing but errors\n");
+}
+
+static double now_ms(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec * 1000.0 + (double)ts.tv_nsec / 1e6;
+}
+
+static void summary(const rmg_map *map, double ms)
+{
+    size_t guards = 0, towns = 0;
+    for (size_t i = 0; i < rmg_map_object_count(map); i++) {
+        rmg_map_object_info o = {.struct_size = sizeof o};
+        if (rmg_map_object(map, i, &o) != RMG_OK)
+            continue;
+        guards += o.kind == RMG_OBJECT_MONSTER;
+        towns += o.kind == RMG_OBJECT_TOWN;
+    }
+    printf("template  %s / %s\n", rmg_map_pack_name(map), rmg_map_template_name(map));
+    printf("size      %dx%dx%d\n", rmg_map_width(map), rmg_map_height(map), rmg_map_levels(map));
+    printf("seed      %llu\n", (unsigned long long)rmg_map_seed(map));
+    printf("zones     %zu, connections %zu\n", rmg_map_zone_count(map), rmg_map_connection_count(map));
+    printf("objects   %zu (towns %zu, guards %zu, groups %zu)\n", rmg_map_object_count(map), towns, guards,
+           rmg_map_group_count(map));
+    printf("time      %.1f ms (%d attempt%s)\n", ms, rmg_map_attempts(map), rmg_map_attempts(map) == 1 ? "" : "s");
+    printf("fingerprint %016llx\n", (unsigned long long)rmg_map_fingerprint(map));
+    size_t nw = rmg_map_warning_count(map);
+    printf("warnings  %zu\n", nw);
+    for (size_t i = 0; i < nw && i < 20; i++)
+        printf("  - %s\n", rmg_map_warning(map, i));
+    if (nw > 20)
+        printf("  ... and %zu more\n", nw - 20);
+}
+
+static void timings(const rmg_map *map)
+{
+    static const char *const names[] = {"select", "solve", "place", "build", "objects", "guard", "finish"};
+    for (int s = 0; s < RMG_STAGE_COUNT; s++)
+        printf("  %-8s %8.2f ms\n", names[s], rmg_map_stage_ms(map, (rmg_stage_id)s));
+}
 
 int rmg_cmd_generate(int argc, char **argv)
 {
-    (void)argc;
-    (void)argv;
-    fprintf(stderr, "rmg generate: not available in this build yet\n");
-    return 2;
+    cli_gen g;
+    cli_gen_init(&g);
+    const char *outputs[16];
+    int n_out = 0;
+    bool quiet = false, show_timings = false;
+    for (int i = 1; i < argc; i++) {
+        int r = cli_gen_option(&g, argc, argv, &i, "generate");
+        if (r < 0)
+            return 2;
+        if (r > 0)
+            continue;
+        if (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0) {
+            usage(stdout);
+            return 0;
+        } else if (strcmp(argv[i], "-o") == 0 && i + 1 < argc) {
+            if (n_out == 16) {
+                fprintf(stderr, "rmg generate: too many outputs\n");
+                return 2;
+            }
+            outputs[n_out++] = argv[++i];
+        } else if (strcmp(argv[i], "--quiet") == 0) {
+            quiet = true;
+        } else if (strcmp(argv[i], "--timings") == 0) {
+            show_timings = true;
+        } else if (argv[i][0] != '-' && !g.template_file) {
+            g.template_file = argv[i];
+        } else {
+            fprintf(stderr, "rmg generate: unknown option '%s'\n", argv[i]);
+            usage(stderr);
+            return 2;
+        }
+    }
+    rmg_context_options co;
+    rmg_context_options_init(&co);
+    co.seed = g.seed;
+    rmg_context *ctx = NULL;
+    if (rmg_context_create(&ctx, &co) != RMG_OK) {
+        fprintf(stderr, "rmg generate: cannot create a context\n");
+        return 2;
+    }
+    rmg_pack *pack = NULL;
+    int code = cli_load_pack(ctx, g.template_file, &pack, "generate");
+    rmg_map *map = NULL;
+    if (code == 0) {
+        double t0 = now_ms();
+        rmg_status st = rmg_generate(ctx, pack, &g.opt, &map);
+        double ms = now_ms() - t0;
+        if (st != RMG_OK) {
+            fprintf(stderr, "rmg generate: %s\n", rmg_context_errmsg(ctx));
+            code = st == RMG_ERR_INVALID_ARG || st == RMG_ERR_NOT_FOUND ? 2 : 1;
+        } else {
+            for (int i = 0; i < n_out && code == 0; i++)
+                if (rmg_map_save(map, outputs[i]) != RMG_OK) {
+                    fprintf(stderr, "rmg generate: %s\n", rmg_context_errmsg(ctx));
+                    code = 2;
+                }
+            if (!quiet)
+                summary(map, ms);
+            if (show_timings)
+                timings(map);
+        }
+    }
+    rmg_map_destroy(map);
+    rmg_pack_destroy(pack);
+    rmg_context_destroy(ctx);
+    return code;
 }

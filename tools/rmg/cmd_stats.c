@@ -1,12 +1,361 @@
-/* rmg stats */
+/* rmg stats: generates many maps (seeds 1..N) and reports the numbers a template maker tunes by.
+ * Each worker thread has its own context and pack; results are gathered per seed, so the
+ * report (and every fingerprint) is the same whatever the thread count. */
+#include <pthread.h>
 #include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
 
+#include "cli.h"
 #include "commands.h"
+
+#define MAX_ZONES 256
+#define MAX_WARNING_KINDS 64
+
+typedef struct run_result {
+    int ok;
+    char error[200];
+    uint64_t fingerprint;
+    double ms, stage_ms[RMG_STAGE_COUNT];
+    size_t n_zones;
+    double zone_share[MAX_ZONES];     /* zone tiles / land tiles of its level */
+    double zone_weight[MAX_ZONES];    /* size weight / sum of weights of its level */
+    double zone_guard[MAX_ZONES];     /* summed guard strength totals */
+    double zone_treasure[MAX_ZONES];  /* summed treasure group values */
+    int zone_tpl[MAX_ZONES];
+    size_t conns, conns_realized, conns_fictive;
+    size_t n_warnings;
+    char warning_kind[8][48];
+    size_t n_warning_kinds;
+} run_result;
+
+typedef struct job {
+    cli_gen gen;
+    uint64_t first_seed;
+    int runs;
+    run_result *results;
+    pthread_mutex_t lock;
+    int next, done;
+    int load_error;
+    char load_message[300];
+} job;
+
+static double now_ms(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec * 1000.0 + (double)ts.tv_nsec / 1e6;
+}
+
+/* The kind of a warning: its text up to the first digit or colon (so "zone 3: ..." and
+ * "zone 5: ..." count together). */
+static void warning_kind(const char *w, char *out, size_t cap)
+{
+    size_t n = 0;
+    for (const char *p = w; *p && n + 1 < cap; p++) {
+        if (*p >= '0' && *p <= '9')
+            continue;
+        out[n++] = *p;
+        if (*p == ':' && n > 8)
+            break;
+    }
+    out[n] = '\0';
+}
+
+static void collect(const rmg_map *map, run_result *r)
+{
+    r->fingerprint = rmg_map_fingerprint(map);
+    for (int s = 0; s < RMG_STAGE_COUNT; s++)
+        r->stage_ms[s] = rmg_map_stage_ms(map, (rmg_stage_id)s);
+    size_t nz = rmg_map_zone_count(map);
+    double land[2] = {0, 0}, weight[2] = {0, 0};
+    r->n_zones = 0;
+    for (size_t i = 0; i < nz && r->n_zones < MAX_ZONES; i++) {
+        rmg_map_zone_info z = {.struct_size = sizeof z};
+        rmg_map_zone(map, i, &z);
+        if (z.template_zone <= 0 || z.kind == RMG_ZONE_ROCK || z.kind == RMG_ZONE_WATER)
+            continue;
+        land[z.level & 1] += (double)z.tiles;
+        weight[z.level & 1] += z.size_weight;
+    }
+    for (size_t i = 0; i < nz && r->n_zones < MAX_ZONES; i++) {
+        rmg_map_zone_info z = {.struct_size = sizeof z};
+        rmg_map_zone(map, i, &z);
+        if (z.template_zone <= 0 || z.kind == RMG_ZONE_ROCK || z.kind == RMG_ZONE_WATER)
+            continue;
+        size_t k = r->n_zones++;
+        r->zone_tpl[k] = z.template_zone;
+        r->zone_share[k] = land[z.level & 1] > 0 ? (double)z.tiles / land[z.level & 1] : 0;
+        r->zone_weight[k] = weight[z.level & 1] > 0 ? z.size_weight / weight[z.level & 1] : 0;
+        r->zone_guard[k] = r->zone_treasure[k] = 0;
+        for (size_t o = 0; o < rmg_map_object_count(map); o++) {
+            rmg_map_object_info oi = {.struct_size = sizeof oi};
+            rmg_map_object(map, o, &oi);
+            if (oi.zone == z.id && oi.kind == RMG_OBJECT_MONSTER)
+                r->zone_guard[k] += oi.strength_total;
+        }
+        for (size_t g = 0; g < rmg_map_group_count(map); g++) {
+            rmg_map_group_info gi = {.struct_size = sizeof gi};
+            rmg_map_group(map, g, &gi);
+            if (gi.zone == z.id)
+                r->zone_treasure[k] += (double)gi.value;
+        }
+    }
+    r->conns = r->conns_realized = r->conns_fictive = 0;
+    for (size_t i = 0; i < rmg_map_connection_count(map); i++) {
+        rmg_map_connection_info c = {.struct_size = sizeof c};
+        rmg_map_connection(map, i, &c);
+        r->conns++;
+        r->conns_fictive += c.realized == RMG_REALIZED_FICTIVE;
+        r->conns_realized += c.realized != RMG_REALIZED_UNREALIZED && c.realized != RMG_REALIZED_FICTIVE;
+    }
+    r->n_warnings = rmg_map_warning_count(map);
+    r->n_warning_kinds = 0;
+    for (size_t i = 0; i < r->n_warnings && r->n_warning_kinds < 8; i++)
+        warning_kind(rmg_map_warning(map, i), r->warning_kind[r->n_warning_kinds++], sizeof r->warning_kind[0]);
+}
+
+static void run_one(job *j, rmg_context *ctx, rmg_pack *pack, int index)
+{
+    run_result *r = &j->results[index];
+    rmg_context_set_seed(ctx, j->first_seed + (uint64_t)index);
+    rmg_map *map = NULL;
+    double t0 = now_ms();
+    rmg_status st = rmg_generate(ctx, pack, &j->gen.opt, &map);
+    r->ms = now_ms() - t0;
+    r->ok = st == RMG_OK;
+    if (r->ok)
+        collect(map, r);
+    else
+        snprintf(r->error, sizeof r->error, "%s", rmg_context_errmsg(ctx));
+    rmg_map_destroy(map);
+}
+
+static void *worker(void *arg)
+{
+    job *j = arg;
+    rmg_context *ctx = NULL;
+    rmg_pack *pack = NULL;
+    if (rmg_context_create(&ctx, NULL) != RMG_OK)
+        return NULL;
+    rmg_status st = j->gen.template_file ? rmg_pack_load(ctx, j->gen.template_file, RMG_FORMAT_AUTO, &pack)
+                                         : rmg_pack_builtin(ctx, &pack);
+    pthread_mutex_lock(&j->lock);
+    if (st != RMG_OK && !j->load_error) {
+        j->load_error = 1;
+        snprintf(j->load_message, sizeof j->load_message, "%s", rmg_context_errmsg(ctx));
+    }
+    pthread_mutex_unlock(&j->lock);
+    while (st == RMG_OK) {
+        pthread_mutex_lock(&j->lock);
+        int index = j->next < j->runs ? j->next++ : -1;
+        pthread_mutex_unlock(&j->lock);
+        if (index < 0)
+            break;
+        run_one(j, ctx, pack, index);
+        pthread_mutex_lock(&j->lock);
+        j->done++;
+        pthread_mutex_unlock(&j->lock);
+    }
+    rmg_pack_destroy(pack);
+    rmg_context_destroy(ctx);
+    return NULL;
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return x < y ? -1 : x > y;
+}
+
+static double median(double *v, size_t n)
+{
+    if (!n)
+        return 0;
+    qsort(v, n, sizeof *v, cmp_double);
+    return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+}
+
+static void report_text(const job *j, double wall)
+{
+    int ok = 0;
+    double *tmp = calloc((size_t)j->runs + 1, sizeof *tmp);
+    if (!tmp)
+        return;
+    for (int i = 0; i < j->runs; i++)
+        ok += j->results[i].ok;
+    printf("runs %d, succeeded %d (%.1f%%), wall %.0f ms\n", j->runs, ok, 100.0 * ok / (j->runs ? j->runs : 1), wall);
+    size_t n = 0;
+    for (int i = 0; i < j->runs; i++)
+        if (j->results[i].ok)
+            tmp[n++] = j->results[i].ms;
+    printf("time per map: median %.2f ms\n", median(tmp, n));
+    static const char *const names[] = {"select", "solve", "place", "build", "objects", "guard", "finish"};
+    for (int s = 0; s < RMG_STAGE_COUNT; s++) {
+        n = 0;
+        for (int i = 0; i < j->runs; i++)
+            if (j->results[i].ok)
+                tmp[n++] = j->results[i].stage_ms[s];
+        printf("  %-8s median %8.3f ms\n", names[s], median(tmp, n));
+    }
+    /* Per template zone: tile share vs weight share, guard strength, treasure value. */
+    printf("zone  share(median)  weight-share  guard-total(median)  treasure(median)\n");
+    const run_result *first = NULL;
+    for (int i = 0; i < j->runs && !first; i++)
+        if (j->results[i].ok)
+            first = &j->results[i];
+    for (size_t k = 0; first && k < first->n_zones; k++) {
+        size_t m = 0;
+        double *share = tmp;
+        for (int i = 0; i < j->runs; i++)
+            if (j->results[i].ok && k < j->results[i].n_zones)
+                share[m++] = j->results[i].zone_share[k];
+        double share_med = median(share, m);
+        m = 0;
+        for (int i = 0; i < j->runs; i++)
+            if (j->results[i].ok && k < j->results[i].n_zones)
+                share[m++] = j->results[i].zone_guard[k];
+        double guard_med = median(share, m);
+        m = 0;
+        for (int i = 0; i < j->runs; i++)
+            if (j->results[i].ok && k < j->results[i].n_zones)
+                share[m++] = j->results[i].zone_treasure[k];
+        double treasure_med = median(share, m);
+        printf("%4d  %12.3f  %12.3f  %19.1f  %16.0f\n", first->zone_tpl[k], share_med, first->zone_weight[k],
+               guard_med, treasure_med);
+    }
+    size_t conns = 0, realized = 0, fictive = 0, warnings = 0;
+    for (int i = 0; i < j->runs; i++)
+        if (j->results[i].ok) {
+            conns += j->results[i].conns;
+            realized += j->results[i].conns_realized;
+            fictive += j->results[i].conns_fictive;
+            warnings += j->results[i].n_warnings;
+        }
+    printf("connections: %zu real, %zu realized (%.1f%%), %zu fictive\n", conns - fictive, realized,
+           conns - fictive ? 100.0 * (double)realized / (double)(conns - fictive) : 100.0, fictive);
+    printf("warnings: %zu in all\n", warnings);
+    for (int i = 0; i < j->runs; i++)
+        if (!j->results[i].ok)
+            printf("seed %llu failed: %s\n", (unsigned long long)(j->first_seed + (uint64_t)i), j->results[i].error);
+    free(tmp);
+}
+
+static void report_json(const job *j)
+{
+    printf("{\"runs\":%d,\"results\":[", j->runs);
+    for (int i = 0; i < j->runs; i++) {
+        const run_result *r = &j->results[i];
+        printf("%s{\"seed\":\"%llu\",\"ok\":%s,\"fingerprint\":\"%016llx\",\"ms\":%.3f", i ? "," : "",
+               (unsigned long long)(j->first_seed + (uint64_t)i), r->ok ? "true" : "false",
+               (unsigned long long)r->fingerprint, r->ms);
+        printf(",\"warnings\":%zu}", r->n_warnings);
+    }
+    printf("]}\n");
+}
+
+static void usage(FILE *out)
+{
+    fprintf(out, "usage: rmg stats [TEMPLATE] --runs N [--threads N] [--first-seed N] [--json] [--fingerprints]\n"
+                 "Generates N maps (seeds 1..N unless --first-seed) and reports success rate, per-stage time,\n"
+                 "zone tile shares, guard strength and treasure per zone, connection realization and warnings.\n"
+                 "Generation options:\n");
+    fputs(cli_gen_help, out);
+}
 
 int rmg_cmd_stats(int argc, char **argv)
 {
-    (void)argc;
-    (void)argv;
-    fprintf(stderr, "rmg stats: not available in this build yet\n");
-    return 2;
+    job j;
+    memset(&j, 0, sizeof j);
+    cli_gen_init(&j.gen);
+    j.runs = 20;
+    j.first_seed = 1;
+    int threads = 1;
+    bool json = false, fingerprints = false;
+    for (int i = 1; i < argc; i++) {
+        int r = cli_gen_option(&j.gen, argc, argv, &i, "stats");
+        if (r < 0)
+            return 2;
+        if (r > 0)
+            continue;
+        if (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0) {
+            usage(stdout);
+            return 0;
+        } else if (strcmp(argv[i], "--runs") == 0 && i + 1 < argc) {
+            if (!cli_parse_int(argv[++i], 1, 1000000, &j.runs)) {
+                fprintf(stderr, "rmg stats: bad --runs\n");
+                return 2;
+            }
+        } else if (strcmp(argv[i], "--threads") == 0 && i + 1 < argc) {
+            if (!cli_parse_int(argv[++i], 1, 256, &threads)) {
+                fprintf(stderr, "rmg stats: bad --threads\n");
+                return 2;
+            }
+        } else if (strcmp(argv[i], "--first-seed") == 0 && i + 1 < argc) {
+            if (!cli_parse_u64(argv[++i], &j.first_seed)) {
+                fprintf(stderr, "rmg stats: bad --first-seed\n");
+                return 2;
+            }
+        } else if (strcmp(argv[i], "--json") == 0) {
+            json = true;
+        } else if (strcmp(argv[i], "--fingerprints") == 0) {
+            fingerprints = true;
+        } else if (argv[i][0] != '-' && !j.gen.template_file) {
+            j.gen.template_file = argv[i];
+        } else {
+            fprintf(stderr, "rmg stats: unknown option '%s'\n", argv[i]);
+            return 2;
+        }
+    }
+    j.results = calloc((size_t)j.runs, sizeof *j.results);
+    if (!j.results) {
+        fprintf(stderr, "rmg stats: out of memory\n");
+        return 2;
+    }
+    pthread_mutex_init(&j.lock, NULL);
+    pthread_t *tids = calloc((size_t)threads, sizeof *tids);
+    double t0 = now_ms();
+    int started = 0;
+    for (int t = 0; tids && t < threads; t++)
+        if (pthread_create(&tids[t], NULL, worker, &j) == 0)
+            started++;
+    bool tty = isatty(STDERR_FILENO) && !json;
+    while (tty) {
+        pthread_mutex_lock(&j.lock);
+        int done = j.done, failed = j.load_error;
+        pthread_mutex_unlock(&j.lock);
+        fprintf(stderr, "\r[%-40.*s] %d/%d", j.runs ? 40 * done / j.runs : 40,
+                "########################################", done, j.runs);
+        if (done >= j.runs || failed)
+            break;
+        struct timespec ts = {0, 100 * 1000 * 1000};
+        nanosleep(&ts, NULL);
+    }
+    for (int t = 0; t < started; t++)
+        pthread_join(tids[t], NULL);
+    if (tty)
+        fprintf(stderr, "\n");
+    double wall = now_ms() - t0;
+    int code = 0;
+    if (j.load_error || !started) {
+        fprintf(stderr, "rmg stats: %s\n", started ? j.load_message : "cannot start worker threads");
+        code = 2;
+    } else if (json) {
+        report_json(&j);
+    } else {
+        report_text(&j, wall);
+        if (fingerprints)
+            for (int i = 0; i < j.runs; i++)
+                printf("seed %llu %016llx\n", (unsigned long long)(j.first_seed + (uint64_t)i),
+                       (unsigned long long)j.results[i].fingerprint);
+    }
+    for (int i = 0; code == 0 && i < j.runs; i++)
+        if (!j.results[i].ok)
+            code = 1;
+    pthread_mutex_destroy(&j.lock);
+    free(tids);
+    free(j.results);
+    return code;
 }

@@ -1,0 +1,387 @@
+/*
+ * The generation driver: resolves options, selects a template, runs the stages in order with
+ * bounded retries, then finishes and validates the map.
+ *
+ *   select -> solve -> place -> build -> objects -> guard -> finish
+ *
+ * Seeds: the root seed comes from the context (or one word of the host RNG); each attempt
+ * derives its own root with XXH3 ("attempt", n), and every stage derives its streams from that
+ * root by name and zone (rmg__gen_stream), so replacing one stage does not reshuffle another.
+ */
+#include <stdio.h>
+#include <string.h>
+#include <time.h>
+
+#include "driver_internal.h"
+
+static double now_ms(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec * 1000.0 + (double)ts.tv_nsec / 1e6;
+}
+
+/* ---- options ---------------------------------------------------------------------------- */
+
+static rmg_status copy_options(rmg_context *ctx, rmg_generate_options *dst, const rmg_generate_options *src)
+{
+    rmg_generate_options_init(dst);
+    if (!src)
+        return RMG_OK;
+    if (src->struct_size < offsetof(rmg_generate_options, template_name))
+        return rmg__error_set(ctx, RMG_ERR_INVALID_ARG, "rmg_generate_options.struct_size is too small");
+    size_t n = src->struct_size < sizeof *dst ? src->struct_size : sizeof *dst;
+    memcpy(dst, src, n);
+    dst->struct_size = sizeof *dst;
+    return RMG_OK;
+}
+
+static int size_code(int width, int height, int levels)
+{
+    /* h3t size code: (side/36)^2 x (2 if underground); non-square maps use their area. */
+    long area = (long)width * height;
+    long code = (area + 36 * 36 / 2) / (36 * 36);
+    return (int)(code * (levels > 1 ? 2 : 1));
+}
+
+static rmg_status check_option_ranges(rmg_context *ctx, const rmg_generate_options *o)
+{
+    if (o->width < 0 || o->height < 0 || o->width > RMG__MAX_SIDE || o->height > RMG__MAX_SIDE)
+        return rmg__error_set(ctx, RMG_ERR_INVALID_ARG, "map size %dx%d is out of range (1..%d)", o->width,
+                              o->height, RMG__MAX_SIDE);
+    if ((o->width == 0) != (o->height == 0))
+        return rmg__error_set(ctx, RMG_ERR_INVALID_ARG, "give both width and height, or neither");
+    if (o->levels < 0 || o->levels > 2)
+        return rmg__error_set(ctx, RMG_ERR_INVALID_ARG, "levels must be 1 or 2");
+    if (o->players < 0 || o->players > 8 || o->humans < 0 || o->humans > 8)
+        return rmg__error_set(ctx, RMG_ERR_INVALID_ARG, "players and humans must be within 0..8");
+    if (o->players && o->humans > o->players)
+        return rmg__error_set(ctx, RMG_ERR_INVALID_ARG, "more human players (%d) than players (%d)", o->humans,
+                              o->players);
+    if ((unsigned)o->water > RMG_WATER_ISLANDS || (unsigned)o->monsters > RMG_MAP_MONSTERS_STRONG)
+        return rmg__error_set(ctx, RMG_ERR_INVALID_ARG, "unknown water level or monster strength");
+    if (o->max_attempts < 0 || o->max_attempts > 1000)
+        return rmg__error_set(ctx, RMG_ERR_INVALID_ARG, "max_attempts must be within 0..1000");
+    return RMG_OK;
+}
+
+/* Number of player start zones a template defines (its natural player count). */
+static int template_start_zones(const rmg__template *t)
+{
+    int n = 0;
+    for (size_t i = 0; i < t->n_zones; i++)
+        if (t->zones[i].kind == RMG_ZONE_HUMAN_START || t->zones[i].kind == RMG_ZONE_COMPUTER_START)
+            n++;
+    return n;
+}
+
+static int clamp_players(const rmg__template *t, int want)
+{
+    int lo = t->players.min_total > 0 ? t->players.min_total : 1;
+    int hi = t->players.max_total > 0 ? t->players.max_total : 8;
+    if (want < lo)
+        want = lo;
+    if (want > hi)
+        want = hi;
+    return want;
+}
+
+/* Fills the options the caller left open with values the template supports (issue 10):
+ * the size M (72x72) when allowed, else the smallest standard size in range; no underground
+ * unless the template requires it; as many players as it has start zones. */
+void rmg__resolve_options(const rmg__template *t, rmg_generate_options *o)
+{
+    static const int sides[] = {72, 36, 108, 144, 180, 216, 252};
+    if (o->width == 0) {
+        int chosen = 0, chosen_levels = 1;
+        for (int pass = 0; pass < 2 && !chosen; pass++) {
+            int levels = o->levels ? o->levels : pass + 1;
+            for (size_t i = 0; i < RMG__ARRAY_LEN(sides) && !chosen; i++) {
+                int code = size_code(sides[i], sides[i], levels);
+                if (code >= t->min_size && code <= t->max_size) {
+                    chosen = sides[i];
+                    chosen_levels = levels;
+                }
+            }
+            if (o->levels)
+                break;
+        }
+        o->width = o->height = chosen ? chosen : 72;
+        if (!o->levels)
+            o->levels = chosen_levels;
+    }
+    if (!o->levels)
+        o->levels = size_code(o->width, o->height, 1) < t->min_size ? 2 : 1;
+    if (!o->players) {
+        int starts = template_start_zones(t);
+        o->players = clamp_players(t, starts > 0 ? starts : 2);
+    }
+    if (!o->humans)
+        o->humans = 1;
+    if (o->humans > o->players)
+        o->humans = o->players;
+}
+
+/* PCK-02: a template chosen at random among those that accept the setup. Open options are
+ * resolved from the chosen template, so with nothing given every template qualifies. */
+static rmg_status select_template(rmg__gen *g, const rmg_generate_options *asked)
+{
+    const struct rmg_pack *pack = g->pack;
+    if (pack->n_templates == 0)
+        return rmg__error_gen(g->ctx, RMG_ERR_INVALID_DATA, "select", -1, -1, "the pack '%s' holds no template",
+                              pack->name ? pack->name : "");
+    rmg_rng rng;
+    rmg__gen_stream(g, "select", 0, &rng);
+    size_t n = pack->n_templates, fits = 0;
+    uint64_t *weights = rmg__arena_alloc(&g->scratch, n * sizeof *weights);
+    if (!weights)
+        return rmg__error_nomem(g->ctx);
+    for (size_t i = 0; i < n; i++) {
+        const rmg__template *t = &pack->templates[i];
+        if (asked->template_name && (!t->name || strcmp(t->name, asked->template_name) != 0))
+            continue;
+        rmg_generate_options o = *asked;
+        rmg__resolve_options(t, &o);
+        if (rmg__template_fits(t, &o, NULL, 0)) {
+            weights[i] = 1;
+            fits++;
+        }
+    }
+    if (!fits) {
+        if (asked->template_name)
+            return rmg__error_gen(g->ctx, RMG_ERR_NOT_FOUND, "select", -1, -1,
+                                  "no template named '%s' in the pack accepts this setup", asked->template_name);
+        return rmg__error_gen(g->ctx, RMG_ERR_IMPOSSIBLE, "select", -1, -1,
+                              "no template of the pack accepts a %dx%dx%d map with %d players (%d human)", asked->width,
+                              asked->height, asked->levels, asked->players, asked->humans);
+    }
+    long pick = rmg_rng_weighted(&rng, weights, n);
+    g->tpl = &pack->templates[pick];
+    g->opt = *asked;
+    rmg__resolve_options(g->tpl, &g->opt);
+    return RMG_OK;
+}
+
+/* Zones and connections that exist for the chosen player counts (restrictions, PCK-02). */
+static rmg_status activate_parts(rmg__gen *g)
+{
+    const rmg__template *t = g->tpl;
+    g->zone_active = rmg__arena_alloc(&g->scratch, (t->n_zones + 1) * sizeof *g->zone_active);
+    g->zone_map_id = rmg__arena_alloc(&g->scratch, (t->n_zones + 1) * sizeof *g->zone_map_id);
+    g->conn_active = rmg__arena_alloc(&g->scratch, (t->n_connections + 1) * sizeof *g->conn_active);
+    if (!g->zone_active || !g->zone_map_id || !g->conn_active)
+        return rmg__error_nomem(g->ctx);
+    size_t active = 0;
+    for (size_t i = 0; i < t->n_zones; i++) {
+        g->zone_active[i] = rmg__zone_active(&t->zones[i], g->opt.players, g->opt.humans);
+        active += g->zone_active[i];
+    }
+    if (!active)
+        return rmg__error_gen(g->ctx, RMG_ERR_IMPOSSIBLE, "select", -1, -1,
+                              "template '%s' has no zone for %d players (%d human)", t->name ? t->name : "",
+                              g->opt.players, g->opt.humans);
+    for (size_t i = 0; i < t->n_connections; i++) {
+        const rmg__connection *c = &t->connections[i];
+        long a = rmg__template_find_zone(t, c->zone_a), b = rmg__template_find_zone(t, c->zone_b);
+        g->conn_active[i] = a >= 0 && b >= 0 && g->zone_active[a] && g->zone_active[b] &&
+                            rmg__connection_active(c, g->opt.players, g->opt.humans);
+    }
+    return RMG_OK;
+}
+
+/* ---- stages --------------------------------------------------------------------------------- */
+
+static const char *const stage_names[RMG_STAGE_COUNT] = {"select", "solve",   "place", "build",
+                                                         "objects", "guard", "finish"};
+
+const char *rmg__stage_name(rmg_stage_id id)
+{
+    return (unsigned)id < RMG_STAGE_COUNT ? stage_names[id] : "unknown";
+}
+
+/* Copies the solver's per-zone choices onto the map zones the placer created. */
+static void annotate_zones(rmg__gen *g)
+{
+    struct rmg_map *m = g->map;
+    for (size_t i = 0; i < m->zones.count; i++) {
+        rmg__map_zone *z = &m->zones.items[i];
+        if (z->tpl_index < 0) {
+            z->faction = RMG_FACTION_NONE;
+            z->monster_strength = RMG_MONSTERS_NONE;
+            continue;
+        }
+        const rmg__zone *tz = &g->tpl->zones[z->tpl_index];
+        const rmg__zone_solution *s = &g->sol.zones[z->tpl_index];
+        z->faction = s->faction;
+        z->chosen_terrain = s->terrain;
+        z->monster_strength = tz->monster_strength;
+        if (!z->owner)
+            z->owner = s->owner;
+        z->human = s->human;
+    }
+}
+
+static rmg_status finish_stage(rmg__gen *g)
+{
+    rmg_status st = rmg__finish_roads(g);
+    if (st == RMG_OK)
+        st = rmg__finish_obstacles(g);
+    return st;
+}
+
+rmg_status rmg__run_builtin_stage(rmg__gen *g, rmg_stage_id id)
+{
+    switch (id) {
+    case RMG_STAGE_SOLVE:
+        return rmg__stage_solve(g);
+    case RMG_STAGE_PLACE: {
+        rmg_status st = rmg__stage_place(g);
+        if (st == RMG_OK)
+            annotate_zones(g);
+        return st;
+    }
+    case RMG_STAGE_BUILD:
+        return rmg__stage_build(g);
+    case RMG_STAGE_OBJECTS:
+        return rmg__stage_objects(g);
+    case RMG_STAGE_GUARD:
+        return rmg__stage_guard(g);
+    case RMG_STAGE_FINISH:
+        return finish_stage(g);
+    default:
+        return RMG_OK;
+    }
+}
+
+static rmg_status run_stage(rmg__gen *g, rmg_stage_id id)
+{
+    if (rmg__check_cancel(g->ctx, stage_names[id], (double)id / RMG_STAGE_COUNT))
+        return RMG_ERR_CANCELLED;
+    double t0 = now_ms();
+    rmg_status st = rmg__run_stage_with_plugins(g, id);
+    if (g->map)
+        g->map->stage_ms[id] += now_ms() - t0;
+    if (st != RMG_OK && rmg_context_errcode(g->ctx) == RMG_OK)
+        rmg__error_gen(g->ctx, st, stage_names[id], -1, -1, "stage failed (%s)", rmg_status_name(st));
+    return st;
+}
+
+static rmg_status set_metadata(rmg__gen *g, uint64_t seed)
+{
+    struct rmg_map *m = g->map;
+    m->seed = seed;
+    m->options = g->opt;
+    m->options.template_name = NULL;
+    m->pack_name = rmg__arena_strdup(&m->arena, g->pack->name ? g->pack->name : "");
+    m->template_name = rmg__arena_strdup(&m->arena, g->tpl->name ? g->tpl->name : "");
+    /* PCK-05: a non-empty pack description becomes the map's description. */
+    m->description = rmg__arena_strdup(&m->arena, g->pack->description ? g->pack->description : "");
+    if (!m->pack_name || !m->template_name || !m->description)
+        return rmg__error_nomem(g->ctx);
+    return RMG_OK;
+}
+
+static void release_attempt(rmg__gen *g)
+{
+    rmg__solution_free(g);
+    rmg__map_free(g->map);
+    g->map = NULL;
+}
+
+/* One attempt of the whole pipeline after selection. */
+static rmg_status attempt(rmg__gen *g, uint64_t seed, int n)
+{
+    g->root_seed = n == 0 ? g->base_seed : rmg_rng_derive(g->base_seed, "attempt", (uint64_t)n);
+    rmg_status st = rmg__map_new(g->ctx, g->opt.width, g->opt.height, g->opt.levels, &g->map);
+    if (st != RMG_OK)
+        return st;
+    st = set_metadata(g, seed);
+    for (rmg_stage_id id = RMG_STAGE_SOLVE; st == RMG_OK && id < RMG_STAGE_COUNT; id++)
+        st = run_stage(g, id);
+    if (st == RMG_OK)
+        st = rmg__map_validate_internal(g->map, g->ctx);
+    if (st == RMG_OK)
+        st = rmg__map_fingerprint(g->map, &g->map->fingerprint);
+    return st;
+}
+
+static bool retryable(rmg_status st)
+{
+    return st == RMG_ERR_IMPOSSIBLE || st == RMG_ERR_LIMIT;
+}
+
+rmg_status rmg_generate(rmg_context *ctx, const struct rmg_pack *pack, const rmg_generate_options *options,
+                        rmg_map **out)
+{
+    if (!ctx || !out)
+        return ctx ? rmg__error_set(ctx, RMG_ERR_INVALID_ARG, "rmg_generate: NULL argument") : RMG_ERR_INVALID_ARG;
+    *out = NULL;
+    rmg_context_clear_error(ctx);
+    rmg__gen g;
+    memset(&g, 0, sizeof g);
+    g.ctx = ctx;
+    rmg_generate_options asked;
+    rmg_status st = copy_options(ctx, &asked, options);
+    if (st == RMG_OK)
+        st = check_option_ranges(ctx, &asked);
+    if (st != RMG_OK)
+        return st;
+    g.content = rmg__content_get(ctx);
+    if (!g.content)
+        return rmg_context_errcode(ctx) ? rmg_context_errcode(ctx) : RMG_ERR_INTERNAL;
+    struct rmg_pack *owned = NULL;
+    if (!pack) {
+        st = rmg_pack_builtin(ctx, &owned);
+        if (st != RMG_OK)
+            return st;
+        pack = owned;
+    }
+    g.pack = pack;
+    rmg__arena_init(&g.scratch, ctx, 64 * 1024);
+    uint64_t seed = ctx->seed;
+    g.base_seed = ctx->rng ? ctx->rng(ctx->rng_user) : seed;
+    g.root_seed = g.base_seed;
+    double t0 = now_ms();
+    st = select_template(&g, &asked);
+    if (st == RMG_OK)
+        st = activate_parts(&g);
+    double select_ms = now_ms() - t0;
+    int max_attempts = asked.max_attempts ? asked.max_attempts : RMG_DEFAULT_MAX_ATTEMPTS;
+    int n = 0;
+    for (; st == RMG_OK && n < max_attempts; n++) {
+        if (asked.time_budget_ms && now_ms() - t0 > asked.time_budget_ms) {
+            st = rmg__error_gen(ctx, RMG_ERR_LIMIT, "generate", -1, -1, "time budget of %u ms exceeded after %d attempts",
+                                asked.time_budget_ms, n);
+            break;
+        }
+        rmg_context_clear_error(ctx);
+        st = attempt(&g, seed, n);
+        if (st == RMG_OK)
+            break;
+        rmg__log(ctx, RMG_LOG_INFO, "attempt %d failed: %s", n + 1, rmg_context_errmsg(ctx));
+        release_attempt(&g);
+        if (!retryable(st))
+            break;
+        if (n + 1 < max_attempts)
+            st = RMG_OK;
+    }
+    if (st == RMG_OK && !g.map)
+        st = rmg__error_gen(ctx, RMG_ERR_IMPOSSIBLE, "generate", -1, -1, "no attempt succeeded");
+    if (st == RMG_OK) {
+        g.map->attempts = n + 1;
+        g.map->stage_ms[RMG_STAGE_SELECT] = select_ms;
+        *out = g.map;
+        g.map = NULL;
+    } else if (retryable(st) && n >= max_attempts) {
+        char why[700];
+        snprintf(why, sizeof why, "%s", rmg_context_errmsg(ctx));
+        rmg__error_gen(ctx, RMG_ERR_IMPOSSIBLE, "generate", ctx->err.zone, ctx->err.connection,
+                       "the template cannot produce a map after %d attempts; last failure: %s", n, why);
+        st = RMG_ERR_IMPOSSIBLE;
+    }
+    rmg__solution_free(&g);
+    rmg__map_free(g.map);
+    rmg__arena_free(&g.scratch);
+    rmg_pack_destroy(owned);
+    return st;
+}

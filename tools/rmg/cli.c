@@ -1,0 +1,140 @@
+#include "cli.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+const char cli_gen_help[] =
+    "  --template NAME        template of the pack to use (default: random among those that fit)\n"
+    "  --size S|M|L|XL|H|XH|G|WxH   map size (default: one the template supports, M when it can)\n"
+    "  --underground | --no-underground   two levels or one\n"
+    "  --players N            total players (default: the template's start zones)\n"
+    "  --humans N             human players (default 1)\n"
+    "  --water none|normal|islands\n"
+    "  --monsters weak|normal|strong\n"
+    "  --seed N               the seed (default 1)\n";
+
+void cli_gen_init(cli_gen *g)
+{
+    memset(g, 0, sizeof *g);
+    rmg_generate_options_init(&g->opt);
+    g->seed = 1;
+}
+
+bool cli_parse_u64(const char *s, uint64_t *out)
+{
+    if (!s || !*s || *s == '-')
+        return false;
+    char *end;
+    errno = 0;
+    unsigned long long v = strtoull(s, &end, 10);
+    if (errno || *end)
+        return false;
+    *out = v;
+    return true;
+}
+
+bool cli_parse_int(const char *s, int lo, int hi, int *out)
+{
+    if (!s || !*s)
+        return false;
+    char *end;
+    errno = 0;
+    long v = strtol(s, &end, 10);
+    if (errno || *end || v < lo || v > hi)
+        return false;
+    *out = (int)v;
+    return true;
+}
+
+static bool parse_size(const char *s, int *w, int *h)
+{
+    static const struct {
+        const char *name;
+        int side;
+    } sizes[] = {{"S", 36}, {"M", 72}, {"L", 108}, {"XL", 144}, {"H", 180}, {"XH", 216}, {"G", 252}};
+    for (size_t i = 0; i < sizeof sizes / sizeof sizes[0]; i++)
+        if (strcmp(s, sizes[i].name) == 0) {
+            *w = *h = sizes[i].side;
+            return true;
+        }
+    int a, b;
+    char x;
+    if (sscanf(s, "%d%c%d", &a, &x, &b) == 3 && (x == 'x' || x == 'X') && a > 0 && b > 0 && a <= 1024 && b <= 1024) {
+        *w = a;
+        *h = b;
+        return true;
+    }
+    return false;
+}
+
+static int pick(const char *s, const char *const *names, int n)
+{
+    for (int i = 0; i < n; i++)
+        if (s && strcmp(s, names[i]) == 0)
+            return i;
+    return -1;
+}
+
+int cli_gen_option(cli_gen *g, int argc, char **argv, int *i, const char *cmd)
+{
+    static const char *const water[] = {"none", "normal", "islands"};
+    static const char *const monsters[] = {"weak", "normal", "strong"};
+    const char *a = argv[*i];
+    const char *v = *i + 1 < argc ? argv[*i + 1] : NULL;
+    if (strcmp(a, "--underground") == 0) {
+        g->opt.levels = 2;
+        return 1;
+    }
+    if (strcmp(a, "--no-underground") == 0) {
+        g->opt.levels = 1;
+        return 1;
+    }
+    bool takes_value = strcmp(a, "--template") == 0 || strcmp(a, "--size") == 0 || strcmp(a, "--players") == 0 ||
+                       strcmp(a, "--humans") == 0 || strcmp(a, "--water") == 0 || strcmp(a, "--monsters") == 0 ||
+                       strcmp(a, "--seed") == 0;
+    if (!takes_value)
+        return 0;
+    if (!v) {
+        fprintf(stderr, "rmg %s: %s needs a value\n", cmd, a);
+        return -1;
+    }
+    (*i)++;
+    bool ok = true;
+    if (strcmp(a, "--template") == 0) {
+        g->opt.template_name = v;
+    } else if (strcmp(a, "--size") == 0) {
+        ok = parse_size(v, &g->opt.width, &g->opt.height);
+    } else if (strcmp(a, "--players") == 0) {
+        ok = cli_parse_int(v, 1, 8, &g->opt.players);
+    } else if (strcmp(a, "--humans") == 0) {
+        ok = cli_parse_int(v, 0, 8, &g->opt.humans);
+    } else if (strcmp(a, "--water") == 0) {
+        int w = pick(v, water, 3);
+        ok = w >= 0;
+        g->opt.water = (rmg_water_level)(w < 0 ? 0 : w);
+    } else if (strcmp(a, "--monsters") == 0) {
+        int m = pick(v, monsters, 3);
+        ok = m >= 0;
+        g->opt.monsters = (rmg_map_monsters)(m < 0 ? 1 : m);
+    } else {
+        ok = cli_parse_u64(v, &g->seed);
+        g->seed_given = true;
+    }
+    if (!ok) {
+        fprintf(stderr, "rmg %s: bad value '%s' for %s\n", cmd, v, a);
+        return -1;
+    }
+    return 1;
+}
+
+int cli_load_pack(rmg_context *ctx, const char *file, rmg_pack **out, const char *cmd)
+{
+    rmg_status st = file ? rmg_pack_load(ctx, file, RMG_FORMAT_AUTO, out) : rmg_pack_builtin(ctx, out);
+    if (st != RMG_OK) {
+        fprintf(stderr, "rmg %s: %s\n", cmd, rmg_context_errmsg(ctx));
+        return 2;
+    }
+    return 0;
+}

@@ -1,0 +1,29 @@
+/* Shared helpers of the rmg subcommands: generation options, loading a pack. */
+#ifndef RMG_TOOL_CLI_H
+#define RMG_TOOL_CLI_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "rmg/rmg.h"
+
+typedef struct cli_gen {
+    rmg_generate_options opt;
+    const char *template_file;  /* NULL: built-in pack */
+    uint64_t seed;
+    bool seed_given;
+} cli_gen;
+
+void cli_gen_init(cli_gen *g);
+/* Consumes the generation option at argv[*i] (and its value); returns 1 if it was one, 0 if
+ * not, -1 on a bad value (message printed). */
+int cli_gen_option(cli_gen *g, int argc, char **argv, int *i, const char *cmd);
+/* Loads the pack named by g->template_file (NULL: built-in). Prints errors; returns the exit
+ * code (0 ok, 2 unreadable). */
+int cli_load_pack(rmg_context *ctx, const char *file, rmg_pack **out, const char *cmd);
+/* Text shared by the --help of commands that generate. */
+extern const char cli_gen_help[];
+bool cli_parse_u64(const char *s, uint64_t *out);
+bool cli_parse_int(const char *s, int lo, int hi, int *out);
+
+#endif
