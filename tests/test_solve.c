@@ -407,6 +407,14 @@ static void test_fac02_neutral_only_and_allowed_factions(void **state)
         assert_int_equal(sfx_zs(&f, &r, 2)->faction, RMG_FACTION_COVE); /* ZON-09: neutral not selectable */
         sfx_run_free(&r);
     }
+    /* allowed_factions naming only neutral: reported, the default method (FAC-03) decides */
+    sfx_zone(&f, 2)->allowed_factions = 1u << RMG_FACTION_NEUTRAL;
+    sfx_zone(&f, 2)->allowed_towns = 1u << RMG_FACTION_STRONGHOLD;
+    sfx_run r;
+    sfx_solve(&f, 2, NULL, &r);
+    assert_true(sfx_warned(&r, "zone 2: allowed_factions holds no town faction"));
+    assert_int_equal(sfx_zs(&f, &r, 2)->faction, RMG_FACTION_STRONGHOLD);
+    sfx_run_free(&r);
     sfx_free(&f);
 }
 
