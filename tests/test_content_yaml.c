@@ -268,6 +268,8 @@ static void test_validation_errors(void **state)
         {"objects:\n  well: {value: unlimited}\n", RMG_ERR_INVALID_DATA, "'value': expected an integer or one of formula, n/a", 2, 17},
         {"objects:\n  well: {terrains: [grass, lava]}\n", RMG_ERR_INVALID_DATA, "unknown terrain 'lava'", 2, 20},
         {"creatures:\n  wolf: {level: 0}\n", RMG_ERR_INVALID_DATA, "level 0 is out of range 1..7", 2, 3},
+        {"artifacts:\n  set: {combination: false}\n", RMG_ERR_INVALID_DATA,
+         "artifact 'sword': part_of 'set' is not a combination artifact", 2, 3},
         {"creatures:\n  wolf: {map_min: 60}\n", RMG_ERR_INVALID_DATA, "map_min 60 is above map_max 0", 2, 3},
         {"factions:\n  knights: {alignment: chaotic}\n", RMG_ERR_INVALID_DATA, "one of good, evil, neutral", 2, 24},
         {"creatures:\n  wolf: {sod: {remove: true}}\n", RMG_ERR_INVALID_DATA, "'remove' is not allowed inside 'sod'",

@@ -475,6 +475,21 @@ static rmg_status check_creatures(rmg__builder *b)
     return RMG_OK;
 }
 
+static rmg_status check_artifacts(rmg__builder *b)
+{
+    for (size_t i = 0; i < b->out->n_artifacts; i++) {
+        const rmg__artifact *a = &b->out->artifacts[i];
+        if (a->part_of < 0 || b->out->artifacts[a->part_of].combination)
+            continue;
+        /* Point at whichever side this input gave (the part, else the changed combination). */
+        const rmg__emeta *meta = b->k[RMG_CONTENT_ARTIFACT].meta;
+        const rmg__mark *m = meta[i].mark.file ? &meta[i].mark : &meta[a->part_of].mark;
+        return FAIL_MARK(b, m, "artifact '%s': part_of '%s' is not a combination artifact", a->key,
+                         b->out->artifacts[a->part_of].key);
+    }
+    return RMG_OK;
+}
+
 static rmg_status check_objects(rmg__builder *b, int kind)
 {
     const rmg__object_def *objs = rmg__content_array(b->out, kind);
@@ -515,6 +530,8 @@ rmg_status rmg__builder_finish(rmg__builder *b, struct rmg_content **out)
         st = resolve_refs(b);
     if (st == RMG_OK)
         st = check_creatures(b);
+    if (st == RMG_OK)
+        st = check_artifacts(b);
     if (st == RMG_OK)
         st = check_objects(b, RMG_CONTENT_OBJECT);
     if (st == RMG_OK)
