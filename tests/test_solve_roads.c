@@ -98,6 +98,27 @@ static void test_con15_cycle_and_branches(void **state)
     check_roads(7, towns, 3, links, 7);
 }
 
+/* A start zone holds its player's town even when its minimum counts are zero. */
+static void test_con15_start_zones_count_as_town_zones(void **state)
+{
+    (void)state;
+    sfx f;
+    sfx_init(&f);
+    sfx_zones(&f, 3);
+    for (int id = 1; id <= 3; id += 2) {
+        sfx_zone(&f, id)->kind = RMG_ZONE_COMPUTER_START;
+        sfx_zone(&f, id)->owner = id == 1 ? 1 : 2;
+    }
+    link(&f, 1, 2, M);
+    link(&f, 2, 3, M);
+    sfx_run r;
+    solve_roads(&f, &r);
+    assert_int_equal(r.x.road_choice[0], M);
+    assert_int_equal(r.x.road_choice[1], M);
+    sfx_run_free(&r);
+    sfx_free(&f);
+}
+
 /* CON-18: parallel links merge by maximum; CON-16: forbidden never; fictive and water links never. */
 static void test_con16_con18_merge_forbidden_fictive_water(void **state)
 {
@@ -164,6 +185,7 @@ int main(void)
         cmocka_unit_test(test_con15_vector3_dead_end),
         cmocka_unit_test(test_con15_vector4_cycle_with_one_town),
         cmocka_unit_test(test_con15_cycle_and_branches),
+        cmocka_unit_test(test_con15_start_zones_count_as_town_zones),
         cmocka_unit_test(test_con16_con18_merge_forbidden_fictive_water),
         cmocka_unit_test(test_con15_inactive_zone_breaks_path),
     };

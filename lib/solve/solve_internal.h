@@ -154,7 +154,7 @@ rmg_status rmg__solve_warn(const rmg__solve_out *out, const char *fmt, ...) RMG_
 /* MIS-16: max(0, allowed_heroes - (10 * players + 48)). */
 int rmg__prisons_max(int allowed_heroes, int players);
 
-/* Does zone z (template index) hold at least one minimum town (MIS-06)? */
+/* Does zone z hold at least one minimum town (MIS-06), a start zone its player's town? */
 bool rmg__zone_has_min_towns(const rmg__zone *z);
 
 /* The stage: fills g->sol from g->tpl, g->zone_active, g->conn_active, g->opt. The rest of

@@ -50,11 +50,7 @@ static bool zone_active(const typing *t, size_t i)
     return !t->in->zone_active || t->in->zone_active[i];
 }
 
-bool rmg__zone_has_min_towns(const rmg__zone *z)
-{
-    return z->player_towns + z->player_castles + z->neutral_towns + z->neutral_castles > 0;
-}
-
+/* A start zone always holds its player's town, whatever its minimum counts say. */
 static bool zone_has_player_group(const rmg__zone *z)
 {
     bool start = z->kind == RMG_ZONE_HUMAN_START || z->kind == RMG_ZONE_COMPUTER_START;
@@ -65,6 +61,11 @@ static int zone_neutral_count(const rmg__zone *z)
 {
     int n = z->neutral_towns + z->neutral_castles;
     return n > 0 ? n : 0;
+}
+
+bool rmg__zone_has_min_towns(const rmg__zone *z)
+{
+    return zone_has_player_group(z) || zone_neutral_count(z) > 0;
 }
 
 static uint32_t bit(int v)
