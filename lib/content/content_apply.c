@@ -99,7 +99,7 @@ static rmg_status set_int64(applyctx *a, unsigned char *e, const rmg__field *fd,
             memcpy(e + fd->offset, &special_words[w].value, sizeof(int64_t));
             return RMG_OK;
         }
-    int64_t v;
+    int64_t v = 0;
     if (!parse_i64(n, 10, &v)) {
         char expected[128] = "an integer";
         for (size_t w = 0, k = 0; w < RMG__ARRAY_LEN(special_words); w++)
@@ -118,7 +118,7 @@ static rmg_status set_int64(applyctx *a, unsigned char *e, const rmg__field *fd,
 static rmg_status set_int(applyctx *a, unsigned char *e, const rmg__field *fd, const rmg__ynode *n, int base)
 {
     rmg_status st = need_scalar(a, n, fd->name, "an integer");
-    int64_t v;
+    int64_t v = 0;
     if (st == RMG_OK && !parse_i64(n, base, &v))
         st = bad_value(a, n, fd->name, "an integer");
     if (st == RMG_OK && (v < fd->min || v > fd->max))

@@ -43,7 +43,7 @@ typedef enum rmg__ftype {
     RMG__F_INT,        /* int in [min, max] */
     RMG__F_INT64,      /* int64_t in [min, max] or one of the words allowed by `words` */
     RMG__F_BOOL,       /* bool */
-    RMG__F_ENUM,       /* int: index into `names` (or names[i] -> values[i]) */
+    RMG__F_ENUM,       /* int: index into `names` */
     RMG__F_COLOR,      /* uint32_t 0xRRGGBB */
     RMG__F_SCHOOLS,    /* int mask from a list of school names */
     RMG__F_FOOTPRINT,  /* rmg__footprint block/visit from row strings */
@@ -76,7 +76,6 @@ typedef struct rmg__field {
     int64_t min, max, def;        /* range and default of numbers / enums / refs (-1 none) */
     unsigned words;               /* RMG__W_* for RMG__F_INT64 */
     const char *const *names;     /* RMG__F_ENUM: NULL-terminated names */
-    const int *values;            /* RMG__F_ENUM: value of names[i] (NULL: i) */
     int ref_kind;                 /* RMG__F_REF: target kind */
     rmg__refmode ref_mode;
     long aux;                     /* RMG__REF_MASK: offset of the n/a bool or -1; LIST: count offset */

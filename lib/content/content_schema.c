@@ -16,17 +16,20 @@ static const char *const water_rule_names[] = {"none", "only_water_maps", "no_wa
 static const char *const resource_names[] = {"wood", "mercury", "ore", "sulfur", "crystal", "gems", "gold", NULL};
 
 /* Field constructors keep the tables readable. */
-#define F_STR(name, type, member, flags) {name, RMG__F_STR, flags, offsetof(type, member), 0, 0, 0, 0, NULL, NULL, 0, 0, 0, 0}
-#define F_INT(name, type, member, lo, hi, def) {name, RMG__F_INT, 0, offsetof(type, member), lo, hi, def, 0, NULL, NULL, 0, 0, 0, 0}
-#define F_INTR(name, type, member, lo, hi) {name, RMG__F_INT, RMG__REQUIRED, offsetof(type, member), lo, hi, 0, 0, NULL, NULL, 0, 0, 0, 0}
-#define F_I64(name, type, member, lo, hi, def, words, flags) {name, RMG__F_INT64, flags, offsetof(type, member), lo, hi, def, words, NULL, NULL, 0, 0, 0, 0}
-#define F_BOOL(name, type, member) {name, RMG__F_BOOL, 0, offsetof(type, member), 0, 1, 0, 0, NULL, NULL, 0, 0, 0, 0}
-#define F_BOOLD(name, type, member, def) {name, RMG__F_BOOL, 0, offsetof(type, member), 0, 1, def, 0, NULL, NULL, 0, 0, 0, 0}
-#define F_ENUM(name, type, member, names, def, flags) {name, RMG__F_ENUM, flags, offsetof(type, member), 0, 0, def, 0, names, NULL, 0, 0, 0, 0}
-#define F_COLOR(name, type, member) {name, RMG__F_COLOR, 0, offsetof(type, member), 0, 0xFFFFFF, 0, 0, NULL, NULL, 0, 0, 0, 0}
-#define F_SCHOOLS(name, type, member, def) {name, RMG__F_SCHOOLS, 0, offsetof(type, member), 0, 15, def, 0, NULL, NULL, 0, 0, 0, 0}
-#define F_FOOT(name, type, member) {name, RMG__F_FOOTPRINT, 0, offsetof(type, member), 0, 0, 0, 0, NULL, NULL, 0, 0, 0, 0}
-#define F_REF(name, type, member, flags, kind, mode, aux, slot) {name, RMG__F_REF, flags, offsetof(type, member), 0, 0, -1, 0, NULL, NULL, kind, mode, aux, slot}
+#define FIELD(n, t, st, m) .name = (n), .type = (t), .offset = offsetof(st, m)
+#define F_STR(n, st, m, fl) {FIELD(n, RMG__F_STR, st, m), .flags = (fl)}
+#define F_INT(n, st, m, lo, hi, d) {FIELD(n, RMG__F_INT, st, m), .min = (lo), .max = (hi), .def = (d)}
+#define F_INTR(n, st, m, lo, hi) {FIELD(n, RMG__F_INT, st, m), .flags = RMG__REQUIRED, .min = (lo), .max = (hi)}
+#define F_I64(n, st, m, lo, hi, d, w, fl) \
+    {FIELD(n, RMG__F_INT64, st, m), .flags = (fl), .min = (lo), .max = (hi), .def = (d), .words = (w)}
+#define F_BOOL(n, st, m) {FIELD(n, RMG__F_BOOL, st, m), .max = 1}
+#define F_BOOLD(n, st, m, d) {FIELD(n, RMG__F_BOOL, st, m), .max = 1, .def = (d)}
+#define F_ENUM(n, st, m, nm, d, fl) {FIELD(n, RMG__F_ENUM, st, m), .flags = (fl), .def = (d), .names = (nm)}
+#define F_COLOR(n, st, m) {FIELD(n, RMG__F_COLOR, st, m), .max = 0xFFFFFF}
+#define F_SCHOOLS(n, st, m, d) {FIELD(n, RMG__F_SCHOOLS, st, m), .max = 15, .def = (d)}
+#define F_FOOT(n, st, m) {FIELD(n, RMG__F_FOOTPRINT, st, m)}
+#define F_REF(n, st, m, fl, k, mode, ax, sl) \
+    {FIELD(n, RMG__F_REF, st, m), .flags = (fl), .def = -1, .ref_kind = (k), .ref_mode = (mode), .aux = (ax), .slot = (sl)}
 
 #define TABLE(t) t, RMG__ARRAY_LEN(t)
 #define ARRAY(member) offsetof(struct rmg_content, member), offsetof(struct rmg_content, n_##member)
