@@ -209,38 +209,48 @@ static rmg_status push_key(rmg__builder *b, rmg__refslot *s, const char *key)
     return RMG_OK;
 }
 
-static rmg_status set_ref(applyctx *a, size_t index, const rmg__field *fd, const rmg__ynode *n)
+/* A single reference: a key, or null for none. */
+static rmg_status set_ref_one(applyctx *a, const rmg__field *fd, rmg__refslot *s, const rmg__ynode *n)
 {
-    rmg__builder *b = a->b;
-    rmg__refslot *s = rmg__kb_slot(b, a->kind, index, fd->slot);
-    bool list = fd->ref_mode == RMG__REF_MASK || fd->ref_mode == RMG__REF_LIST;
-    const char *what = desc(fd->ref_kind)->single;
-    char expected[96];
-    snprintf(expected, sizeof expected, list ? "a list of %s keys" : "a %s key", what);
-    rmg_status st;
-    if (list && fd->aux >= 0 && fd->ref_mode == RMG__REF_MASK && n->type == RMG__Y_SCALAR && strcmp(n->str, "n/a") == 0) {
-        st = rmg__kb_slot_keys(b, s, 0);
-        s->na = true;
-    } else if (!list && (n->type == RMG__Y_SCALAR)) {
-        st = rmg__kb_slot_keys(b, s, is_null(n) ? 0 : 1);
-        if (st == RMG_OK && !is_null(n))
-            st = push_key(b, s, n->str);
-        s->na = false;
-    } else if (list && n->type == RMG__Y_SEQ) {
-        if (fd->ref_mode == RMG__REF_LIST && n->n > 4)
-            return bad_value(a, n, fd->name, "at most 4 keys");
-        st = rmg__kb_slot_keys(b, s, n->n);
-        for (size_t i = 0; st == RMG_OK && i < n->n; i++) {
-            if (n->items[i]->type != RMG__Y_SCALAR)
-                return bad_value(a, n->items[i], fd->name, expected);
-            st = push_key(b, s, n->items[i]->str);
-        }
-        s->na = false;
-    } else {
+    if (n->type != RMG__Y_SCALAR) {
+        char expected[64];
+        snprintf(expected, sizeof expected, "a %s key", desc(fd->ref_kind)->single);
         return bad_value(a, n, fd->name, expected);
     }
-    s->mark = (rmg__mark){a->file, n->line, n->col};
+    bool none = is_null(n);
+    rmg_status st = rmg__kb_slot_keys(a->b, s, none ? 0 : 1);
+    return st || none ? st : push_key(a->b, s, n->str);
+}
+
+/* A list of references (a terrain mask, or up to 4 creatures). */
+static rmg_status set_ref_list(applyctx *a, const rmg__field *fd, rmg__refslot *s, const rmg__ynode *n)
+{
+    char expected[64];
+    snprintf(expected, sizeof expected, "a list of %s keys", desc(fd->ref_kind)->single);
+    if (n->type != RMG__Y_SEQ)
+        return bad_value(a, n, fd->name, expected);
+    if (fd->ref_mode == RMG__REF_LIST && n->n > 4)
+        return bad_value(a, n, fd->name, "at most 4 keys");
+    rmg_status st = rmg__kb_slot_keys(a->b, s, n->n);
+    for (size_t i = 0; st == RMG_OK && i < n->n; i++)
+        st = n->items[i]->type == RMG__Y_SCALAR ? push_key(a->b, s, n->items[i]->str)
+                                                : bad_value(a, n->items[i], fd->name, expected);
     return st;
+}
+
+/* References are kept as keys and resolved when the ruleset is finished. */
+static rmg_status set_ref(applyctx *a, size_t index, const rmg__field *fd, const rmg__ynode *n)
+{
+    rmg__refslot *s = rmg__kb_slot(a->b, a->kind, index, fd->slot);
+    s->mark = (rmg__mark){a->file, n->line, n->col};
+    s->na = false;
+    if (fd->ref_mode == RMG__REF_ID || fd->ref_mode == RMG__REF_INDEX)
+        return set_ref_one(a, fd, s, n);
+    if (fd->ref_mode == RMG__REF_MASK && fd->aux >= 0 && n->type == RMG__Y_SCALAR && strcmp(n->str, "n/a") == 0) {
+        s->na = true;
+        return rmg__kb_slot_keys(a->b, s, 0);
+    }
+    return set_ref_list(a, fd, s, n);
 }
 
 static rmg_status set_field(applyctx *a, size_t index, const rmg__field *fd, const rmg__ynode *n)
