@@ -457,12 +457,14 @@ static void test_bad_input_messages(void **state)
     expect_error("allowed_towns: [castle, castle]\n", RMG_ERR_PARSE, "listed twice");
     expect_error("allowed_towns: [atlantis]\n", RMG_ERR_PARSE, "unknown value 'atlantis'");
     expect_error("heroes: [12]\n", RMG_ERR_PARSE, "expected +id (allow) or -id (ban)");
-    expect_error("heroes: [+x]\n", RMG_ERR_PARSE, "expected an integer");
+    expect_error("heroes: [+x]\n", RMG_ERR_PARSE, "bad.yaml:1:10: 'heroes': expected +id (allow) or -id (ban), got '+x'");
+    expect_error("heroes: [+99999999999]\n", RMG_ERR_PARSE, "out of range");
     expect_error("name: a\nname: b\n", RMG_ERR_PARSE, "bad.yaml:2:1: key 'name' given twice");
     expect_error("version: 2\nname: a\n", RMG_ERR_PARSE, "unsupported template format version '2'");
     expect_error("", RMG_ERR_PARSE, "empty template file");
     expect_error("- a\n- b\n", RMG_ERR_PARSE, "expected a mapping");
-    expect_error("name: [unclosed\n", RMG_ERR_PARSE, "bad.yaml:2:1: YAML:");
+    expect_error("name: 'unclosed\n", RMG_ERR_PARSE, "bad.yaml:2:1: YAML:");
+    expect_error("templates:\n  - name: t\n   bad indent: 1\n", RMG_ERR_PARSE, "YAML:");
     expect_error("name: a\n---\nname: b\n", RMG_ERR_PARSE, "only one YAML document");
     expect_error("name: \"a\\0b\"\n", RMG_ERR_PARSE, "NUL character");
     expect_error("templates:\n  - name: t\n    zones:\n      - id: 1\n        treasure: [{min: 1}, {min: 1}, {min: 1},"
@@ -473,27 +475,32 @@ static void test_bad_input_messages(void **state)
     expect_error("{[a]: 1}\n", RMG_ERR_PARSE, "keys must be plain names");
 }
 
-/* Anchors and aliases: an alias bomb is refused at the first alias, in linear time. */
+/* Anchors and aliases: an alias bomb is refused at its first alias; nothing is expanded. */
 static void test_alias_bomb_is_refused(void **state)
 {
     (void)state;
     char bomb[4096];
-    size_t n = (size_t)snprintf(bomb, sizeof bomb, "a0: &a0 [x, x, x, x, x, x, x, x, x, x]\n");
+    size_t n = (size_t)snprintf(bomb, sizeof bomb, "heroes: &a0 [+1, +2, +3, +4, +5, +6, +7, +8, +9, +10]\ntemplates:\n");
     for (int i = 1; i < 20; i++)
-        n += (size_t)snprintf(bomb + n, sizeof bomb - n, "a%d: &a%d [*a%d, *a%d, *a%d, *a%d, *a%d, *a%d]\n", i, i,
+        n += (size_t)snprintf(bomb + n, sizeof bomb - n, "  - &a%d {zones: [*a%d, *a%d, *a%d, *a%d, *a%d, *a%d]}\n", i,
                               i - 1, i - 1, i - 1, i - 1, i - 1, i - 1);
-    expect_error(bomb, RMG_ERR_PARSE, "aliases (*a0) are not supported");
+    expect_error(bomb, RMG_ERR_PARSE, "bad.yaml:3:18: YAML aliases (*a0) are not supported");
+    expect_error("name: &n x\ndescription: *n\n", RMG_ERR_PARSE, "bad.yaml:2:14: YAML aliases (*n)");
 }
 
+/* Deep nesting is refused at the first node that cannot be there, before libyaml or the reader
+ * hold more than one level of it. */
 static void test_deep_nesting_is_refused(void **state)
 {
     (void)state;
     size_t depth = 100000;
-    char *deep = malloc(2 * depth + 8);
-    memset(deep, '[', depth);
-    memset(deep + depth, ']', depth);
-    deep[2 * depth] = '\0';
-    expect_error(deep, RMG_ERR_LIMIT, "nested too deeply");
+    char *deep = malloc(2 * depth + 16);
+    memcpy(deep, "templates: ", 11);
+    memset(deep + 11, '[', depth);
+    memset(deep + 11 + depth, ']', depth);
+    deep[11 + 2 * depth] = '\0';
+    expect_error(deep, RMG_ERR_PARSE, "bad.yaml:1:13: 'template': expected a mapping");
+    expect_error(deep + 11, RMG_ERR_PARSE, "bad.yaml:1:1: 'pack': expected a mapping");
     free(deep);
 }
 

@@ -1,16 +1,17 @@
 /*
- * Native YAML reader. libyaml's event parser feeds a small node tree built in an arena (so the
- * limits below hold and every byte we keep goes through the context), then the schema tables
- * (schema.c) turn the tree into the model, rejecting unknown keys and wrong types with
+ * Native YAML reader. libyaml's event parser drives a small stack machine that fills the model
+ * directly (no document tree, so memory stays close to the size of the model): each open
+ * mapping or list is a frame that knows which schema table (schema.c) or field it fills.
+ * Unknown keys, keys given twice and values of the wrong type are errors with
  * file:line:column.
  *
- * Bad-input guards: aliases are refused (no alias bombs), nesting depth, node count and input
- * size are bounded, duplicate keys are errors, numbers must fit their field.
+ * Bad-input guards: aliases are refused (no alias bombs), nesting depth, event count and input
+ * size are bounded, numbers must fit their field.
  */
 #include <errno.h>
+#include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
-#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 #include <yaml.h>
@@ -19,27 +20,51 @@
 
 #define MAX_INPUT ((size_t)64 << 20)   /* bytes */
 #define MAX_DEPTH 64
-#define MAX_NODES ((size_t)4 << 20)
+#define MAX_EVENTS ((size_t)16 << 20)
 
 typedef enum ykind { Y_SCALAR, Y_SEQ, Y_MAP } ykind;
 
+/* One YAML node as the parsers see it: its kind, its text (scalars) and where it starts. */
 typedef struct ynode {
     ykind kind;
     bool plain;                  /* unquoted scalar */
-    const char *str;             /* scalar text, NUL-terminated */
-    struct ynode *first, *last;  /* children (mapping: key, value, key, value, ...) */
-    struct ynode *next;
-    size_t n;                    /* number of children */
+    const char *str;             /* scalar text, NUL-terminated; "" for containers */
     int line, col;               /* 1-based */
 } ynode;
+
+typedef enum frame_kind {
+    FR_MAP,                      /* a mapping filled through a schema */
+    FR_ELEMENTS,                 /* a list of schema elements (LIST / FIXED field) */
+    FR_MASK,                     /* a list of names (MASK / OPTMASK field) */
+    FR_OVERRIDES,                /* a list of +id / -id */
+    FR_MINES                     /* resource -> {min, density} */
+} frame_kind;
+
+typedef struct frame {
+    frame_kind kind;
+    const rmg__schema *schema;   /* FR_MAP */
+    void *obj;                   /* the struct the frame fills */
+    const rmg__field *field;     /* list frames: the field; FR_MAP: the key waiting for its value */
+    bool have_key, version_key;  /* FR_MAP / FR_MINES: a key was read */
+    uint64_t seen;               /* FR_MAP: fields given so far (duplicate keys) */
+    size_t count;                /* list frames: elements so far */
+    uint32_t mask;               /* FR_MASK */
+    long resource;               /* FR_MINES: the resource of the pending value */
+    int pair[2];                 /* FR_MINES: min, density of the pending value */
+    ynode at;                    /* where the container starts */
+} frame;
 
 typedef struct reader {
     rmg_context *ctx;
     const char *file;
     struct rmg_pack *pack;
-    rmg__arena tree;             /* the node tree, freed when reading ends */
-    size_t nodes;
+    frame stack[MAX_DEPTH];
+    int depth;
+    bool root_seen;
+    size_t events;
 } reader;
+
+#define AT(p, off, T) ((T *)(void *)((unsigned char *)(p) + (off)))
 
 static rmg_status err_at(reader *r, const ynode *n, const char *fmt, ...) RMG__PRINTF(3, 4);
 static rmg_status err_at(reader *r, const ynode *n, const char *fmt, ...)
@@ -50,31 +75,6 @@ static rmg_status err_at(reader *r, const ynode *n, const char *fmt, ...)
     vsnprintf(msg, sizeof msg, fmt, ap);
     va_end(ap);
     return rmg__error_at(r->ctx, RMG_ERR_PARSE, r->file, n ? n->line : 0, n ? n->col : 0, "%s", msg);
-}
-
-/* ---- events -> tree ------------------------------------------------------------------------ */
-
-static ynode *new_node(reader *r, ykind kind, const yaml_mark_t *mark)
-{
-    if (++r->nodes > MAX_NODES)
-        return NULL;
-    ynode *n = rmg__arena_alloc(&r->tree, sizeof *n);
-    if (n) {
-        n->kind = kind;
-        n->line = (int)mark->line + 1;
-        n->col = (int)mark->column + 1;
-    }
-    return n;
-}
-
-static void add_child(ynode *parent, ynode *child)
-{
-    if (parent->last)
-        parent->last->next = child;
-    else
-        parent->first = child;
-    parent->last = child;
-    parent->n++;
 }
 
 static rmg_status parser_error(reader *r, const yaml_parser_t *p)
@@ -88,109 +88,6 @@ static rmg_status parser_error(reader *r, const yaml_parser_t *p)
                          p->problem ? p->problem : "syntax error", p->context ? " " : "",
                          p->context ? p->context : "");
 }
-
-static rmg_status limit_error(reader *r, const yaml_mark_t *m, const char *what)
-{
-    return rmg__error_at(r->ctx, RMG_ERR_LIMIT, r->file, (int)m->line + 1, (int)m->column + 1, "%s", what);
-}
-
-static rmg_status scalar_node(reader *r, const yaml_event_t *ev, ynode **out)
-{
-    const yaml_mark_t *m = &ev->start_mark;
-    size_t len = ev->data.scalar.length;
-    if (memchr(ev->data.scalar.value, 0, len))
-        return rmg__error_at(r->ctx, RMG_ERR_PARSE, r->file, (int)m->line + 1, (int)m->column + 1,
-                             "NUL character in a string");
-    ynode *n = new_node(r, Y_SCALAR, m);
-    char *s = n ? rmg__arena_alloc(&r->tree, len + 1) : NULL;
-    if (!s)
-        return r->nodes > MAX_NODES ? limit_error(r, m, "too many YAML nodes") : rmg__error_nomem(r->ctx);
-    memcpy(s, ev->data.scalar.value, len);
-    n->str = s;
-    n->plain = ev->data.scalar.style == YAML_PLAIN_SCALAR_STYLE;
-    *out = n;
-    return RMG_OK;
-}
-
-/* One event: creates nodes, keeps the stack of open containers. *root gets the document. */
-static rmg_status take_event(reader *r, const yaml_event_t *ev, ynode **stack, int *depth, ynode **root,
-                             bool *done)
-{
-    const yaml_mark_t *m = &ev->start_mark;
-    ynode *n = NULL;
-    rmg_status st = RMG_OK;
-    switch (ev->type) {
-    case YAML_ALIAS_EVENT:
-        return rmg__error_at(r->ctx, RMG_ERR_PARSE, r->file, (int)m->line + 1, (int)m->column + 1,
-                             "YAML aliases (*%s) are not supported in templates", (const char *)ev->data.alias.anchor);
-    case YAML_SCALAR_EVENT:
-        st = scalar_node(r, ev, &n);
-        break;
-    case YAML_SEQUENCE_START_EVENT:
-    case YAML_MAPPING_START_EVENT:
-        if (*depth >= MAX_DEPTH)
-            return limit_error(r, m, "YAML nested too deeply");
-        n = new_node(r, ev->type == YAML_SEQUENCE_START_EVENT ? Y_SEQ : Y_MAP, m);
-        if (!n)
-            return r->nodes > MAX_NODES ? limit_error(r, m, "too many YAML nodes") : rmg__error_nomem(r->ctx);
-        break;
-    case YAML_SEQUENCE_END_EVENT:
-    case YAML_MAPPING_END_EVENT:
-        (*depth)--;
-        return RMG_OK;
-    case YAML_DOCUMENT_START_EVENT:
-        if (*root)
-            return rmg__error_at(r->ctx, RMG_ERR_PARSE, r->file, (int)m->line + 1, (int)m->column + 1,
-                                 "only one YAML document per template file");
-        return RMG_OK;
-    case YAML_STREAM_END_EVENT:
-        *done = true;
-        return RMG_OK;
-    default:
-        return RMG_OK;
-    }
-    if (st != RMG_OK)
-        return st;
-    if (*depth > 0)
-        add_child(stack[*depth - 1], n);
-    else
-        *root = n;
-    if (n->kind != Y_SCALAR)
-        stack[(*depth)++] = n;
-    return RMG_OK;
-}
-
-static rmg_status build_tree(reader *r, const char *data, size_t len, ynode **root)
-{
-    yaml_parser_t parser;
-    if (!yaml_parser_initialize(&parser))
-        return rmg__error_nomem(r->ctx);
-    yaml_parser_set_input_string(&parser, (const unsigned char *)data, len);
-    ynode *stack[MAX_DEPTH];
-    int depth = 0;
-    bool done = false;
-    rmg_status st = RMG_OK;
-    *root = NULL;
-    while (!done && st == RMG_OK) {
-        yaml_event_t ev;
-        if (!yaml_parser_parse(&parser, &ev)) {
-            st = parser_error(r, &parser);
-            break;
-        }
-        st = take_event(r, &ev, stack, &depth, root, &done);
-        yaml_event_delete(&ev);
-    }
-    yaml_parser_delete(&parser);
-    if (st == RMG_OK && !*root)
-        st = rmg__error_at(r->ctx, RMG_ERR_PARSE, r->file, 1, 1, "empty template file");
-    return st;
-}
-
-/* ---- tree -> model ------------------------------------------------------------------------- */
-
-#define AT(p, off, T) ((T *)(void *)((unsigned char *)(p) + (off)))
-
-static rmg_status read_fields(reader *r, const rmg__schema *s, const ynode *map, void *obj);
 
 static rmg_status expect(reader *r, const ynode *n, ykind kind, const char *key)
 {
@@ -286,22 +183,6 @@ static rmg_status parse_name(reader *r, const ynode *n, const char *key, const r
     return err_at(r, n, "'%s': unknown value '%s'", key, n->str);
 }
 
-static rmg_status parse_mask(reader *r, const ynode *n, const char *key, const rmg__names *names, uint32_t *out)
-{
-    rmg_status st = expect(r, n, Y_SEQ, key);
-    uint32_t mask = 0;
-    for (const ynode *c = n->first; c && st == RMG_OK; c = c->next) {
-        long bit = 0;
-        st = parse_name(r, c, key, names, 31, &bit);
-        if (st == RMG_OK && (mask & (1u << bit)))
-            st = err_at(r, c, "'%s': '%s' is listed twice", key, c->str);
-        if (st == RMG_OK)
-            mask |= 1u << bit;
-    }
-    *out = mask;
-    return st;
-}
-
 static rmg_status parse_string(reader *r, const ynode *n, const char *key, char **out)
 {
     rmg_status st = expect(r, n, Y_SCALAR, key);
@@ -311,76 +192,16 @@ static rmg_status parse_string(reader *r, const ynode *n, const char *key, char 
     return *out ? RMG_OK : rmg__error_nomem(r->ctx);
 }
 
-static rmg_status parse_overrides(reader *r, const ynode *n, const char *key, rmg__override_list *list)
-{
-    rmg_status st = expect(r, n, Y_SEQ, key);
-    for (const ynode *c = n->first; c && st == RMG_OK; c = c->next) {
-        st = expect(r, c, Y_SCALAR, key);
-        if (st != RMG_OK)
-            break;
-        if (c->str[0] != '+' && c->str[0] != '-')
-            return err_at(r, c, "'%s': expected +id (allow) or -id (ban), got '%s'", key, c->str);
-        int64_t id;
-        st = parse_int64(r, c, key, -(int64_t)INT32_MAX, INT32_MAX, &id);
-        if (st != RMG_OK)
-            break;
-        if (c->str[1] < '0' || c->str[1] > '9')
-            return err_at(r, c, "'%s': expected +id (allow) or -id (ban), got '%s'", key, c->str);
-        rmg__override *o = rmg__arena_grow(&r->pack->arena, (void **)&list->items, &list->count, sizeof *o);
-        if (!o)
-            return rmg__error_nomem(r->ctx);
-        o->allow = c->str[0] == '+';
-        o->id = (int)(id < 0 ? -id : id);
-    }
-    return st;
-}
+/* {min, density} of one resource in `mines`. */
+static const rmg__field mine_fields[] = {
+    {"min", RMG__F_INT, 0, 0, NULL, NULL, 0, false},
+    {"density", RMG__F_INT, sizeof(int), 0, NULL, NULL, 0, false},
+};
+static const rmg__schema mine_schema = {"mine", sizeof(int[2]), NULL, mine_fields, 2, RMG__NO_LOC, true};
 
-static rmg_status parse_mines(reader *r, const ynode *n, const char *key, int *min, int *density)
-{
-    rmg_status st = expect(r, n, Y_MAP, key);
-    for (const ynode *k = n->first; k && st == RMG_OK; k = k->next->next) {
-        long res;
-        st = parse_name(r, k, key, &rmg__resource_names, -1, &res);
-        if (st != RMG_OK)
-            break;
-        int pair[2] = {min[res], density[res]};
-        static const rmg__field mine_fields[] = {
-            {"min", RMG__F_INT, 0, 0, NULL, NULL, 0, false},
-            {"density", RMG__F_INT, sizeof(int), 0, NULL, NULL, 0, false},
-        };
-        static const rmg__schema mine_schema = {"mine", sizeof(int[2]), NULL, mine_fields, 2, RMG__NO_LOC, true};
-        st = read_fields(r, &mine_schema, k->next, pair);
-        min[res] = pair[0];
-        density[res] = pair[1];
-    }
-    return st;
-}
+/* ---- scalar fields ---------------------------------------------------------------------- */
 
-static rmg_status read_elements(reader *r, const rmg__field *f, const ynode *n, void *obj)
-{
-    rmg_status st = expect(r, n, Y_SEQ, f->key);
-    if (st != RMG_OK)
-        return st;
-    if (f->kind == RMG__F_FIXED && n->n > f->fixed)
-        return err_at(r, n, "'%s': at most %zu entries", f->key, f->fixed);
-    size_t i = 0;
-    for (const ynode *c = n->first; c && st == RMG_OK; c = c->next, i++) {
-        void *elem;
-        if (f->kind == RMG__F_FIXED) {
-            elem = AT(obj, f->off + i * f->sub->size, unsigned char);
-        } else {
-            elem = rmg__arena_grow(&r->pack->arena, AT(obj, f->off, void *), AT(obj, f->off2, size_t),
-                                   f->sub->size);
-            if (!elem)
-                return rmg__error_nomem(r->ctx);
-            f->sub->init(elem);
-        }
-        st = read_fields(r, f->sub, c, elem);
-    }
-    return st;
-}
-
-static rmg_status read_field(reader *r, const rmg__field *f, const ynode *v, void *obj)
+static rmg_status read_scalar_field(reader *r, const rmg__field *f, const ynode *v, void *obj)
 {
     long e;
     rmg_status st;
@@ -402,48 +223,92 @@ static rmg_status read_field(reader *r, const rmg__field *f, const ynode *v, voi
         if (st == RMG_OK)
             *AT(obj, f->off, int) = (int)e;
         return st;
-    case RMG__F_MASK:
-        return parse_mask(r, v, f->key, f->names, AT(obj, f->off, uint32_t));
-    case RMG__F_OPTMASK:
-        *AT(obj, f->off2, bool) = true;
-        return parse_mask(r, v, f->key, f->names, AT(obj, f->off, uint32_t));
     case RMG__F_GROUP:
-        return read_fields(r, f->sub, v, obj);
     case RMG__F_SUB:
-        return read_fields(r, f->sub, v, AT(obj, f->off, unsigned char));
-    case RMG__F_LIST:
-    case RMG__F_FIXED:
-        return read_elements(r, f, v, obj);
     case RMG__F_MINES:
-        return parse_mines(r, v, f->key, AT(obj, f->off, int), AT(obj, f->off2, int));
-    case RMG__F_OVERRIDES:
-        return parse_overrides(r, v, f->key, AT(obj, f->off, rmg__override_list));
+        return expect(r, v, Y_MAP, f->key);
+    default:
+        return expect(r, v, Y_SEQ, f->key);
     }
-    return rmg__error_set(r->ctx, RMG_ERR_INTERNAL, "unknown field kind");
 }
 
-static const rmg__field *find_field(const rmg__schema *s, const char *key)
-{
-    for (size_t i = 0; i < s->n_fields; i++)
-        if (strcmp(s->fields[i].key, key) == 0)
-            return &s->fields[i];
-    return NULL;
-}
+/* ---- frames ---------------------------------------------------------------------------------- */
 
-static rmg_status check_duplicate(reader *r, const ynode *map, const ynode *key)
+static rmg_status push(reader *r, frame_kind kind, const ynode *at, frame **out)
 {
-    for (const ynode *k = map->first; k != key; k = k->next->next)
-        if (k->kind == Y_SCALAR && strcmp(k->str, key->str) == 0)
-            return err_at(r, key, "key '%s' given twice", key->str);
+    if (r->depth >= MAX_DEPTH)
+        return rmg__error_at(r->ctx, RMG_ERR_LIMIT, r->file, at->line, at->col, "YAML nested too deeply");
+    frame *f = &r->stack[r->depth++];
+    memset(f, 0, sizeof *f);
+    f->kind = kind;
+    f->at = *at;
+    *out = f;
     return RMG_OK;
 }
 
-/* The document's optional `version: 1` marker (the format version, not a model field). */
-static bool is_version_key(const rmg__schema *s, const ynode *k)
+static rmg_status push_map(reader *r, const rmg__schema *s, void *obj, const ynode *at)
 {
-    return s == &rmg__pack_schema && strcmp(k->str, "version") == 0;
+    frame *f = NULL;
+    rmg_status st = push(r, FR_MAP, at, &f);
+    if (st != RMG_OK)
+        return st;
+    f->schema = s;
+    f->obj = obj;
+    if (s->loc_off != RMG__NO_LOC) {
+        rmg__srcloc *loc = AT(obj, s->loc_off, rmg__srcloc);
+        loc->line = at->line;
+        loc->column = at->col;
+    }
+    return RMG_OK;
 }
 
+static rmg_status push_list(reader *r, frame_kind kind, const rmg__field *field, void *obj, const ynode *at)
+{
+    frame *f = NULL;
+    rmg_status st = push(r, kind, at, &f);
+    if (st == RMG_OK) {
+        f->field = field;
+        f->obj = obj;
+    }
+    return st;
+}
+
+/* A container starts as the value of field f of a mapping frame. */
+static rmg_status open_value(reader *r, const rmg__field *f, void *obj, const ynode *v)
+{
+    switch (f->kind) {
+    case RMG__F_GROUP:
+        return v->kind == Y_MAP ? push_map(r, f->sub, obj, v) : expect(r, v, Y_MAP, f->key);
+    case RMG__F_SUB:
+        return v->kind == Y_MAP ? push_map(r, f->sub, AT(obj, f->off, unsigned char), v) : expect(r, v, Y_MAP, f->key);
+    case RMG__F_MINES:
+        return v->kind == Y_MAP ? push_list(r, FR_MINES, f, obj, v) : expect(r, v, Y_MAP, f->key);
+    case RMG__F_LIST:
+    case RMG__F_FIXED:
+        return v->kind == Y_SEQ ? push_list(r, FR_ELEMENTS, f, obj, v) : expect(r, v, Y_SEQ, f->key);
+    case RMG__F_MASK:
+        return v->kind == Y_SEQ ? push_list(r, FR_MASK, f, obj, v) : expect(r, v, Y_SEQ, f->key);
+    case RMG__F_OPTMASK:
+        *AT(obj, f->off2, bool) = true;
+        return v->kind == Y_SEQ ? push_list(r, FR_MASK, f, obj, v) : expect(r, v, Y_SEQ, f->key);
+    case RMG__F_OVERRIDES:
+        return v->kind == Y_SEQ ? push_list(r, FR_OVERRIDES, f, obj, v) : expect(r, v, Y_SEQ, f->key);
+    default:
+        return expect(r, v, Y_SCALAR, f->key);
+    }
+}
+
+static const rmg__field *find_field(const rmg__schema *s, const char *key, size_t *index)
+{
+    for (size_t i = 0; i < s->n_fields; i++)
+        if (strcmp(s->fields[i].key, key) == 0) {
+            *index = i;
+            return &s->fields[i];
+        }
+    return NULL;
+}
+
+/* The document's optional `version: 1` marker (the format version, not a model field). */
 static rmg_status check_version(reader *r, const ynode *v)
 {
     if (v->kind == Y_SCALAR && strcmp(v->str, "1") == 0)
@@ -452,30 +317,203 @@ static rmg_status check_version(reader *r, const ynode *v)
                   v->kind == Y_SCALAR ? v->str : "?");
 }
 
-static rmg_status read_fields(reader *r, const rmg__schema *s, const ynode *map, void *obj)
+static rmg_status map_key(reader *r, frame *f, const ynode *k)
 {
-    rmg_status st = expect(r, map, Y_MAP, s->what);
+    if (k->kind != Y_SCALAR)
+        return err_at(r, k, "%s: keys must be plain names", f->schema->what);
+    f->have_key = true;
+    if (f->schema == &rmg__pack_schema && f == &r->stack[0] && strcmp(k->str, "version") == 0) {
+        f->version_key = true;
+        return RMG_OK;
+    }
+    size_t index;
+    f->field = find_field(f->schema, k->str, &index);
+    if (!f->field)
+        return err_at(r, k, "unknown key '%s' in %s", k->str, f->schema->what);
+    uint64_t bit = (uint64_t)1 << (index & 63);
+    if (f->seen & bit)
+        return err_at(r, k, "key '%s' given twice", k->str);
+    f->seen |= bit;
+    return RMG_OK;
+}
+
+/* A value (scalar or container start) for the key of mapping frame f. */
+static rmg_status map_value(reader *r, frame *f, const ynode *v)
+{
+    if (f->version_key) {
+        f->have_key = f->version_key = false;
+        return check_version(r, v);
+    }
+    if (v->kind == Y_SCALAR) {
+        f->have_key = false;
+        return read_scalar_field(r, f->field, v, f->obj);
+    }
+    return open_value(r, f->field, f->obj, v);
+}
+
+static rmg_status element(reader *r, frame *f, const ynode *v)
+{
+    const rmg__field *fd = f->field;
+    if (v->kind != Y_MAP)
+        return expect(r, v, Y_MAP, fd->sub->what);
+    void *elem;
+    if (fd->kind == RMG__F_FIXED) {
+        if (f->count >= fd->fixed)
+            return err_at(r, v, "'%s': at most %zu entries", fd->key, fd->fixed);
+        elem = AT(f->obj, fd->off + f->count * fd->sub->size, unsigned char);
+    } else {
+        elem = rmg__arena_grow(&r->pack->arena, AT(f->obj, fd->off, void *), AT(f->obj, fd->off2, size_t),
+                               fd->sub->size);
+        if (!elem)
+            return rmg__error_nomem(r->ctx);
+        fd->sub->init(elem);
+    }
+    f->count++;
+    return push_map(r, fd->sub, elem, v);
+}
+
+static rmg_status mask_item(reader *r, frame *f, const ynode *v)
+{
+    long bit = 0;
+    rmg_status st = parse_name(r, v, f->field->key, f->field->names, 31, &bit);
+    if (st == RMG_OK && (f->mask & (1u << bit)))
+        return err_at(r, v, "'%s': '%s' is listed twice", f->field->key, v->str);
+    if (st == RMG_OK)
+        f->mask |= 1u << bit;
+    return st;
+}
+
+static rmg_status override_item(reader *r, frame *f, const ynode *v)
+{
+    const char *key = f->field->key;
+    rmg_status st = expect(r, v, Y_SCALAR, key);
     if (st != RMG_OK)
         return st;
-    if (s->loc_off != RMG__NO_LOC) {
-        rmg__srcloc *loc = AT(obj, s->loc_off, rmg__srcloc);
-        loc->line = map->line;
-        loc->column = map->col;
+    if ((v->str[0] != '+' && v->str[0] != '-') || v->str[1] < '0' || v->str[1] > '9')
+        return err_at(r, v, "'%s': expected +id (allow) or -id (ban), got '%s'", key, v->str);
+    int64_t id;
+    if ((st = parse_int64(r, v, key, -(int64_t)INT32_MAX, INT32_MAX, &id)) != RMG_OK)
+        return st;
+    rmg__override_list *list = AT(f->obj, f->field->off, rmg__override_list);
+    rmg__override *o = rmg__arena_grow(&r->pack->arena, (void **)&list->items, &list->count, sizeof *o);
+    if (!o)
+        return rmg__error_nomem(r->ctx);
+    o->allow = v->str[0] == '+';
+    o->id = (int)(id < 0 ? -id : id);
+    return RMG_OK;
+}
+
+static rmg_status mines_item(reader *r, frame *f, const ynode *v)
+{
+    if (!f->have_key) {
+        rmg_status st = parse_name(r, v, f->field->key, &rmg__resource_names, -1, &f->resource);
+        f->have_key = st == RMG_OK;
+        return st;
     }
-    for (const ynode *k = map->first; k && st == RMG_OK; k = k->next->next) {
-        if (k->kind != Y_SCALAR)
-            return err_at(r, k, "%s: keys must be plain names", s->what);
-        if (is_version_key(s, k)) {
-            st = check_version(r, k->next);
-            continue;
+    if (v->kind != Y_MAP)
+        return expect(r, v, Y_MAP, mine_schema.what);
+    f->pair[0] = AT(f->obj, f->field->off, int)[f->resource];
+    f->pair[1] = AT(f->obj, f->field->off2, int)[f->resource];
+    return push_map(r, &mine_schema, f->pair, v);
+}
+
+/* A node (scalar or container start) arrives in the innermost open frame. */
+static rmg_status node(reader *r, const ynode *v)
+{
+    if (r->depth == 0) {
+        if (r->root_seen)
+            return err_at(r, v, "only one YAML document per template file");
+        r->root_seen = true;
+        return v->kind == Y_MAP ? push_map(r, &rmg__pack_schema, r->pack, v) : expect(r, v, Y_MAP, "pack");
+    }
+    frame *f = &r->stack[r->depth - 1];
+    switch (f->kind) {
+    case FR_MAP:
+        return f->have_key ? map_value(r, f, v) : map_key(r, f, v);
+    case FR_ELEMENTS:
+        return element(r, f, v);
+    case FR_MASK:
+        return mask_item(r, f, v);
+    case FR_OVERRIDES:
+        return v->kind == Y_SCALAR ? override_item(r, f, v) : expect(r, v, Y_SCALAR, f->field->key);
+    case FR_MINES:
+        return mines_item(r, f, v);
+    }
+    return rmg__error_set(r->ctx, RMG_ERR_INTERNAL, "YAML reader: bad frame");
+}
+
+/* The innermost container ends: finish it and tell its parent its value is complete. */
+static void close_frame(reader *r)
+{
+    frame *f = &r->stack[--r->depth];
+    if (f->kind == FR_MASK)
+        *AT(f->obj, f->field->off, uint32_t) = f->mask;
+    if (r->depth == 0)
+        return;
+    frame *parent = &r->stack[r->depth - 1];
+    if (parent->kind == FR_MINES) {
+        AT(parent->obj, parent->field->off, int)[parent->resource] = parent->pair[0];
+        AT(parent->obj, parent->field->off2, int)[parent->resource] = parent->pair[1];
+    }
+    parent->have_key = false;
+}
+
+/* ---- events ---------------------------------------------------------------------------------- */
+
+static rmg_status take_event(reader *r, const yaml_event_t *ev, bool *done)
+{
+    const yaml_mark_t *m = &ev->start_mark;
+    ynode v = {Y_SCALAR, false, "", (int)m->line + 1, (int)m->column + 1};
+    if (++r->events > MAX_EVENTS)
+        return rmg__error_at(r->ctx, RMG_ERR_LIMIT, r->file, v.line, v.col, "too many YAML nodes");
+    switch (ev->type) {
+    case YAML_ALIAS_EVENT:
+        return rmg__error_at(r->ctx, RMG_ERR_PARSE, r->file, v.line, v.col,
+                             "YAML aliases (*%s) are not supported in templates", (const char *)ev->data.alias.anchor);
+    case YAML_SCALAR_EVENT:
+        if (memchr(ev->data.scalar.value, 0, ev->data.scalar.length))
+            return rmg__error_at(r->ctx, RMG_ERR_PARSE, r->file, v.line, v.col, "NUL character in a string");
+        v.str = (const char *)ev->data.scalar.value;
+        v.plain = ev->data.scalar.style == YAML_PLAIN_SCALAR_STYLE;
+        return node(r, &v);
+    case YAML_SEQUENCE_START_EVENT:
+        v.kind = Y_SEQ;
+        return node(r, &v);
+    case YAML_MAPPING_START_EVENT:
+        v.kind = Y_MAP;
+        return node(r, &v);
+    case YAML_SEQUENCE_END_EVENT:
+    case YAML_MAPPING_END_EVENT:
+        close_frame(r);
+        return RMG_OK;
+    case YAML_STREAM_END_EVENT:
+        *done = true;
+        return RMG_OK;
+    default:
+        return RMG_OK;
+    }
+}
+
+static rmg_status parse(reader *r, const char *data, size_t len)
+{
+    yaml_parser_t parser;
+    if (!yaml_parser_initialize(&parser))
+        return rmg__error_nomem(r->ctx);
+    yaml_parser_set_input_string(&parser, (const unsigned char *)data, len);
+    bool done = false;
+    rmg_status st = RMG_OK;
+    while (!done && st == RMG_OK) {
+        yaml_event_t ev;
+        if (!yaml_parser_parse(&parser, &ev)) {
+            st = parser_error(r, &parser);
+            break;
         }
-        const rmg__field *f = find_field(s, k->str);
-        if (!f)
-            return err_at(r, k, "unknown key '%s' in %s", k->str, s->what);
-        st = check_duplicate(r, map, k);
-        if (st == RMG_OK)
-            st = read_field(r, f, k->next, obj);
+        st = take_event(r, &ev, &done);
+        yaml_event_delete(&ev);
     }
+    yaml_parser_delete(&parser);
+    if (st == RMG_OK && !r->root_seen)
+        st = rmg__error_at(r->ctx, RMG_ERR_PARSE, r->file, 1, 1, "empty template file");
     return st;
 }
 
@@ -484,25 +522,25 @@ rmg_status rmg__yaml_read(rmg_context *ctx, const char *data, size_t len, const 
     *out = NULL;
     if (len > MAX_INPUT)
         return rmg__error_at(ctx, RMG_ERR_LIMIT, name, 0, 0, "template file larger than %zu bytes", MAX_INPUT);
-    reader r = {ctx, name, NULL, {0}, 0};
-    rmg_status st = rmg__pack_new(ctx, &r.pack);
-    if (st != RMG_OK)
-        return st;
-    r.pack->format = RMG_FORMAT_YAML;
-    if (name && !(r.pack->file = rmg__arena_strdup(&r.pack->arena, name))) {
-        rmg__pack_free(r.pack);
+    reader *r = rmg__calloc(ctx, 1, sizeof *r);
+    if (!r)
         return rmg__error_nomem(ctx);
+    r->ctx = ctx;
+    r->file = name;
+    rmg_status st = rmg__pack_new(ctx, &r->pack);
+    if (st == RMG_OK) {
+        r->pack->format = RMG_FORMAT_YAML;
+        if (name && !(r->pack->file = rmg__arena_strdup(&r->pack->arena, name)))
+            st = rmg__error_nomem(ctx);
     }
-    rmg__arena_init(&r.tree, ctx, 64 * 1024);
-    ynode *root = NULL;
-    st = build_tree(&r, data, len, &root);
     if (st == RMG_OK)
-        st = read_fields(&r, &rmg__pack_schema, root, r.pack);
-    rmg__arena_free(&r.tree);
+        st = parse(r, data, len);
+    struct rmg_pack *pack = r->pack;
+    rmg__free(ctx, r);
     if (st != RMG_OK) {
-        rmg__pack_free(r.pack);
+        rmg__pack_free(pack);
         return st;
     }
-    *out = r.pack;
+    *out = pack;
     return RMG_OK;
 }
