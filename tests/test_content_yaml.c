@@ -266,7 +266,7 @@ static void test_validation_errors(void **state)
         {"objects:\n  well: {footprint: [\"#X\"]}\n", RMG_ERR_INVALID_DATA, "field 'footprint'", 2, 22},
         {"objects:\n  well: {max_map: lots}\n", RMG_ERR_INVALID_DATA, "an integer or one of n/a, unlimited, rule", 2, 19},
         {"objects:\n  well: {value: unlimited}\n", RMG_ERR_INVALID_DATA, "'value': expected an integer or one of formula, n/a", 2, 17},
-        {"objects:\n  well: {terrains: [grass, lava]}\n", RMG_ERR_INVALID_DATA, "unknown terrain 'lava'", 2, 20},
+        {"objects:\n  well: {terrains: [grass, lava]}\n", RMG_ERR_INVALID_DATA, "unknown terrain 'lava'", 2, 28},
         {"creatures:\n  wolf: {level: 0}\n", RMG_ERR_INVALID_DATA, "level 0 is out of range 1..7", 2, 3},
         {"artifacts:\n  set: {combination: false}\n", RMG_ERR_INVALID_DATA,
          "artifact 'sword': part_of 'set' is not a combination artifact", 2, 3},

@@ -200,11 +200,13 @@ static rmg_status set_footprint(applyctx *a, unsigned char *e, const rmg__field 
     return RMG_OK;
 }
 
-static rmg_status push_key(rmg__builder *b, rmg__refslot *s, const char *key)
+/* Adds the key of scalar node n to a slot made room for by rmg__kb_slot_keys(cap). */
+static rmg_status push_key(applyctx *a, rmg__refslot *s, size_t cap, const rmg__ynode *n)
 {
-    const char *copy = rmg__arena_strdup(&b->scratch, key);
-    if (!copy)
-        return rmg__error_nomem(b->ctx);
+    const char *copy = rmg__arena_strdup(&a->b->scratch, n->str);
+    if (!copy || (!s->marks && !(s->marks = rmg__arena_alloc(&a->b->scratch, cap * sizeof *s->marks))))
+        return rmg__error_nomem(a->b->ctx);
+    s->marks[s->n] = (rmg__mark){a->file, n->line, n->col};
     s->keys[s->n++] = copy;
     return RMG_OK;
 }
@@ -219,7 +221,7 @@ static rmg_status set_ref_one(applyctx *a, const rmg__field *fd, rmg__refslot *s
     }
     bool none = is_null(n);
     rmg_status st = rmg__kb_slot_keys(a->b, s, none ? 0 : 1);
-    return st || none ? st : push_key(a->b, s, n->str);
+    return st || none ? st : push_key(a, s, 1, n);
 }
 
 /* A list of references (a terrain mask, or up to 4 creatures). */
@@ -233,7 +235,7 @@ static rmg_status set_ref_list(applyctx *a, const rmg__field *fd, rmg__refslot *
         return bad_value(a, n, fd->name, "at most 4 keys");
     rmg_status st = rmg__kb_slot_keys(a->b, s, n->n);
     for (size_t i = 0; st == RMG_OK && i < n->n; i++)
-        st = n->items[i]->type == RMG__Y_SCALAR ? push_key(a->b, s, n->items[i]->str)
+        st = n->items[i]->type == RMG__Y_SCALAR ? push_key(a, s, n->n, n->items[i])
                                                 : bad_value(a, n->items[i], fd->name, expected);
     return st;
 }

@@ -213,6 +213,7 @@ rmg_status rmg__kb_slot_keys(rmg__builder *b, rmg__refslot *s, size_t n)
     s->set = true;
     s->n = 0;
     s->keys = NULL;
+    s->marks = NULL;
     if (n && !(s->keys = rmg__arena_alloc(&b->scratch, n * sizeof *s->keys)))
         return rmg__error_nomem(b->ctx);
     return RMG_OK;
@@ -263,7 +264,7 @@ static rmg_status copy_base(rmg__builder *b, const struct rmg_content *base)
         const unsigned char *src = rmg__content_array(base, kind);
         rmg_status st = kb_reserve(b, kind, n);
         for (size_t i = 0; st == RMG_OK && i < n; i++) {
-            size_t at;
+            size_t at = 0;
             const unsigned char *se = src + i * desc(kind)->elem_size;
             st = rmg__kb_add(b, kind, rmg__elem_key(se), &at);
             if (st)
@@ -405,11 +406,12 @@ static rmg_status resolve_field(rmg__builder *b, int kind, size_t i, const rmg__
     int list[4], n = 0;
     for (size_t j = 0; s->set && j < s->n; j++) {
         long t = rmg__content_lookup(b->out, tk, s->keys[j]);
+        const rmg__mark *km = s->marks ? &s->marks[j] : m;
         if (t < 0) {
             bool skipped = rmg__kb_was_skipped(b, tk, s->keys[j]);
             if (skipped && !(fd->flags & RMG__REQUIRED))
                 continue;
-            return FAIL_MARK(b, m, "%s '%s': field '%s': %s %s '%s'", d->single, rmg__elem_key(e), fd->name,
+            return FAIL_MARK(b, km, "%s '%s': field '%s': %s %s '%s'", d->single, rmg__elem_key(e), fd->name,
                              skipped ? "refers to the left-out" : "unknown", desc(tk)->single, s->keys[j]);
         }
         int tid = desc(tk)->id_off >= 0 ? rmg__get_int(out_elem(b, tk, (size_t)t), (size_t)desc(tk)->id_off) : -1;

@@ -113,9 +113,10 @@ typedef struct rmg__mark {
 typedef struct rmg__refslot {
     bool set;                     /* given (by YAML or copied from the base ruleset) */
     bool na;                      /* `n/a` (RMG__REF_MASK with an aux flag) */
-    const char **keys;            /* target keys (arena) */
+    const char **keys;            /* target keys (scratch arena) */
+    rmg__mark *marks;             /* where each key was given, or NULL (copied from the base) */
     size_t n;
-    rmg__mark mark;
+    rmg__mark mark;               /* where the field was given */
 } rmg__refslot;
 
 typedef struct rmg__emeta {
