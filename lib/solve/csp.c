@@ -617,18 +617,34 @@ static void sample_children(counter *c, size_t depth, const int *vars, size_t m)
 /* Exact uniform sample: count the component's solutions (decomposing it as variables get
  * fixed, caching the counts of residual components), then draw values in proportion to the
  * counts. Gives up (OUT_OF_NODES) past enum_limit nodes or COUNT_CAP solutions. */
-static search_outcome solve_by_counting(rmg_context *ctx, searcher *s, rmg_status *st)
+/* Work arrays of the counter, allocated once per solve and shared by every component. */
+typedef struct count_work {
+    uint32_t *mark;
+    int *lists;
+    size_t *segs;
+} count_work;
+
+static bool count_work_init(rmg__csp *csp, count_work *w)
+{
+    size_t n = csp->n_vars;
+    w->mark = rmg__arena_alloc(csp->arena, (n + 1) * sizeof *w->mark);
+    w->lists = rmg__arena_alloc(csp->arena, ((n + 2) * n + 1) * sizeof *w->lists);
+    w->segs = rmg__arena_alloc(csp->arena, (n + 2) * (n + 1) * sizeof *w->segs);
+    return w->mark && w->lists && w->segs;
+}
+
+static search_outcome solve_by_counting(rmg_context *ctx, searcher *s, const count_work *w, rmg_status *st)
 {
     rmg__csp *csp = s->csp;
-    size_t n = csp->n_vars;
     counter c = {0};
     c.s = s;
-    c.cap = 1024;
-    c.mark = rmg__arena_alloc(csp->arena, n * sizeof *c.mark);
-    c.lists = rmg__arena_alloc(csp->arena, (n + 2) * n * sizeof *c.lists);
-    c.segs = rmg__arena_alloc(csp->arena, (n + 2) * (n + 1) * sizeof *c.segs);
+    c.cap = 64;
+    c.mark = w->mark;
+    c.lists = w->lists;
+    c.segs = w->segs;
+    memset(c.mark, 0, csp->n_vars * sizeof *c.mark);
     c.table = rmg__arena_alloc(csp->arena, c.cap * sizeof *c.table);
-    if (!c.mark || !c.lists || !c.segs || !c.table) {
+    if (!c.table) {
         *st = rmg__error_nomem(ctx);
         return OUT_OF_NODES;
     }
@@ -809,6 +825,7 @@ typedef struct solve_ws {
     searcher s;
     size_t *list;           /* constraint ids (scratch) */
     uint32_t *cur;          /* local search assignment */
+    count_work count;
     rmg__csp_mode mode;
 } solve_ws;
 
@@ -834,7 +851,7 @@ static rmg_status solve_component(rmg_context *ctx, solve_ws *w, uint32_t *assig
         search_outcome r = OUT_OF_NODES;
         if (w->mode == RMG__CSP_EXACT_FIRST) {
             rmg_status st = RMG_OK;
-            r = solve_by_counting(ctx, s, &st);
+            r = solve_by_counting(ctx, s, &w->count, &st);
             if (st != RMG_OK)
                 return st;
             if (r == FOUND) {
@@ -915,7 +932,8 @@ rmg_status rmg__csp_solve_mode(rmg_context *ctx, rmg__csp *csp, rmg_rng *rng, ui
     w.s.sample = rmg__arena_alloc(csp->arena, levels * sizeof *w.s.sample);
     w.cur = rmg__arena_alloc(csp->arena, levels * sizeof *w.cur);
     w.list = rmg__arena_alloc(csp->arena, (csp->n_cons ? csp->n_cons : 1) * sizeof *w.list);
-    if (!was_enabled || !w.s.stack || !w.s.queue || !w.s.queued || !w.s.sample || !w.cur || !w.list)
+    if (!was_enabled || !w.s.stack || !w.s.queue || !w.s.queued || !w.s.sample || !w.cur || !w.list ||
+        !count_work_init(csp, &w.count))
         return rmg__error_nomem(ctx);
     for (size_t i = 0; i < csp->n_cons; i++)
         was_enabled[i] = csp->cons[i].enabled;

@@ -288,7 +288,7 @@ static rmg_status zone_domains(typing *t, size_t i)
 {
     const rmg__zone *z = &t->tpl->zones[i];
     const zone_vars *v = &t->zv[i];
-    uint32_t terrains, towns, factions;
+    uint32_t terrains = 0, towns = 0, factions = 0;
     rmg_status st = effective_set(t, z->allowed_terrains, t->land_mask, z->id, "allowed terrain", &terrains);
     if (st == RMG_OK && (v->player >= 0 || v->n_neutral > 0))
         st = effective_set(t, z->allowed_towns, t->towns_mask, z->id, "allowed town type", &towns);
@@ -369,7 +369,7 @@ static rmg_status zone_structural(typing *t, size_t i)
     const rmg__zone *z = &t->tpl->zones[i];
     const zone_vars *v = &t->zv[i];
     int main = main_town_var(v);
-    int tag;
+    int tag = 0;
     rmg_status st = RMG_OK;
     if (z->towns_same_type && main >= 0) {
         st = add_reason(t, REASON_SAME_TYPE, i, 0, &tag);
@@ -510,7 +510,7 @@ static rmg_status add_rule(typing *t, size_t zone, size_t rule)
         st = resolve_side(t, zone, rule, zb, false, &b);
     if (st != RMG_OK || t->stats->rule_errors != errors || !a.n || !b.n)
         return st;
-    int tag;
+    int tag = 0;
     st = add_reason(t, REASON_RULE, zone, rule, &tag);
     for (int i = 0; i < a.n && st == RMG_OK; i++)
         for (int j = 0; j < b.n && st == RMG_OK; j++)
