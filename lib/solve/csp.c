@@ -2,12 +2,16 @@
  * A small binary constraint solver over bitmask domains (values 0..31), used for the
  * type-selection rules (ZON-13, ZON-20, ZON-21).
  *
- * Sampling: the constraint graph splits into independent components. A component whose
- * solutions can all be visited within `enum_limit` search nodes is sampled exactly uniformly
- * (reservoir sampling while enumerating, so every solution is kept with probability 1/count).
- * Larger components are solved by randomized search (random value order, random tie breaks,
- * geometric restarts); on loose problems that is close to uniform, and it finds rare solutions
- * because arc consistency prunes the search.
+ * Sampling: the constraint graph splits into independent components. A component is first
+ * counted exactly: branch on the variable with the most constraints, propagate (arc
+ * consistency), split what is left into independent parts and multiply their counts, caching
+ * the count of every residual part by its variables and domains. Chains, trees and rings of
+ * zones count in polynomial time that way. A value is then drawn in proportion to the solutions
+ * it leaves, so every solution has the same probability. Components that cannot be counted
+ * within `enum_limit` nodes (all-different cliques, say) are solved by randomized search
+ * (random value order, random tie breaks, geometric restarts), then Gibbs mixing steps move the
+ * found solution towards a uniform pick; arc consistency keeps the search fast when solutions
+ * are rare.
  *
  * Conflicts: when a component is proved unsolvable, a deletion filter finds a minimal set of
  * constraints that cannot hold together, the latest of them is given up, and the component is

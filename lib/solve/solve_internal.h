@@ -72,12 +72,13 @@ rmg_status rmg__csp_init(rmg__csp *csp, rmg_context *ctx, rmg__arena *arena, siz
 rmg__csp_con *rmg__csp_add(rmg_context *ctx, rmg__csp *csp, int x, int y, int tag);
 void rmg__csp_con_finish(rmg__csp_con *c);
 /* Finds an assignment (assign[v] = value) satisfying every enabled constraint and domain.
- * Components of the constraint graph are solved independently; a component whose solutions can
- * be counted within enum_limit nodes is sampled exactly uniformly, others by randomized search
- * with restarts followed by Gibbs mixing steps. When a component has no solution, its conflicts are recorded and the latest
- * constraint (highest position) of each core is disabled until it becomes solvable; when the
- * budget runs out, a bounded local search minimises the number of broken constraints. Always
- * returns an assignment within the domains unless allocation fails. */
+ * Components of the constraint graph are solved independently. A component whose solutions can
+ * be counted within enum_limit nodes (and number below 2^58) is sampled exactly uniformly;
+ * others by randomized search with restarts followed by Gibbs mixing steps. When a component
+ * has no solution, a conflicting set is recorded and its latest constraint (highest position)
+ * is disabled until the component becomes solvable; when the budget runs out, a bounded local
+ * search minimises the number of broken constraints. Always returns an assignment within the
+ * domains unless allocation fails. */
 rmg_status rmg__csp_solve(rmg_context *ctx, rmg__csp *csp, rmg_rng *rng, uint32_t *assign, rmg__csp_report *rep);
 /* How rmg__csp_solve_mode treats a component (the default is EXACT_FIRST). */
 typedef enum rmg__csp_mode {
