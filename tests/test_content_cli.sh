@@ -10,6 +10,9 @@ echo "$out" | grep -q "creatures *182" || fail "no 182 creatures in: $out"
 json=$("$rmg" info --content --sod --json) || fail "rmg info --sod --json exited $?"
 echo "$json" | grep -q '"variant": "sod"' || fail "not sod: $json"
 echo "$json" | grep -q '"creatures": 146' || fail "SoD creature count: $json"
+list=$("$rmg" info --list factions) || fail "rmg info --list exited $?"
+echo "$list" | grep -q "^  neutral  *Neutral" || fail "no neutral faction in: $list"
+"$rmg" info --list factions --json | grep -q '"factions": \[{"key": "castle", "name": "Castle"}' || fail "JSON list"
 tmp=$(mktemp)
 trap 'rm -f "$tmp"' EXIT
 printf 'creatures:\n  pikeman: {level: 12}\n' > "$tmp"

@@ -7,7 +7,7 @@
 #include "rmg/rmg.h"
 
 static const char info_help[] =
-    "usage: rmg info [--content] [--sod] [--load FILE] [--merge FILE]... [--json]\n"
+    "usage: rmg info [--content] [--sod] [--load FILE] [--merge FILE]... [--list KIND] [--json]\n"
     "\n"
     "Prints the library version. With --content, also the ruleset: its name, version, variant\n"
     "and how many entities of each kind it has.\n"
@@ -17,6 +17,8 @@ static const char info_help[] =
     "  --sod          use the built-in SoD ruleset\n"
     "  --load FILE    replace the ruleset by a YAML content file (read with the chosen variant)\n"
     "  --merge FILE   merge a YAML content file into the ruleset (repeatable, in order)\n"
+    "  --list KIND    also list the keys and names of one kind (terrains, factions, creatures,\n"
+    "                 objects, map_objects, artifacts, spells, skills, heroes)\n"
     "  --json         print JSON instead of text\n"
     "  --help         this text\n"
     "\n"
@@ -27,14 +29,24 @@ static const char *const kind_names[RMG_CONTENT_KIND_COUNT] = {
 
 typedef struct info_args {
     bool content, sod, json;
+    int list; /* kind to list, or -1 */
     const char *load;
     const char *merges[32];
     int n_merges;
 } info_args;
 
+static int kind_index(const char *name)
+{
+    for (int k = 0; k < RMG_CONTENT_KIND_COUNT; k++)
+        if (strcmp(name, kind_names[k]) == 0)
+            return k;
+    return -1;
+}
+
 static int parse_args(int argc, char **argv, info_args *a)
 {
     memset(a, 0, sizeof *a);
+    a->list = -1;
     for (int i = 1; i < argc; i++) {
         const char *s = argv[i];
         if (strcmp(s, "--help") == 0 || strcmp(s, "-h") == 0) {
@@ -48,6 +60,9 @@ static int parse_args(int argc, char **argv, info_args *a)
             a->json = true;
         } else if (strcmp(s, "--load") == 0 && i + 1 < argc) {
             a->load = argv[++i];
+            a->content = true;
+        } else if (strcmp(s, "--list") == 0 && i + 1 < argc && kind_index(argv[i + 1]) >= 0) {
+            a->list = kind_index(argv[++i]);
             a->content = true;
         } else if (strcmp(s, "--merge") == 0 && i + 1 < argc && a->n_merges < 32) {
             a->merges[a->n_merges++] = argv[++i];
@@ -83,7 +98,7 @@ static void print_json_string(const char *s)
     putchar('"');
 }
 
-static void print_text(const rmg_content *c)
+static void print_text(const rmg_content *c, int list)
 {
     printf("librmg %s\n", rmg_version_string());
     if (!c)
@@ -92,9 +107,15 @@ static void print_text(const rmg_content *c)
            rmg_content_get_variant(c) == RMG_CONTENT_SOD ? "sod" : "hota");
     for (int k = 0; k < RMG_CONTENT_KIND_COUNT; k++)
         printf("  %-12s %zu\n", kind_names[k], rmg_content_count(c, (rmg_content_kind)k));
+    if (list < 0)
+        return;
+    printf("%s:\n", kind_names[list]);
+    for (size_t i = 0; i < rmg_content_count(c, (rmg_content_kind)list); i++)
+        printf("  %-32s %s\n", rmg_content_key(c, (rmg_content_kind)list, i),
+               rmg_content_entity_name(c, (rmg_content_kind)list, i));
 }
 
-static void print_json(const rmg_content *c)
+static void print_json(const rmg_content *c, int list)
 {
     printf("{\"version\": ");
     print_json_string(rmg_version_string());
@@ -106,7 +127,19 @@ static void print_json(const rmg_content *c)
         printf(", \"variant\": \"%s\", \"counts\": {", rmg_content_get_variant(c) == RMG_CONTENT_SOD ? "sod" : "hota");
         for (int k = 0; k < RMG_CONTENT_KIND_COUNT; k++)
             printf("%s\"%s\": %zu", k ? ", " : "", kind_names[k], rmg_content_count(c, (rmg_content_kind)k));
-        printf("}}");
+        printf("}");
+        if (list >= 0) {
+            printf(", \"%s\": [", kind_names[list]);
+            for (size_t i = 0; i < rmg_content_count(c, (rmg_content_kind)list); i++) {
+                printf("%s{\"key\": ", i ? ", " : "");
+                print_json_string(rmg_content_key(c, (rmg_content_kind)list, i));
+                printf(", \"name\": ");
+                print_json_string(rmg_content_entity_name(c, (rmg_content_kind)list, i));
+                printf("}");
+            }
+            printf("]");
+        }
+        printf("}");
     }
     printf("}\n");
 }
@@ -129,9 +162,9 @@ int rmg_cmd_info(int argc, char **argv)
         return 2;
     }
     if (a.json)
-        print_json(c);
+        print_json(c, a.list);
     else
-        print_text(c);
+        print_text(c, a.list);
     rmg_context_destroy(ctx);
     return 0;
 }
