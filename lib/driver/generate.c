@@ -75,15 +75,20 @@ static int template_start_zones(const rmg__template *t)
     return n;
 }
 
-static int clamp_players(const rmg__template *t, int want)
+/* The player count a template is made for: its start zones when it accepts that many, else the
+ * largest count it accepts (0 when none: the caller reports why). */
+static int natural_players(const rmg__template *t, const rmg_generate_options *o)
 {
-    int lo = t->players.min_total > 0 ? t->players.min_total : 1;
-    int hi = t->players.max_total > 0 ? t->players.max_total : 8;
-    if (want < lo)
-        want = lo;
-    if (want > hi)
-        want = hi;
-    return want;
+    rmg_generate_options probe = *o;
+    probe.players = template_start_zones(t);
+    if (probe.players >= probe.humans && rmg__template_fits(t, &probe, NULL, 0))
+        return probe.players;
+    for (int p = 8; p >= (o->humans > 0 ? o->humans : 1); p--) {
+        probe.players = p;
+        if (rmg__template_fits(t, &probe, NULL, 0))
+            return p;
+    }
+    return 0;
 }
 
 /* Fills the options the caller left open with values the template supports (issue 10):
@@ -112,12 +117,10 @@ void rmg__resolve_options(const rmg__template *t, rmg_generate_options *o)
     }
     if (!o->levels)
         o->levels = size_code(o->width, o->height, 1) < t->min_size ? 2 : 1;
-    if (!o->players) {
-        int starts = template_start_zones(t);
-        o->players = clamp_players(t, starts > 0 ? starts : 2);
-    }
     if (!o->humans)
         o->humans = 1;
+    if (!o->players)
+        o->players = natural_players(t, o);
     if (o->humans > o->players)
         o->humans = o->players;
 }
@@ -151,9 +154,16 @@ static rmg_status select_template(rmg__gen *g, const rmg_generate_options *asked
         if (asked->template_name)
             return rmg__error_gen(g->ctx, RMG_ERR_NOT_FOUND, "select", -1, -1,
                                   "no template named '%s' in the pack accepts this setup", asked->template_name);
+        char why[200] = "";
+        rmg_generate_options o = *asked;
+        rmg__resolve_options(&pack->templates[0], &o);
+        rmg__template_fits(&pack->templates[0], &o, why, sizeof why);
         return rmg__error_gen(g->ctx, RMG_ERR_IMPOSSIBLE, "select", -1, -1,
-                              "no template of the pack accepts a %dx%dx%d map with %d players (%d human)", asked->width,
-                              asked->height, asked->levels, asked->players, asked->humans);
+                              "no template of the pack accepts this setup (%dx%d, %s, %s players, %d human); "
+                              "template '%s': %s",
+                              o.width, o.height, o.levels > 1 ? "underground" : "no underground",
+                              asked->players ? "given" : "any number of", o.humans,
+                              pack->templates[0].name ? pack->templates[0].name : "", why);
     }
     long pick = rmg_rng_weighted(&rng, weights, n);
     g->tpl = &pack->templates[pick];
