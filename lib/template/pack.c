@@ -40,14 +40,6 @@ static rmg_template_format detect_format(const char *data, size_t len)
     return RMG_FORMAT_YAML;
 }
 
-/* Importers whose files are not committed yet answer "unsupported" here instead of being
- * called, so the tree links at every commit; each case switches to the real entry point
- * (importers.h) when its importer lands. */
-static rmg_status importer_missing(rmg_context *ctx, const char *name, const char *what)
-{
-    return rmg__error_at(ctx, RMG_ERR_UNSUPPORTED, name, 0, 0, "%s templates are not supported by this build", what);
-}
-
 RMG_API rmg_status rmg_pack_load_string(rmg_context *ctx, const char *data, size_t len, const char *name,
                                         rmg_template_format format, rmg_pack **out)
 {
@@ -69,7 +61,7 @@ RMG_API rmg_status rmg_pack_load_string(rmg_context *ctx, const char *data, size
     case RMG_FORMAT_SOD:
         return rmg__h3t_read(ctx, data, len, name, out);
     case RMG_FORMAT_VCMI:
-        return importer_missing(ctx, name, "VCMI JSON");
+        return rmg__vcmi_read(ctx, data, len, name, out);
     default:
         return rmg__error_set(ctx, RMG_ERR_INVALID_ARG, "unknown template format %d", (int)format);
     }
