@@ -178,6 +178,14 @@ static size_t flood(const struct rmg_map *m, size_t from, step_fn step, const vo
     return tail;
 }
 
+/* A skeleton tile on a border is always an opened passage tile (failed candidates leave none). */
+static void assert_no_stray_free(const fx *f)
+{
+    for (size_t t = 0; t < f->m->n_tiles; t++)
+        if ((f->m->flags[t] & RMG__T_FREE) && (f->m->flags[t] & RMG__T_BORDER))
+            assert_true((f->m->flags[t] & RMG__T_PASSAGE) && !(f->m->flags[t] & RMG__T_BLOCKED));
+}
+
 /* Borders sealed except at passages: no step between walkable tiles of two land zones unless
  * both tiles are passage tiles. */
 static void assert_sealed(const fx *f)
@@ -195,6 +203,7 @@ static void assert_sealed(const fx *f)
             assert_true(m->flags[u] & RMG__T_PASSAGE);
         }
     }
+    assert_no_stray_free(f);
 }
 
 static bool step_walk(const struct rmg_map *m, size_t u, const void *user)
@@ -955,10 +964,55 @@ done:
     return st;
 }
 
+static rmg_status mirror_build(rmg_context *ctx, void *user)
+{
+    (void)user;
+    fx f;
+    rmg_status st = RMG_ERR_NOMEM;
+    if (!fx_init(&f, ctx, 40, 20, 2, 43))
+        goto done;
+    f.pack->mirror = true;
+    int a = fx_zone(&f, 1, RMG_ZONE_HUMAN_START, 0, RMG_TERRAIN_GRASS);
+    int b = fx_zone(&f, 2, RMG_ZONE_TREASURE, 0, RMG_TERRAIN_SAND);
+    if (!a || !b)
+        goto done;
+    for (int i = 0; i < 2; i++) {
+        rmg__map_zone copy = f.m->zones.items[i];
+        copy.id = (int)f.m->zones.count + 1;
+        copy.level = 1;
+        if (!RMG__VEC_PUSH(ctx, &f.m->zones, copy))
+            goto done;
+    }
+    fx_rect(&f, a, 0, 0, 19, 19, 0);
+    fx_rect(&f, b, 20, 0, 39, 19, 0);
+    fx_rect(&f, a + 2, 0, 0, 19, 19, 1);
+    fx_rect(&f, b + 2, 20, 0, 39, 19, 1);
+    fx_layout_done(&f);
+    rmg__zone *z = &f.t->zones[0];
+    rmg__mirror_link *ml = rmg__arena_grow(&f.pack->arena, (void **)&z->mirror_links, &z->n_mirror_links, sizeof *ml);
+    if (!ml || !fx_conn(&f, 1, 2, RMG_CONNECTION_BORDER_GUARD, RMG_LINK_DEFAULT, 5000))
+        goto done;
+    memset(ml, 0, sizeof *ml);
+    ml->surface_kind = ml->underground_kind = RMG_TELEPORT_TWO_WAY;
+    ml->surface_color = ml->underground_color = 19;
+    ml->value = 6000;
+    ml->roads = true;
+    if ((st = rmg__stage_build(&f.g)) == RMG_OK && (st = rmg__finish_roads(&f.g)) == RMG_OK)
+        st = rmg__finish_obstacles(&f.g);
+done:
+    if (st == RMG_ERR_NOMEM && !*rmg_context_errmsg(ctx))
+        rmg__error_nomem(ctx);
+    if (f.m || f.pack)
+        fx_free(&f);
+    return st;
+}
+
 static void test_build_allocation_failures(void **state)
 {
     (void)state;
     size_t n = rmg_test_oom_sweep(whole_build, NULL, 0, 1);
+    assert_true(n > 10);
+    n = rmg_test_oom_sweep(mirror_build, NULL, 0, 1);
     assert_true(n > 10);
 }
 
