@@ -226,8 +226,11 @@ char *rmg__buf_take(rmg__buf *b)
         rmg__buf_free(b);
         return NULL;
     }
-    if (!b->data && !buf_reserve(b, 0))
-        return NULL;
+    if (!b->data) {
+        if (!buf_reserve(b, 0))
+            return NULL;
+        b->data[0] = '\0'; /* nothing was appended: hand out "" rather than uninitialized bytes */
+    }
     char *d = b->data;
     b->data = NULL;
     b->len = b->cap = 0;
