@@ -127,7 +127,7 @@ rmg_status rmg__vcmi_int(rmg__vcmi *r, const rmg__json *v, int64_t lo, int64_t h
 
 rmg_status rmg__vcmi_small_int(rmg__vcmi *r, const rmg__json *v, int lo, int hi, int zone, const char *what, int *out)
 {
-    int64_t x;
+    int64_t x = 0;
     rmg_status st = rmg__vcmi_int(r, v, lo, hi, zone, what, &x);
     if (st == RMG_OK)
         *out = (int)x;

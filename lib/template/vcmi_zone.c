@@ -157,7 +157,7 @@ static rmg_status read_monsters(rmg__vcmi *r, rmg__zone *z, const rmg__json *v)
     static const char *const names[] = {"none", "weak", "normal", "strong"};
     static const rmg_monster_strength map[] = {RMG_MONSTERS_NONE, RMG_MONSTERS_WEAK, RMG_MONSTERS_MEDIUM,
                                                RMG_MONSTERS_STRONG};
-    size_t i;
+    size_t i = 0;
     rmg_status st = read_choice(r, v, z->id, "monsters", names, RMG__ARRAY_LEN(names), &i);
     if (st == RMG_OK)
         z->monster_strength = map[i];
@@ -168,7 +168,7 @@ static rmg_status read_level(rmg__vcmi *r, rmg__zone *z, const rmg__json_member 
 {
     static const char *const names[] = {"automatic", "surface", "underground"};
     static const rmg_zone_placement map[] = {RMG_PLACEMENT_ANY, RMG_PLACEMENT_SURFACE, RMG_PLACEMENT_UNDERGROUND};
-    size_t i;
+    size_t i = 0;
     rmg_status st = read_choice(r, &m->value, z->id, m->key, names, RMG__ARRAY_LEN(names), &i);
     if (st == RMG_OK)
         z->placement = map[i];
