@@ -27,6 +27,28 @@ static bool first_cell_is(const char *data, size_t len, const char *word)
     return len > n && memcmp(data, word, n) == 0 && (data[n] == '\t' || data[n] == '\r' || data[n] == '\n');
 }
 
+/* '{' after blank space and JSON comments (VCMI files may open with a comment; YAML comments
+ * start with '#'). */
+static bool starts_json_object(const char *p, size_t n)
+{
+    size_t i = 0;
+    while (i < n) {
+        if (p[i] == ' ' || p[i] == '\t' || p[i] == '\r' || p[i] == '\n') {
+            i++;
+        } else if (i + 1 < n && p[i] == '/' && p[i + 1] == '/') {
+            while (i < n && p[i] != '\n')
+                i++;
+        } else if (i + 1 < n && p[i] == '/' && p[i + 1] == '*') {
+            for (i += 2; i + 1 < n && !(p[i] == '*' && p[i + 1] == '/'); i++)
+                ;
+            i += 2;
+        } else {
+            return p[i] == '{';
+        }
+    }
+    return false;
+}
+
 static rmg_template_format detect_format(const char *data, size_t len)
 {
     size_t rest;
@@ -35,7 +57,7 @@ static rmg_template_format detect_format(const char *data, size_t len)
         return RMG_FORMAT_H3T;
     if (first_cell_is(p, rest, "Map"))
         return RMG_FORMAT_SOD;
-    if (rest && p[0] == '{')
+    if (starts_json_object(p, rest))
         return RMG_FORMAT_VCMI;
     return RMG_FORMAT_YAML;
 }
