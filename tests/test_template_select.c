@@ -185,6 +185,28 @@ static void test_by_name_and_errors(void **state)
     rmg_context_destroy(ctx);
 }
 
+/* WAT-06: a mirror pack refuses maps without underground and assumes two levels when open. */
+static void test_mirror_pack_needs_underground(void **state)
+{
+    (void)state;
+    rmg_context *ctx = rmg_test_context(NULL, 1);
+    rmg_pack *p = load_pack(ctx);
+    p->mirror = true;
+    size_t i;
+    rmg_generate_options o = setup(72, 1, 2, 1, RMG_WATER_NONE);
+    assert_int_equal(rmg_pack_select(ctx, p, &o, &i), RMG_ERR_NOT_FOUND);
+    assert_non_null(strstr(rmg_context_errmsg(ctx), "mirror pack: it needs a map with an underground level (WAT-06)"));
+    o.levels = 0; /* M with underground = 8: only Big and Huge */
+    for (uint64_t seed = 1; seed <= 16; seed++) {
+        assert_int_equal(rmg_context_set_seed(ctx, seed), RMG_OK);
+        o.humans = 2;
+        assert_int_equal(rmg_pack_select(ctx, p, &o, &i), RMG_OK);
+        assert_true(i == 1 || i == 2);
+    }
+    rmg_pack_destroy(p);
+    rmg_context_destroy(ctx);
+}
+
 /* The built-in pack serves every standard 2-player setup S..XL, with and without underground. */
 static void test_builtin_pack_covers_two_players(void **state)
 {
@@ -215,6 +237,7 @@ int main(void)
         cmocka_unit_test(test_zone_and_connection_activity),
         cmocka_unit_test(test_random_choice_is_seeded_and_covers_all),
         cmocka_unit_test(test_by_name_and_errors),
+        cmocka_unit_test(test_mirror_pack_needs_underground),
         cmocka_unit_test(test_builtin_pack_covers_two_players),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

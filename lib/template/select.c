@@ -9,6 +9,8 @@
  *     computers, computer_start zones only computers); with no player count given, some count
  *     does;
  *   - water: the template's water mask (0 = any) contains the requested level.
+ *   - mirror packs need an underground level (WAT-06): they refuse one-level setups and are
+ *     checked with two levels when the level count is open.
  * Weights: uniform among the templates that fit, drawn from the given RNG stream.
  */
 #include <stdio.h>
@@ -157,10 +159,21 @@ static rmg_status select_by_name(const struct rmg_pack *pack, const rmg_generate
                           pack->name ? pack->name : "", o->template_name);
 }
 
-rmg_status rmg__pack_select(const struct rmg_pack *pack, const rmg_generate_options *options, rmg_rng *rng,
+rmg_status rmg__pack_select(const struct rmg_pack *pack, const rmg_generate_options *asked, rmg_rng *rng,
                             const rmg__template **out)
 {
     *out = NULL;
+    /* WAT-06: a mirror pack copies the surface underground, so it needs two levels. */
+    rmg_generate_options mirrored = *asked;
+    const rmg_generate_options *options = asked;
+    if (pack->mirror) {
+        if (asked->levels == 1)
+            return rmg__error_set(pack->ctx, RMG_ERR_NOT_FOUND,
+                                  "pack '%s' is a mirror pack: it needs a map with an underground level (WAT-06)",
+                                  pack->name ? pack->name : "");
+        mirrored.levels = 2;
+        options = &mirrored;
+    }
     if (options->humans > 0 && options->players > 0 && options->humans > options->players)
         return rmg__error_set(pack->ctx, RMG_ERR_INVALID_ARG, "%d humans but only %d players", options->humans,
                               options->players);
