@@ -68,5 +68,17 @@ if [ -f "$h3t" ]; then
         fail=$((fail + 1)); echo "FAIL h3t convert: exit $st"; cat "$tmp/err"; fi
 fi
 
+# A VCMI JSON template converts the same way (format detected from the leading '{').
+vcmi=$(ls "$shared"/corpus/vcmi/heroes3/*.json 2>/dev/null | head -n1)
+if [ -n "$vcmi" ]; then
+    "$rmg" convert "$vcmi" "$tmp/vcmi.yaml" >"$tmp/out" 2>"$tmp/err"
+    st=$?
+    if [ $st -eq 0 ]; then
+        check "converted VCMI template reads back" 0 "$rmg" check --quiet "$tmp/vcmi.yaml"
+        check "VCMI file checks" 0 "$rmg" check --quiet "$vcmi"
+    elif grep -q "not supported" "$tmp/err"; then pass=$((pass + 1)); else
+        fail=$((fail + 1)); echo "FAIL vcmi convert: exit $st"; cat "$tmp/err"; fi
+fi
+
 echo "$pass passed, $fail failed"
 [ "$fail" -eq 0 ]
