@@ -7,6 +7,7 @@
 
 #include "rmg_test.h"
 #include "build/build_internal.h"
+#include "content/content_internal.h"
 
 #define MAX_Z 40
 #define MAX_C 64
@@ -734,6 +735,14 @@ static bool road_connected(const fx *f, size_t from, size_t to)
     return want[1] != 0;
 }
 
+static int popcount(uint64_t m)
+{
+    int n = 0;
+    for (; m; m &= m - 1)
+        n++;
+    return n;
+}
+
 static bool roads_on_passable_tiles(const fx *f)
 {
     for (size_t t = 0; t < f->m->n_tiles; t++)
@@ -905,6 +914,63 @@ static void test_obstacles_keep_everything_reachable(void **state)
     fx_done(&f);
 }
 
+/* With the game content: footprints from its map objects, obstacle objects on filled tiles. */
+static void test_content_footprints_and_obstacle_objects(void **state)
+{
+    (void)state;
+    fx f;
+    assert_true(fx_init(&f, rmg_test_context(NULL, 38), 72, 24, 1, 38));
+    f.g.content = rmg__content_get(f.ctx);
+    assert_non_null(f.g.content);
+    int a = fx_zone(&f, 1, RMG_ZONE_HUMAN_START, 0, RMG_TERRAIN_GRASS);
+    int n = fx_zone(&f, 2, RMG_ZONE_TREASURE, 0, RMG_TERRAIN_ROUGH);
+    int b = fx_zone(&f, 3, RMG_ZONE_COMPUTER_START, 0, RMG_TERRAIN_SNOW);
+    fx_rect(&f, a, 0, 0, 23, 23, 0);
+    fx_rect(&f, n, 24, 0, 47, 23, 0);
+    fx_rect(&f, b, 48, 0, 71, 23, 0);
+    fx_layout_done(&f);
+    assert_non_null(fx_conn(&f, 1, 2, RMG_CONNECTION_STANDARD, RMG_LINK_DEFAULT, 5000));
+    assert_non_null(fx_conn(&f, 2, 3, RMG_CONNECTION_STANDARD, RMG_LINK_MONOLITH, 5000));
+    assert_non_null(fx_conn(&f, 1, 3, RMG_CONNECTION_BORDER_GUARD, RMG_LINK_DEFAULT, 5000));
+    assert_int_equal(rmg__stage_build(&f.g), RMG_OK);
+    uint32_t town = put_town(&f, a);
+    assert_int_equal(rmg__finish_roads(&f.g), RMG_OK);
+    assert_int_equal(rmg__finish_obstacles(&f.g), RMG_OK);
+    /* The tent's footprint is the content's two tiles ("#V"). */
+    bool tent = false;
+    for (size_t i = 0; i < f.m->objects.count; i++)
+        if (f.m->objects.items[i].kind == RMG_OBJECT_KEYMASTER_TENT) {
+            tent = true;
+            assert_int_equal(popcount(f.m->objects.items[i].block), 2);
+        }
+    assert_true(tent);
+    /* Obstacle objects lie on filled or sealed tiles of their own zone, never overlapping. */
+    size_t obstacles = 0;
+    uint32_t *owner = calloc(f.m->n_tiles, sizeof *owner);
+    for (size_t i = 0; i < f.m->objects.count; i++) {
+        const rmg__map_object *o = &f.m->objects.items[i];
+        for (int bit = 0; bit < 48; bit++) {
+            if (!((o->block | o->visit) & ((uint64_t)1 << bit)))
+                continue;
+            size_t t = rmg__tile(72, 24, o->x - (7 - bit % 8), o->y - (5 - bit / 8), o->z);
+            assert_int_equal(owner[t], 0);
+            owner[t] = o->id;
+            if (o->kind == RMG_OBJECT_OBSTACLE) {
+                assert_int_equal(f.m->tile_zone[t], o->zone);
+                assert_true(f.m->flags[t] & (RMG__T_OBSTACLE | RMG__T_BORDER));
+                assert_false(f.m->flags[t] & (RMG__T_PASSAGE | RMG__T_FREE));
+            }
+        }
+        obstacles += o->kind == RMG_OBJECT_OBSTACLE;
+    }
+    free(owner);
+    assert_true(obstacles > 20);
+    assert_zone_areas_connected(&f);
+    assert_sealed(&f);
+    (void)town;
+    fx_done(&f);
+}
+
 static void test_build_is_deterministic(void **state)
 {
     (void)state;
@@ -1038,6 +1104,7 @@ int main(void)
         cmocka_unit_test(test_zon06_towns_of_a_zone_form_one_network),
         cmocka_unit_test(test_con20_noncoherent_zone_still_links_its_towns),
         cmocka_unit_test(test_obstacles_keep_everything_reachable),
+        cmocka_unit_test(test_content_footprints_and_obstacle_objects),
         cmocka_unit_test(test_build_is_deterministic),
         cmocka_unit_test(test_build_allocation_failures),
     };

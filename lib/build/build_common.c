@@ -1,4 +1,5 @@
 /* Scratch arrays, tile geometry and grid searches shared by the build and finish code. */
+#include <stdio.h>
 #include <string.h>
 
 #include "build_common.h"
@@ -232,11 +233,41 @@ void rmg__bld_trace(rmg__bld *b, uint32_t end, void (*fn)(rmg__bld *b, uint32_t 
 
 #define BIT(row, col) ((uint64_t)1 << ((row) * 8 + (col)))
 
+static int mask_width(uint64_t mask)
+{
+    int lo = 8, hi = -1;
+    for (int bit = 0; bit < 48; bit++)
+        if (mask & ((uint64_t)1 << bit)) {
+            lo = RMG__MIN(lo, bit % 8);
+            hi = RMG__MAX(hi, bit % 8);
+        }
+    return hi < 0 ? 1 : hi - lo + 1;
+}
+
+/* The content's map object for key (per colour "<key>_<colour>" first), NULL if absent. */
+static const rmg__object_def *content_shape(const rmg__bld *b, const char *key, int color)
+{
+    const struct rmg_content *c = b->g ? b->g->content : NULL;
+    if (!c || !c->map_objects)
+        return NULL;
+    char name[96];
+    long i = -1;
+    if (color >= 0 && snprintf(name, sizeof name, "%s_%d", key, color) < (int)sizeof name)
+        i = rmg__content_find_map_object(c, name);
+    if (i < 0)
+        i = rmg__content_find_map_object(c, key);
+    return i >= 0 ? &c->map_objects[i] : NULL;
+}
+
 rmg__bld_shape rmg__bld_shape_of(const rmg__bld *b, const char *key, int color)
 {
-    (void)b;
-    /* Layouts from the game's object templates (object-templates.tsv): until the content module
-     * exposes map-object footprints these are the ones of the default graphics. */
+    const rmg__object_def *def = content_shape(b, key, color);
+    if (def && def->footprint.visit) {
+        rmg__bld_shape s = {def->footprint.block | def->footprint.visit, def->footprint.visit, 1};
+        s.width = mask_width(s.block);
+        return s;
+    }
+    /* Without content: the layouts of the default graphics (object-templates.tsv). */
     rmg__bld_shape s = {BIT(5, 7), BIT(5, 7), 1};
     if (!strcmp(key, "subterranean_gate")) {
         s.block = BIT(5, 5) | BIT(5, 6) | BIT(5, 7) | BIT(4, 6);

@@ -10,6 +10,10 @@
  *      paths and clearings between obstacle masses rather than a maze.
  *   4. Every other walkable land tile of the zone becomes OBSTACLE|BLOCKED (including pockets no
  *      hero could reach, which would split the zone's free area).
+ *   5. With game content loaded, the obstacle and sealed border tiles are covered with
+ *      decorative obstacle objects of the zone's terrain (content map objects of family
+ *      "obstacle"), biggest first at random spots, each lying wholly on such tiles. Tiles no
+ *      object fits keep the OBSTACLE flag alone.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -183,8 +187,100 @@ static void open_space(rmg__bld *b, const uint32_t *tiles, size_t n, zone_user *
     }
 }
 
+/* ---- step 5: obstacle objects -------------------------------------------------------------- */
+
+typedef struct obstacle_defs {
+    const rmg__object_def **defs;  /* content obstacles, biggest footprint first */
+    size_t n;
+} obstacle_defs;
+
+static int popcount48(uint64_t m)
+{
+    int n = 0;
+    for (; m; m &= m - 1)
+        n++;
+    return n;
+}
+
+static rmg_status collect_obstacle_defs(rmg__bld *b, obstacle_defs *od)
+{
+    const struct rmg_content *c = b->g->content;
+    od->defs = NULL;
+    od->n = 0;
+    if (!c || !c->map_objects)
+        return RMG_OK;
+    od->defs = rmg__malloc(b->ctx, (c->n_map_objects ? c->n_map_objects : 1) * sizeof *od->defs);
+    if (!od->defs)
+        return rmg__error_nomem(b->ctx);
+    for (size_t i = 0; i < c->n_map_objects; i++) {
+        const rmg__object_def *d = &c->map_objects[i];
+        if (d->family && !strcmp(d->family, "obstacle") && d->footprint.block && !d->footprint.visit)
+            od->defs[od->n++] = d;
+    }
+    /* Insertion sort by footprint size, biggest first (stable: content order breaks ties). */
+    for (size_t i = 1; i < od->n; i++) {
+        const rmg__object_def *d = od->defs[i];
+        size_t j = i;
+        while (j > 0 && popcount48(od->defs[j - 1]->footprint.block) < popcount48(d->footprint.block)) {
+            od->defs[j] = od->defs[j - 1];
+            j--;
+        }
+        od->defs[j] = d;
+    }
+    return RMG_OK;
+}
+
+/* A tile an obstacle object may cover: filled or sealed land of the zone, no object yet. */
+static bool coverable(const rmg__bld *b, int zone, int x, int y, int z)
+{
+    if (x < 0 || y < 0 || x >= b->w || y >= b->h)
+        return false;
+    size_t t = rmg__tile(b->w, b->h, x, y, z);
+    uint16_t f = b->m->flags[t];
+    bool sealed = (f & RMG__T_BORDER) && (f & RMG__T_BLOCKED) && !(f & RMG__T_PASSAGE);
+    return b->m->tile_zone[t] == zone && !b->m->tile_object[t] && !(f & (RMG__T_WATER | RMG__T_ROCK)) &&
+           ((f & RMG__T_OBSTACLE) || sealed);
+}
+
+static bool obstacle_fits(const rmg__bld *b, uint64_t block, uint32_t anchor, int zone)
+{
+    int ax = rmg__bld_x(b, anchor), ay = rmg__bld_y(b, anchor), z = rmg__bld_z(b, anchor);
+    for (int bit = 0; bit < 48; bit++)
+        if ((block & ((uint64_t)1 << bit)) && !coverable(b, zone, ax - (7 - bit % 8), ay - (5 - bit / 8), z))
+            return false;
+    return true;
+}
+
+static rmg_status obstacle_objects(rmg__bld *b, const rmg__map_zone *z, uint32_t *tiles, size_t n,
+                                   const obstacle_defs *od, rmg_rng *rng)
+{
+    if (!od->n)
+        return RMG_OK;
+    rmg_rng_shuffle(rng, tiles, n, sizeof *tiles);
+    uint32_t terrain_bit = z->terrain >= 0 && z->terrain < 32 ? 1u << z->terrain : 0;
+    for (size_t i = 0; i < n; i++) {
+        uint32_t t = tiles[i];
+        if (!coverable(b, z->id, rmg__bld_x(b, t), rmg__bld_y(b, t), z->level))
+            continue;
+        for (size_t k = 0; k < od->n; k++) {
+            const rmg__object_def *d = od->defs[k];
+            if ((d->terrains && !(d->terrains & terrain_bit)) || !obstacle_fits(b, d->footprint.block, t, z->id))
+                continue;
+            rmg__map_object *o = rmg__map_add_object(b->m, d->key, RMG_OBJECT_OBSTACLE, rmg__bld_x(b, t),
+                                                     rmg__bld_y(b, t), z->level);
+            if (!o)
+                return RMG_ERR_NOMEM;
+            o->block = d->footprint.block;
+            o->zone = z->id;
+            rmg__map_stamp_object(b->m, o);
+            break;
+        }
+    }
+    return RMG_OK;
+}
+
 static rmg_status obstacles_in_zone(rmg__bld *b, const rmg__map_zone *z, uint32_t *tiles, uint32_t *sources,
-                                    uint8_t *clear_blocks, int bw, int bh)
+                                    uint8_t *clear_blocks, int bw, int bh, const obstacle_defs *od)
 {
     zone_user zu = {z->id};
     size_t n = 0;
@@ -210,6 +306,9 @@ static rmg_status obstacles_in_zone(rmg__bld *b, const rmg__map_zone *z, uint32_
         if (walkable(b, t) && !(b->mark[t] & MK_OPEN) && (!needed(b, t) || dropped))
             b->m->flags[t] |= RMG__T_OBSTACLE | RMG__T_BLOCKED;
     }
+    rmg_status st = obstacle_objects(b, z, tiles, n, od, &rng);
+    if (st != RMG_OK)
+        return st;
     if (unjoined)
         return rmg__map_warn(b->m,
                              "zone %d (template zone %d): %zu needed tile(s) cannot be reached from the main area, "
@@ -231,16 +330,20 @@ rmg_status rmg__finish_obstacles(rmg__gen *g)
     uint32_t *tiles = rmg__malloc(b.ctx, (size_t)b.n * sizeof *tiles);
     uint32_t *sources = rmg__malloc(b.ctx, (size_t)b.n * sizeof *sources);
     uint8_t *clear_blocks = rmg__malloc(b.ctx, (size_t)bw * (size_t)bh);
+    obstacle_defs od = {NULL, 0};
     if (!tiles || !sources || !clear_blocks)
         st = rmg__error_nomem(b.ctx);
+    else
+        st = collect_obstacle_defs(&b, &od);
     for (size_t i = 0; i < g->map->zones.count && st == RMG_OK; i++) {
         const rmg__map_zone *z = &g->map->zones.items[i];
         if (rmg__bld_land_zone(&b, z->id))
-            st = obstacles_in_zone(&b, z, tiles, sources, clear_blocks, bw, bh);
+            st = obstacles_in_zone(&b, z, tiles, sources, clear_blocks, bw, bh, &od);
     }
     rmg__free(b.ctx, tiles);
     rmg__free(b.ctx, sources);
     rmg__free(b.ctx, clear_blocks);
+    rmg__free(b.ctx, (void *)od.defs);
     rmg__bld_free(&b);
     return st;
 }
