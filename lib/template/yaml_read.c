@@ -27,7 +27,6 @@ typedef enum ykind { Y_SCALAR, Y_SEQ, Y_MAP } ykind;
 /* One YAML node as the parsers see it: its kind, its text (scalars) and where it starts. */
 typedef struct ynode {
     ykind kind;
-    bool plain;                  /* unquoted scalar */
     const char *str;             /* scalar text, NUL-terminated; "" for containers */
     int line, col;               /* 1-based */
 } ynode;
@@ -463,7 +462,7 @@ static void close_frame(reader *r)
 static rmg_status take_event(reader *r, const yaml_event_t *ev, bool *done)
 {
     const yaml_mark_t *m = &ev->start_mark;
-    ynode v = {Y_SCALAR, false, "", (int)m->line + 1, (int)m->column + 1};
+    ynode v = {Y_SCALAR, "", (int)m->line + 1, (int)m->column + 1};
     if (++r->events > MAX_EVENTS)
         return rmg__error_at(r->ctx, RMG_ERR_LIMIT, r->file, v.line, v.col, "too many YAML nodes");
     switch (ev->type) {
@@ -474,7 +473,6 @@ static rmg_status take_event(reader *r, const yaml_event_t *ev, bool *done)
         if (memchr(ev->data.scalar.value, 0, ev->data.scalar.length))
             return rmg__error_at(r->ctx, RMG_ERR_PARSE, r->file, v.line, v.col, "NUL character in a string");
         v.str = (const char *)ev->data.scalar.value;
-        v.plain = ev->data.scalar.style == YAML_PLAIN_SCALAR_STYLE;
         return node(r, &v);
     case YAML_SEQUENCE_START_EVENT:
         v.kind = Y_SEQ;
