@@ -243,6 +243,19 @@ static int count_kind(const fx *f, rmg_map_object_kind kind)
     return n;
 }
 
+/* Zones 1 | 2 | 3 in a row on the surface (start, treasure, start), map ids equal to template ids. */
+static void row_of_three(fx *f, uint64_t seed, int w, int h)
+{
+    assert_true(fx_init(f, rmg_test_context(NULL, seed), w, h, 1, seed));
+    static const rmg_zone_kind kinds[3] = {RMG_ZONE_HUMAN_START, RMG_ZONE_TREASURE, RMG_ZONE_COMPUTER_START};
+    static const int terrains[3] = {RMG_TERRAIN_GRASS, RMG_TERRAIN_ROUGH, RMG_TERRAIN_SNOW};
+    for (int i = 0; i < 3; i++) {
+        int z = fx_zone(f, i + 1, kinds[i], 0, terrains[i]);
+        fx_rect(f, z, i * w / 3, 0, (i + 1) * w / 3 - 1, h - 1, 0);
+    }
+    fx_layout_done(f);
+}
+
 /* Two zones side by side (vertical strips) on the surface. */
 static void two_strips(fx *f, int w, int h, uint64_t seed)
 {
@@ -346,14 +359,7 @@ static void test_con09_not_adjacent_becomes_monolith(void **state)
 {
     (void)state;
     fx f;
-    assert_true(fx_init(&f, rmg_test_context(NULL, 15), 60, 20, 1, 15));
-    int a = fx_zone(&f, 1, RMG_ZONE_TREASURE, 0, RMG_TERRAIN_GRASS);
-    int mid = fx_zone(&f, 2, RMG_ZONE_TREASURE, 0, RMG_TERRAIN_SAND);
-    int b = fx_zone(&f, 3, RMG_ZONE_TREASURE, 0, RMG_TERRAIN_LAVA);
-    fx_rect(&f, a, 0, 0, 19, 19, 0);
-    fx_rect(&f, mid, 20, 0, 39, 19, 0);
-    fx_rect(&f, b, 40, 0, 59, 19, 0);
-    fx_layout_done(&f);
+    row_of_three(&f, 15, 60, 20);
     assert_non_null(fx_conn(&f, 1, 3, RMG_CONNECTION_WIDE, RMG_LINK_DEFAULT, 0));
     assert_non_null(fx_conn(&f, 2, 3, RMG_CONNECTION_FICTIVE, RMG_LINK_DEFAULT, 0));
     assert_int_equal(rmg__stage_build(&f.g), RMG_OK);
@@ -754,14 +760,8 @@ static bool roads_on_passable_tiles(const fx *f)
 /* Three zones in a row T1 - N - T2 (standard links with the given road setting). */
 static void chain(fx *f, rmg_road_setting roads, bool solved_must, uint64_t seed, uint32_t towns[2])
 {
-    assert_true(fx_init(f, rmg_test_context(NULL, seed), 72, 24, 1, seed));
-    int a = fx_zone(f, 1, RMG_ZONE_HUMAN_START, 0, RMG_TERRAIN_GRASS);
-    int n = fx_zone(f, 2, RMG_ZONE_TREASURE, 0, RMG_TERRAIN_ROUGH);
-    int b = fx_zone(f, 3, RMG_ZONE_COMPUTER_START, 0, RMG_TERRAIN_SNOW);
-    fx_rect(f, a, 0, 0, 23, 23, 0);
-    fx_rect(f, n, 24, 0, 47, 23, 0);
-    fx_rect(f, b, 48, 0, 71, 23, 0);
-    fx_layout_done(f);
+    row_of_three(f, seed, 72, 24);
+    int a = 1, b = 3;
     rmg__connection *c1 = fx_conn(f, 1, 2, RMG_CONNECTION_STANDARD, RMG_LINK_DEFAULT, 5000);
     c1->roads = roads;
     rmg__connection *c2 = fx_conn(f, 2, 3, RMG_CONNECTION_STANDARD, RMG_LINK_DEFAULT, 5000);
@@ -842,15 +842,9 @@ static void test_con20_noncoherent_zone_still_links_its_towns(void **state)
     (void)state;
     fx f;
     uint32_t towns[2];
-    assert_true(fx_init(&f, rmg_test_context(NULL, 35), 72, 24, 1, 35));
-    int a = fx_zone(&f, 1, RMG_ZONE_HUMAN_START, 0, RMG_TERRAIN_GRASS);
-    int n = fx_zone(&f, 2, RMG_ZONE_TREASURE, 0, RMG_TERRAIN_ROUGH);
-    int b = fx_zone(&f, 3, RMG_ZONE_COMPUTER_START, 0, RMG_TERRAIN_SNOW);
+    row_of_three(&f, 35, 72, 24);
+    int a = 1, n = 2, b = 3;
     f.t->zones[1].allow_noncoherent_roads = true;
-    fx_rect(&f, a, 0, 0, 23, 23, 0);
-    fx_rect(&f, n, 24, 0, 47, 23, 0);
-    fx_rect(&f, b, 48, 0, 71, 23, 0);
-    fx_layout_done(&f);
     fx_conn(&f, 1, 2, RMG_CONNECTION_STANDARD, RMG_LINK_DEFAULT, 5000)->roads = RMG_ROAD_MANDATORY;
     fx_conn(&f, 2, 3, RMG_CONNECTION_STANDARD, RMG_LINK_DEFAULT, 5000)->roads = RMG_ROAD_MANDATORY;
     assert_int_equal(rmg__stage_build(&f.g), RMG_OK);
@@ -919,21 +913,14 @@ static void test_content_footprints_and_obstacle_objects(void **state)
 {
     (void)state;
     fx f;
-    assert_true(fx_init(&f, rmg_test_context(NULL, 38), 72, 24, 1, 38));
+    row_of_three(&f, 38, 72, 24);
     f.g.content = rmg__content_get(f.ctx);
     assert_non_null(f.g.content);
-    int a = fx_zone(&f, 1, RMG_ZONE_HUMAN_START, 0, RMG_TERRAIN_GRASS);
-    int n = fx_zone(&f, 2, RMG_ZONE_TREASURE, 0, RMG_TERRAIN_ROUGH);
-    int b = fx_zone(&f, 3, RMG_ZONE_COMPUTER_START, 0, RMG_TERRAIN_SNOW);
-    fx_rect(&f, a, 0, 0, 23, 23, 0);
-    fx_rect(&f, n, 24, 0, 47, 23, 0);
-    fx_rect(&f, b, 48, 0, 71, 23, 0);
-    fx_layout_done(&f);
     assert_non_null(fx_conn(&f, 1, 2, RMG_CONNECTION_STANDARD, RMG_LINK_DEFAULT, 5000));
     assert_non_null(fx_conn(&f, 2, 3, RMG_CONNECTION_STANDARD, RMG_LINK_MONOLITH, 5000));
     assert_non_null(fx_conn(&f, 1, 3, RMG_CONNECTION_BORDER_GUARD, RMG_LINK_DEFAULT, 5000));
     assert_int_equal(rmg__stage_build(&f.g), RMG_OK);
-    uint32_t town = put_town(&f, a);
+    put_town(&f, 1);
     assert_int_equal(rmg__finish_roads(&f.g), RMG_OK);
     assert_int_equal(rmg__finish_obstacles(&f.g), RMG_OK);
     /* The tent's footprint is the content's two tiles ("#V"). */
@@ -967,7 +954,6 @@ static void test_content_footprints_and_obstacle_objects(void **state)
     assert_true(obstacles > 20);
     assert_zone_areas_connected(&f);
     assert_sealed(&f);
-    (void)town;
     fx_done(&f);
 }
 
