@@ -125,6 +125,28 @@ static void test_errors(void **state)
            "rock radius");
 }
 
+/* Enum values without a name (kept from imports as numbers) are errors. */
+static void test_unknown_enum_values(void **state)
+{
+    (void)state;
+    expect(HEAD TWO_ZONES "      - {id: 3, kind: 9, size: 1}\n" LINK, RMG_SEVERITY_ERROR, "value-range",
+           "zone 3: unknown zone kind 9");
+    expect(HEAD TWO_ZONES "      - {id: 3, kind: treasure, size: 1, monsters: {strength: 7}}\n" LINK,
+           RMG_SEVERITY_ERROR, "value-range", "unknown monster strength 7");
+    expect(HEAD TWO_ZONES "    connections:\n      - {a: 1, b: 2, type: 8, value: 1}\n", RMG_SEVERITY_ERROR,
+           "value-range", "connection 1: unknown connection type 8");
+    expect(HEAD TWO_ZONES "      - {id: 3, kind: treasure, size: 1, type_rules: [{kind: 12, zone_a: 1, zone_b: 2}]}\n"
+           LINK, RMG_SEVERITY_ERROR, "value-range", "unknown type rule kind 12");
+    expect(HEAD "    rules: [{op: forbid, target: 44}]\n" TWO_ZONES LINK, RMG_SEVERITY_ERROR, "value-range",
+           "unknown rule target 44");
+    expect(HEAD "    rules: [{op: 3, target: all}]\n" TWO_ZONES LINK, RMG_SEVERITY_ERROR, "value-range",
+           "unknown rule operation 3");
+    expect(HEAD TWO_ZONES "    connections:\n      - {a: 1, b: 2, value: 1, players: {min_humans: 3, max_humans: 2}}\n",
+           RMG_SEVERITY_ERROR, "players-range", "connection 1: minimum humans 3 exceeds maximum 2");
+    expect(HEAD TWO_ZONES "      - {id: 3, kind: treasure, size: 1, players: {min_total: -1}}\n" LINK,
+           RMG_SEVERITY_ERROR, "players-range", "zone 3: player restriction -1 is outside 0..8");
+}
+
 /* ZON-10..17: dangling zones in type rules and faction rules about neutral-only zones. */
 static void test_type_rule_errors(void **state)
 {
@@ -415,6 +437,7 @@ int main(void)
         cmocka_unit_test(test_valid_template_is_clean),
         cmocka_unit_test(test_message_carries_location_and_subject),
         cmocka_unit_test(test_errors),
+        cmocka_unit_test(test_unknown_enum_values),
         cmocka_unit_test(test_type_rule_errors),
         cmocka_unit_test(test_contradictions_and_town_refs),
         cmocka_unit_test(test_object_rule_errors),

@@ -477,6 +477,10 @@ static void check_type_rules(rmg__checker *ck, const rmg__template *t)
 
 static void check_rule(rmg__checker *ck, const rmg__rule *r, int zone)
 {
+    if ((int)r->op != RMG_RULE_FORBID && r->op != RMG_RULE_ALLOW) {
+        ERR(ck, "value-range", &r->loc, zone, -1, "unknown rule operation %d", (int)r->op);
+        return;
+    }
     bool allow = r->op == RMG_RULE_ALLOW;
     switch (r->target) {
     case RMG_TARGET_ALL:
