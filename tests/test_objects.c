@@ -406,6 +406,84 @@ static void test_cre09_entry_values(void **state)
     rmg__eff_free(&l);
 }
 
+/* The public API on the built-in content: L0's keys are exactly the TSV rows not banned by
+ * default, without mines and the airship yard (OBJ-04); template and zone rules apply. */
+static void test_api_effective(void **state)
+{
+    fixture *f = *state;
+    rmg_object_list *list = NULL;
+    assert_int_equal(rmg_objects_effective(f->ctx, NULL, 0, -1, &list), RMG_OK);
+    size_t n = rmg_object_list_count(list), distinct = 0, expected = 0;
+    for (size_t i = 0; i < f->content->n_objects; i++) {
+        const rmg__object_def *d = &f->content->objects[i];
+        expected += !d->banned_by_default && strcmp(d->family, "mine") != 0 && strcmp(d->family, "airship_yard") != 0;
+    }
+    const char *last = "";
+    bool arena = false;
+    for (size_t i = 0; i < n; i++) {
+        rmg_object_info o;
+        rmg_object_info_init(&o);
+        assert_int_equal(rmg_object_list_get(list, i, &o), RMG_OK);
+        distinct += strcmp(o.key, last) != 0;
+        last = o.key;
+        assert_false(o.banned_by_default);
+        if (strcmp(o.key, "arena") == 0) {
+            arena = true;
+            assert_true(o.value == 3000 && o.frequency == 50 && o.max_map == 32 && o.max_map_fixed == 1);
+            assert_int_equal(o.max_zone, RMG_OBJECT_UNLIMITED);
+        }
+        if (strcmp(o.key, "prison_level_1") == 0)
+            assert_true(o.max_map == RMG_OBJECT_RULE && o.max_map_fixed == -1);
+        if (strcmp(o.key, "creature_dwelling") == 0)
+            assert_true(o.creature != NULL && o.value == RMG_OBJECT_FORMULA);
+    }
+    assert_true(arena);
+    assert_int_equal(distinct, expected);
+    assert_int_equal(expected, 162);
+    /* A caller's older, smaller struct is filled up to its size. */
+    struct { size_t struct_size; const char *key; } small = {sizeof small, NULL};
+    assert_int_equal(rmg_object_list_get(list, 0, (rmg_object_info *)&small), RMG_OK);
+    assert_non_null(small.key);
+    assert_int_equal(rmg_object_list_get(list, n, (rmg_object_info *)&small), RMG_ERR_INVALID_ARG);
+    rmg_object_list_destroy(list);
+    rmg_object_list_destroy(NULL);
+
+    /* Template rule + zone rule through the API (RUL-07 vector 1). */
+    add_rule(f, &f->tpl->rules, RMG_RULE_ALLOW, RMG_TARGET_OBJECT, "arena")->value = 5000;
+    rmg__zone *z = add_zone(f, 7);
+    add_rule(f, &z->rules, RMG_RULE_FORBID, RMG_TARGET_OBJECT, "arena");
+    add_rule(f, &z->rules, RMG_RULE_ALLOW, RMG_TARGET_OBJECT, "arena");
+    assert_int_equal(rmg_objects_effective(f->ctx, f->pack, 0, 7, &list), RMG_OK);
+    bool found = false;
+    for (size_t i = 0; i < rmg_object_list_count(list); i++) {
+        rmg_object_info o;
+        rmg_object_info_init(&o);
+        rmg_object_list_get(list, i, &o);
+        if (strcmp(o.key, "arena") == 0)
+            found = o.value == 5000 && o.frequency == 50;
+    }
+    assert_true(found);
+    rmg_object_list_destroy(list);
+    assert_int_equal(rmg_objects_effective(f->ctx, f->pack, 0, 99, &list), RMG_ERR_NOT_FOUND);
+    assert_int_equal(rmg_objects_effective(f->ctx, f->pack, 3, -1, &list), RMG_ERR_NOT_FOUND);
+    assert_null(list);
+}
+
+static rmg_status oom_api(rmg_context *ctx, void *user)
+{
+    (void)user;
+    rmg_object_list *list = NULL;
+    rmg_status st = rmg_objects_effective(ctx, NULL, 0, -1, &list);
+    rmg_object_list_destroy(list);
+    return st;
+}
+
+static void test_api_oom(void **state)
+{
+    (void)state;
+    assert_true(rmg_test_oom_sweep(oom_api, NULL, 0, 1) > 0);
+}
+
 typedef struct oom_user {
     struct rmg_content *content;
     rmg__template *tpl;
@@ -452,6 +530,8 @@ int main(void)
         cmocka_unit_test(test_cre06_counts),
         cmocka_unit_test_setup_teardown(test_cre09_entry_values, setup, teardown),
         cmocka_unit_test_setup_teardown(test_eff_oom, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_api_effective, setup, teardown),
+        cmocka_unit_test(test_api_oom),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

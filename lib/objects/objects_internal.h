@@ -158,6 +158,8 @@ rmg__pl_mark rmg__pl_save(const rmg__placer *p);
 void rmg__pl_rollback(rmg__placer *p, rmg__pl_mark mk);
 /* Forgets the journal (the changes become final). */
 void rmg__pl_commit(rmg__placer *p);
+/* Carves FREE paths until every open tile of the zone is within `reach` steps of the network. */
+rmg_status rmg__pl_spread(rmg__placer *p, int zone, int reach);
 /* Places the items; res->placed false (and nothing changed) when no room was found. */
 rmg_status rmg__pl_place(rmg__placer *p, const rmg__pl_request *req, rmg_rng *rng, rmg__pl_result *res);
 
@@ -166,7 +168,9 @@ rmg_status rmg__pl_place(rmg__placer *p, const rmg__pl_request *req, rmg_rng *rn
 /* Number of Keymaster colours (Border Guards and tents). */
 #define RMG__KEY_COLORS 8
 /* Failed group attempts before a range counts as full (TRS-06). */
-#define RMG__TRS_MAX_FAILS 4
+#define RMG__TRS_MAX_FAILS 8
+/* Largest distance of open land from the free paths before content (see rmg__pl_spread). */
+#define RMG__SPREAD_REACH 6
 /* Area in tiles per density unit of a treasure range (TRS-03, see stage.c). */
 #define RMG__TRS_AREA_PER_DENSITY 500
 /* Area in tiles per density unit of extra towns, mines and airship yards (stage.c). */

@@ -408,7 +408,7 @@ static rmg_status place_guarded_single(stage *s, zone_ctx *z, const rmg__object_
     rmg__pl_item it;
     item_for_row(d, kind, &it);
     bool guarded = zone_guarded(s, z);
-    rmg__pl_request req = {z->id, &it, 1, true, s->tpl->anarchy, false, 0, 0, 0, 0, 32};
+    rmg__pl_request req = {z->id, &it, 1, true, s->tpl->anarchy, false, 0, 0, 0, 0, 0};
     if (near) {
         req.near = true;
         object_entry(near, &req.near_x, &req.near_y);
@@ -618,7 +618,7 @@ static rmg_status place_group(stage *s, zone_ctx *z, int where, int range, int64
         }
     }
     bool lone = n == 1 && z->single[idx[0]] && range >= 0; /* rewards always get their gate */
-    rmg__pl_request req = {where, items, n, !lone, s->tpl->anarchy, false, 0, 0, 0, 0, 32};
+    rmg__pl_request req = {where, items, n, !lone, s->tpl->anarchy, false, 0, 0, 0, 0, 0};
     rmg__pl_result res;
     *gid = 0;
     *hub = 0;
@@ -753,7 +753,7 @@ static rmg_status seer_hut(stage *s, zone_ctx *z, uint32_t art_id, rmg_rng *rng,
     int zones[256];
     size_t nzs = other_zones(s, z->id, rng, zones, 256);
     for (size_t k = 0; k < nzs; k++) {
-        rmg__pl_request req = {zones[k], &it, 1, false, false, false, 0, 0, 0, 0, 32};
+        rmg__pl_request req = {zones[k], &it, 1, false, false, false, 0, 0, 0, 0, 0};
         rmg__pl_result res;
         rmg_status st = rmg__pl_place(&s->pl, &req, rng, &res);
         if (st != RMG_OK)
@@ -854,6 +854,10 @@ static rmg_status zone_content(stage *s, zone_ctx *z)
     rmg_rng rng;
     zone_rng(s, z->id, 2, &rng);
     zone_candidates(s, z);
+    rmg_status spread = rmg__pl_spread(&s->pl, z->id, RMG__SPREAD_REACH);
+    if (spread != RMG_OK)
+        return spread;
+    rmg__pl_commit(&s->pl);
     for (int r = 0; r < 3; r++) {
         size_t want = groups_requested(&s->tpl->zones[z->tpl].treasure[r], mz->n_tiles, &rng), got = 0;
         int fails = 0;

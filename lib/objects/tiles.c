@@ -3,16 +3,17 @@
  * layout"). Movement is 8-directional on one level.
  *
  * Open land: a tile of the zone with none of BLOCKED, OBJECT, ENTRY, FREE, BORDER, PASSAGE,
- * GUARD, WATER, ROCK, USED. Objects only ever cover open land, so FREE tiles (the reserved
- * skeleton from the zone centre to every passage, plus every path carved here) stay free and
- * no object can close the only path to another.
+ * GUARD, WATER, ROCK, USED. Objects only ever cover open land (their blocked, non-entry tiles
+ * may also cover blocked plain land such as another cluster's seal, which stays blocked), so
+ * FREE tiles (the reserved skeleton from the zone centre to every passage, plus every path
+ * carved here) stay free and no object can close the only path to another.
  *
  * A single (town, resource, Seer's Hut, never-grouped object) is put where its footprint
  * covers open land; its entry then connects to the FREE network: directly when it touches a
  * FREE tile, else through a path carved over open land and marked FREE.
  *
  * A cluster (a group, a mine, an airship yard) is laid out around a hub tile H, the guard
- * slot: H touches the FREE network (or gets a carved path). Each object's entry touches H or a
+ * slot: H touches the FREE network (or first gets a carved path). Each object's entry touches H or a
  * pocket tile (open land next to H kept passable when the entries need more room); entries and
  * pockets touch no passable tile outside the cluster. Every open tile touching an entry or
  * pocket is then sealed (BLOCKED), so H is the only way in. In anarchy mode (MIS-44) the seal
@@ -139,6 +140,16 @@ static bool is_open(const rmg__placer *p, size_t t, int zone)
     return p->m->tile_zone[t] == zone && !(p->m->flags[t] & NOT_OPEN);
 }
 
+/* Blocked plain land of the zone (a seal or other land the build left blocked): an object's
+ * blocked (non-entry) tiles may cover it, which keeps it blocked. */
+static bool is_wall(const rmg__placer *p, size_t t, int zone)
+{
+    uint16_t f = p->m->flags[t];
+    return p->m->tile_zone[t] == zone && (f & RMG__T_BLOCKED) && !p->m->tile_object[t] &&
+           !(f & (RMG__T_OBJECT | RMG__T_ENTRY | RMG__T_FREE | RMG__T_BORDER | RMG__T_PASSAGE | RMG__T_GUARD |
+                  RMG__T_WATER | RMG__T_ROCK | RMG__T_OBSTACLE));
+}
+
 static bool set_flags(rmg__placer *p, size_t t, uint16_t add)
 {
     rmg__pl_undo u = {(uint32_t)t, p->m->flags[t], p->m->tile_object[t]};
@@ -212,12 +223,14 @@ static bool fits_at(const rmg__placer *p, const rmg__pl_item *it, size_t e, int 
     *az = ez;
     uint64_t all = block | visit;
     for (int b = 0; b < 48; b++) {
-        if (!(all & ((uint64_t)1 << b)))
+        uint64_t bit_mask = (uint64_t)1 << b;
+        if (!(all & bit_mask))
             continue;
         int tx = *ax - (7 - b % 8), ty = *ay - (5 - b / 8);
         if (tx < 0 || ty < 0 || tx >= m->width || ty >= m->height)
             return false;
-        if (!is_open(p, rmg__tile(m->width, m->height, tx, ty, ez), zone))
+        size_t t = rmg__tile(m->width, m->height, tx, ty, ez);
+        if (!is_open(p, t, zone) && ((visit & bit_mask) || !is_wall(p, t, zone)))
             return false;
     }
     return true;
@@ -303,6 +316,52 @@ static rmg_status connect(rmg__placer *p, size_t from, int zone, bool *ok)
     return RMG_OK;
 }
 
+/* Extends the FREE network of a zone until every open tile is within `reach` steps of it: the
+ * farthest open tile gets a carved path to the network, repeatedly. Clusters then find hubs
+ * all over the zone instead of only along the skeleton (which they would wall in). */
+rmg_status rmg__pl_spread(rmg__placer *p, int zone, int reach)
+{
+    struct rmg_map *m = p->m;
+    for (;;) {
+        if (++p->epoch == 0) {
+            memset(p->seen, 0, m->n_tiles * sizeof *p->seen);
+            p->epoch = 1;
+        }
+        size_t head = 0, tail = 0;
+        for (uint32_t i = p->zone_start[zone]; i < p->zone_start[zone + 1]; i++) {
+            uint32_t t = p->zone_tiles[i];
+            if ((m->flags[t] & RMG__T_FREE) && !(m->flags[t] & RMG__T_BLOCKED)) {
+                p->seen[t] = p->epoch;
+                p->dist[t] = 0;
+                p->prev[t] = t;
+                p->queue[tail++] = t;
+            }
+        }
+        if (!tail)
+            return RMG_OK;
+        size_t far = p->queue[0];
+        while (head < tail) {
+            size_t t = p->queue[head++];
+            if (p->dist[t] > p->dist[far])
+                far = t;
+            for (int k = 0; k < 8; k++) {
+                size_t nb;
+                if (!neighbour(m, t, k, &nb) || p->seen[nb] == p->epoch || !is_open(p, nb, zone))
+                    continue;
+                p->seen[nb] = p->epoch;
+                p->dist[nb] = p->dist[t] + 1;
+                p->prev[nb] = (uint32_t)t;
+                p->queue[tail++] = (uint32_t)nb;
+            }
+        }
+        if ((int)p->dist[far] <= reach)
+            return RMG_OK;
+        for (size_t c = far; !(m->flags[c] & RMG__T_FREE); c = p->prev[c])
+            if (!set_flags(p, c, RMG__T_FREE))
+                return rmg__error_nomem(p->ctx);
+    }
+}
+
 /* ---- candidates ---------------------------------------------------------------------------- */
 
 typedef struct near_sort {
@@ -341,18 +400,35 @@ static size_t keep_nearest(rmg__placer *p, const rmg__pl_request *req, size_t n,
     return kept;
 }
 
-/* Candidate tiles: entries for singles, hubs touching the FREE network for clusters (then a
- * few hubs anywhere, which need a carved path). Ordered by distance when asked, else shuffled. */
-static size_t candidates(rmg__placer *p, const rmg__pl_request *req, rmg_rng *rng, bool need_free)
+/* Candidate tiles: entries for singles; for clusters, hubs touching the FREE network (pass 0),
+ * then hubs inside open land (pass 1), which get a carved path. Ordered by distance when asked,
+ * else shuffled. */
+/* True if all 8 neighbours of t are open land of the zone. */
+static bool interior(const rmg__placer *p, size_t t, int zone)
+{
+    for (int k = 0; k < 8; k++) {
+        size_t nb;
+        if (!neighbour(p->m, t, k, &nb) || !is_open(p, nb, zone))
+            return false;
+    }
+    return true;
+}
+
+static size_t candidates(rmg__placer *p, const rmg__pl_request *req, rmg_rng *rng, int pass)
 {
     size_t n = 0;
     int z = req->zone;
     for (uint32_t i = p->zone_start[z]; i < p->zone_start[z + 1]; i++) {
         uint32_t t = p->zone_tiles[i];
-        if (is_open(p, t, z) && (!need_free || touches_flag(p, t, RMG__T_FREE)))
-            p->cand[n++] = t;
+        if (!is_open(p, t, z))
+            continue;
+        if (req->hub && pass == 0 && !touches_flag(p, t, RMG__T_FREE))
+            continue;
+        if (req->hub && pass == 1 && !interior(p, t, z))
+            continue;
+        p->cand[n++] = t;
     }
-    size_t keep = req->tries ? (size_t)req->tries : 32;
+    size_t keep = req->tries ? (size_t)req->tries : 96;
     if (req->near)
         return keep_nearest(p, req, n, keep);
     rmg_rng_shuffle(rng, p->cand, n, sizeof *p->cand);
@@ -453,6 +529,11 @@ static rmg_status try_cluster(rmg__placer *p, const rmg__pl_request *req, size_t
     p->n_cluster = 0;
     if (!set_flags(p, hub, RMG__T_USED) || !cluster_add(p, hub, true))
         return rmg__error_nomem(p->ctx);
+    /* The hub's path first: entries then keep clear of it like of any other free path. */
+    bool ok;
+    rmg_status st = connect(p, hub, req->zone, &ok);
+    if (st != RMG_OK || !ok)
+        return st;
     int pockets = 0;
     for (size_t k = 0; k < req->n_items; k++) {
         uint32_t id = 0;
@@ -474,10 +555,6 @@ static rmg_status try_cluster(rmg__placer *p, const rmg__pl_request *req, size_t
     }
     if (!seal(p, req))
         return rmg__error_nomem(p->ctx);
-    bool ok;
-    rmg_status st = connect(p, hub, req->zone, &ok);
-    if (st != RMG_OK || !ok)
-        return st;
     res->placed = true;
     res->hub = (uint32_t)hub + 1;
     return RMG_OK;
@@ -490,7 +567,7 @@ rmg_status rmg__pl_place(rmg__placer *p, const rmg__pl_request *req, rmg_rng *rn
         return RMG_OK;
     bool hub = req->hub;
     for (int pass = 0; pass < (hub ? 2 : 1) && !res->placed; pass++) {
-        size_t n = candidates(p, req, rng, hub && pass == 0);
+        size_t n = candidates(p, req, rng, pass);
         for (size_t i = 0; i < n && !res->placed; i++) {
             rmg__pl_mark mk = rmg__pl_save(p);
             rmg_status st;
