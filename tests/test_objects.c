@@ -176,6 +176,27 @@ static void test_rul06_rul12(void **state)
     rmg__eff_free(&l);
 }
 
+/* RUL-10: tents and quest artifacts forbidden by template rules cannot come back in a zone; a
+ * zone may still allow a tent that is only banned by default. */
+static void test_rul10_template_forbid_is_final(void **state)
+{
+    fixture *f = *state;
+    add_rule(f, &f->tpl->rules, RMG_RULE_FORBID, RMG_TARGET_FAMILY, "seer_artifact");
+    add_rule(f, &f->tpl->rules, RMG_RULE_FORBID, RMG_TARGET_OBJECT, "keymaster_tent_5000");
+    add_rule(f, &f->tpl->rules, RMG_RULE_FORBID, RMG_TARGET_OBJECT, "arena");
+    rmg__zone *z = add_zone(f, 1);
+    add_rule(f, &z->rules, RMG_RULE_ALLOW, RMG_TARGET_OBJECT, "seer_artifact_gold_5000");
+    add_rule(f, &z->rules, RMG_RULE_ALLOW, RMG_TARGET_FAMILY, "keymaster_tent");
+    add_rule(f, &z->rules, RMG_RULE_ALLOW, RMG_TARGET_OBJECT, "arena");
+    rmg__eff_list l;
+    assert_int_equal(rmg__eff_build(f->ctx, f->content, f->tpl, 0, NULL, &l), RMG_OK);
+    assert_false(entry(&l, "seer_artifact_gold_5000")->present);
+    assert_false(entry(&l, "keymaster_tent_5000")->present);
+    assert_true(entry(&l, "keymaster_tent_7500")->present);
+    assert_true(entry(&l, "arena")->present);
+    rmg__eff_free(&l);
+}
+
 /* OBJ-07 vectors: arena max_map 50 -> 32; obelisk max_zone 3 -> 1; shrine of magic incantation
  * max_map 50 -> 50. A configured unlimited on a fixed cap becomes the default cap. */
 static void test_obj07_caps(void **state)
@@ -521,6 +542,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_rul07_zone_default_from_tsv, setup, teardown),
         cmocka_unit_test_setup_teardown(test_rul07_template_allows_banned, setup, teardown),
         cmocka_unit_test_setup_teardown(test_rul06_rul12, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_rul10_template_forbid_is_final, setup, teardown),
         cmocka_unit_test_setup_teardown(test_obj07_caps, setup, teardown),
         cmocka_unit_test_setup_teardown(test_rul02_zone_rules_local, setup, teardown),
         cmocka_unit_test_setup_teardown(test_rul03_groups_rul09_levels, setup, teardown),

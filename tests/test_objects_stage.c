@@ -495,6 +495,48 @@ static void test_trs06_starvation_reported(void **state)
     free_world(&w);
 }
 
+/* Passable tiles next to group entries (hubs and entries themselves left out). */
+static size_t open_around_entries(const struct rmg_map *m)
+{
+    size_t n = 0;
+    for (size_t t = 0; t < m->n_tiles; t++) {
+        uint16_t f = m->flags[t];
+        if ((f & (RMG__T_BLOCKED | RMG__T_FREE | RMG__T_ENTRY)) || !(f & RMG__T_USED))
+            continue;
+        bool hub = false, near_entry = false;
+        for (size_t g = 0; g < m->groups.count; g++)
+            hub |= m->groups.items[g].guard_slot == t + 1;
+        int x = (int)(t % W), y = (int)(t / W);
+        for (int dy = -1; dy <= 1; dy++)
+            for (int dx = -1; dx <= 1; dx++)
+                if (x + dx >= 0 && x + dx < W && y + dy >= 0 && y + dy < H &&
+                    (m->flags[rmg__tile(W, H, x + dx, y + dy, 0)] & RMG__T_ENTRY))
+                    near_entry = true;
+        n += near_entry && !hub;
+    }
+    return n;
+}
+
+/* MIS-44: anarchy leaves free tiles around the objects (reachable only by flying: walking in
+ * still goes through the guard slot); without anarchy the land around entries is sealed. */
+static void test_mis44_anarchy(void **state)
+{
+    (void)state;
+    world plain, anarchy;
+    make_world(&plain, 21);
+    make_world(&anarchy, 21);
+    anarchy.tpl->anarchy = true;
+    run_stage(&plain);
+    run_stage(&anarchy);
+    check_guard_slots(&plain);
+    check_guard_slots(&anarchy);
+    check_reachable(&anarchy);
+    size_t a = open_around_entries(anarchy.g.map), p = open_around_entries(plain.g.map);
+    assert_true(a > p + 10);
+    free_world(&plain);
+    free_world(&anarchy);
+}
+
 /* Same inputs and seed, same objects. */
 static void test_stage_deterministic(void **state)
 {
@@ -608,6 +650,7 @@ int main(void)
         cmocka_unit_test(test_mis14_seer_hut),
         cmocka_unit_test(test_trs06_starvation_reported),
         cmocka_unit_test(test_stage_deterministic),
+        cmocka_unit_test(test_mis44_anarchy),
         cmocka_unit_test(test_stage_oom),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

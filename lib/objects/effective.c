@@ -347,6 +347,14 @@ static rmg_status apply_custom(rule_env *env, const char *file)
     return RMG_OK;
 }
 
+/* RUL-10: forbidding these by name or group in the template rules removes them, and their
+ * rewards, everywhere: zone rules cannot allow them again. forbid(all) does not lock them (a
+ * template that clears the list and rebuilds it per zone keeps working, RUL-07). */
+static bool has_reward(const rmg__object_def *d)
+{
+    return strcmp(d->family, "keymaster_tent") == 0 || starts_with(d->family, "seer_artifact_");
+}
+
 rmg_status rmg__eff_apply_rules(rmg__eff_list *list, const rmg__rule_list *rules, const rmg__eff_list *ref,
                                 bool zone_level, const char *file)
 {
@@ -364,10 +372,13 @@ rmg_status rmg__eff_apply_rules(rmg__eff_list *list, const rmg__rule_list *rules
             rmg__eff_entry *e = &list->items.items[i];
             if (!entry_matches(&env, e))
                 continue;
-            if (env.rule->op == RMG_RULE_FORBID)
+            if (env.rule->op == RMG_RULE_FORBID) {
                 e->present = false;
-            else
+                e->locked = !zone_level && env.rule->target != RMG_TARGET_ALL && has_reward(def_of(list, e));
+            } else if (!zone_level || !e->locked) {
+                e->locked = false;
                 allow_entry(&env, i);
+            }
         }
     }
     return RMG_OK;

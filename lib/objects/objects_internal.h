@@ -38,6 +38,7 @@ typedef struct rmg__eff_entry {
     int64_t max_map, max_zone;/* number, RMG__UNLIMITED or RMG__RULE */
     int64_t amount;           /* custom variants: gold / experience / tent value; else the row's */
     int spell_min, spell_max, schools; /* custom spell Pandora's boxes */
+    bool locked;              /* RUL-10: a tent / quest artifact forbidden by a template rule */
 } rmg__eff_entry;
 
 typedef struct rmg__eff_list {

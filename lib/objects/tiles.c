@@ -507,9 +507,13 @@ static int cluster_grow(rmg__placer *p, const rmg__pl_request *req)
     return 0;
 }
 
-/* Seals the open land around entries and pockets (see the file comment). */
+/* Seals the open land around entries and pockets (see the file comment). In anarchy mode the
+ * tiles that touch nothing outside stay passable (fly tiles) and the land around them is
+ * sealed instead, so they are reachable by air only. */
 static bool seal(rmg__placer *p, const rmg__pl_request *req)
 {
+    uint32_t fly[8 * RMG__PL_MAX_CLUSTER];
+    size_t n_fly = 0;
     for (size_t i = 1; i < p->n_cluster; i++) {
         for (int k = 0; k < 8; k++) {
             size_t t;
@@ -518,6 +522,16 @@ static bool seal(rmg__placer *p, const rmg__pl_request *req)
                 continue;
             bool fly_tile = req->anarchy && !touches_outside(p, t);
             if (!set_flags(p, t, fly_tile ? RMG__T_USED : RMG__T_BLOCKED))
+                return false;
+            if (fly_tile)
+                fly[n_fly++] = (uint32_t)t;
+        }
+    }
+    for (size_t i = 0; i < n_fly; i++) {
+        for (int k = 0; k < 8; k++) {
+            size_t t;
+            if (neighbour(p->m, fly[i], k, &t) && !(p->m->flags[t] & NOT_OPEN) && p->m->tile_zone[t] != 0 &&
+                !set_flags(p, t, RMG__T_BLOCKED))
                 return false;
         }
     }
