@@ -75,11 +75,19 @@ static void expect_failure(const char *text, expectation want)
     rmg_context_destroy(ctx);
 }
 
-static void expect_zone_failure(const char *zones, const char *connections, expectation want)
+/* Zones and connections of one template, and the error they must give. */
+typedef struct zone_case {
+    const char *zones, *connections;
+    expectation want;
+} zone_case;
+
+static void run_zone_cases(const zone_case *cases, size_t n)
 {
-    char *text = wrap(zones, connections);
-    expect_failure(text, want);
-    free(text);
+    for (size_t i = 0; i < n; i++) {
+        char *text = wrap(cases[i].zones, cases[i].connections);
+        expect_failure(text, cases[i].want);
+        free(text);
+    }
 }
 
 static void test_file_structure(void **state)
@@ -127,94 +135,102 @@ static void test_template_values(void **state)
 static void test_zone_values(void **state)
 {
     (void)state;
-    expect_zone_failure("{ \"1\" : { \"size\" : 2 } }", ONE_CONNECTION,
-                        (expectation){RMG_ERR_PARSE, "{ \"size\"", 1, "zone 1: the zone has no 'type'"});
-    expect_zone_failure("{ \"1\" : { \"type\" : \"castle\" } }", "[]",
-                        (expectation){RMG_ERR_PARSE, "\"castle\"", 1, "unknown zone type 'castle'"});
-    expect_zone_failure("{ \"1\" : { \"type\" : \"treasure\", \"size\" : -3 } }", "[]",
-                        (expectation){RMG_ERR_PARSE, "-3", 1, "'size' = -3 must be a positive relative size"});
-    expect_zone_failure("{ \"1\" : { \"type\" : \"treasure\", \"size\" : \"big\" } }", "[]",
-                        (expectation){RMG_ERR_PARSE, "\"big\"", 1, "'size' must be a number, found a string"});
-    expect_zone_failure("{ \"1\" : { \"type\" : \"playerStart\", \"owner\" : 9 } }", "[]",
-                        (expectation){RMG_ERR_PARSE, "9 }", 1, "'owner' = 9 is outside 1..8"});
-    expect_zone_failure("{ \"1\" : { \"type\" : \"playerStart\", \"owner\" : 1.5 } }", "[]",
-                        (expectation){RMG_ERR_PARSE, "1.5", 1, "'owner' must be a whole number"});
-    expect_zone_failure("{ \"1\" : { \"type\" : \"treasure\", \"monsters\" : \"brutal\" } }", "[]",
-                        (expectation){RMG_ERR_PARSE, "\"brutal\"", 1, "'monsters' = 'brutal' is not one of none, weak"});
-    expect_zone_failure("{ \"7\" : { \"type\" : \"treasure\", \"playerTowns\" : { \"castles\" : 1e30 } } }", "[]",
-                        (expectation){RMG_ERR_PARSE, "1e30", 7, "'castles' = 1e+30 is outside 0..100"});
-    expect_zone_failure("{ \"7\" : { \"type\" : \"treasure\", \"mines\" : { \"gold\" : 99999999999999999999 } } }", "[]",
-                        (expectation){RMG_ERR_PARSE, "9999", 7, "'gold' = 1e+20 is outside 0..100"});
-    expect_zone_failure("{ \"7\" : { \"type\" : \"treasure\", \"mines\" : { \"gold\" : -1 } } }", "[]",
-                        (expectation){RMG_ERR_PARSE, "-1", 7, "'gold' = -1 is outside 0..100"});
-    expect_zone_failure("{ \"7\" : { \"type\" : \"treasure\", \"treasure\" : [ { \"min\" : 900, \"max\" : 100 } ] } }",
-                        "[]", (expectation){RMG_ERR_PARSE, "{ \"min\"", 7, "min 900 above max 100"});
-    expect_zone_failure("{ \"7\" : { \"type\" : \"treasure\", \"treasure\" : { \"min\" : 1 } } }", "[]",
-                        (expectation){RMG_ERR_PARSE, "{ \"min\"", 7, "'treasure' must be an array"});
-    expect_zone_failure("{ \"7\" : { \"type\" : \"treasure\", \"townsAreSameType\" : \"yes\" } }", "[]",
-                        (expectation){RMG_ERR_PARSE, "\"yes\"", 7, "'townsAreSameType' must be a boolean"});
-    expect_zone_failure("{ \"7\" : { \"type\" : \"treasure\", \"allowedTowns\" : [\"castle\"], \"bannedTowns\" : "
-                        "[\"castle\"] } }", "[]",
-                        (expectation){RMG_ERR_PARSE, "[\"castle\"]", 7, "'allowedTowns' and bannedTowns leave nothing"});
-    expect_zone_failure("{ \"7\" : { \"type\" : \"treasure\", \"forcedLevel\" : \"sky\" } }", "[]",
-                        (expectation){RMG_ERR_PARSE, "\"sky\"", 7, "'forcedLevel' = 'sky' is not one of automatic"});
-    expect_zone_failure("{ \"7\" : { \"type\" : \"treasure\", \"customObjects\" : { \"commonObjects\" : [ { \"type\" : "
-                        "\"windmill\" } ] } } }", "[]",
-                        (expectation){RMG_ERR_PARSE, "{ \"type\" : \"windmill\"", 7, "a common object needs 'type' and 'rmg'"});
+    static const zone_case cases[] = {
+        {"{ \"1\" : { \"size\" : 2 } }", ONE_CONNECTION,
+         {RMG_ERR_PARSE, "{ \"size\"", 1, "zone 1: the zone has no 'type'"}},
+        {"{ \"1\" : { \"type\" : \"castle\" } }", "[]",
+         {RMG_ERR_PARSE, "\"castle\"", 1, "unknown zone type 'castle'"}},
+        {"{ \"1\" : { \"type\" : \"treasure\", \"size\" : -3 } }", "[]",
+         {RMG_ERR_PARSE, "-3", 1, "'size' = -3 must be a positive relative size"}},
+        {"{ \"1\" : { \"type\" : \"treasure\", \"size\" : \"big\" } }", "[]",
+         {RMG_ERR_PARSE, "\"big\"", 1, "'size' must be a number, found a string"}},
+        {"{ \"1\" : { \"type\" : \"playerStart\", \"owner\" : 9 } }", "[]",
+         {RMG_ERR_PARSE, "9 }", 1, "'owner' = 9 is outside 1..8"}},
+        {"{ \"1\" : { \"type\" : \"playerStart\", \"owner\" : 1.5 } }", "[]",
+         {RMG_ERR_PARSE, "1.5", 1, "'owner' must be a whole number"}},
+        {"{ \"1\" : { \"type\" : \"treasure\", \"monsters\" : \"brutal\" } }", "[]",
+         {RMG_ERR_PARSE, "\"brutal\"", 1, "'monsters' = 'brutal' is not one of none, weak"}},
+        {"{ \"7\" : { \"type\" : \"treasure\", \"playerTowns\" : { \"castles\" : 1e30 } } }", "[]",
+         {RMG_ERR_PARSE, "1e30", 7, "'castles' = 1e+30 is outside 0..100"}},
+        {"{ \"7\" : { \"type\" : \"treasure\", \"mines\" : { \"gold\" : 99999999999999999999 } } }", "[]",
+         {RMG_ERR_PARSE, "9999", 7, "'gold' = 1e+20 is outside 0..100"}},
+        {"{ \"7\" : { \"type\" : \"treasure\", \"mines\" : { \"gold\" : -1 } } }", "[]",
+         {RMG_ERR_PARSE, "-1", 7, "'gold' = -1 is outside 0..100"}},
+        {"{ \"7\" : { \"type\" : \"treasure\", \"treasure\" : [ { \"min\" : 900, \"max\" : 100 } ] } }",
+         "[]", {RMG_ERR_PARSE, "{ \"min\"", 7, "min 900 above max 100"}},
+        {"{ \"7\" : { \"type\" : \"treasure\", \"treasure\" : { \"min\" : 1 } } }", "[]",
+         {RMG_ERR_PARSE, "{ \"min\"", 7, "'treasure' must be an array"}},
+        {"{ \"7\" : { \"type\" : \"treasure\", \"townsAreSameType\" : \"yes\" } }", "[]",
+         {RMG_ERR_PARSE, "\"yes\"", 7, "'townsAreSameType' must be a boolean"}},
+        {"{ \"7\" : { \"type\" : \"treasure\", \"allowedTowns\" : [\"castle\"], \"bannedTowns\" : "
+         "[\"castle\"] } }", "[]",
+         {RMG_ERR_PARSE, "[\"castle\"]", 7, "'allowedTowns' and bannedTowns leave nothing"}},
+        {"{ \"7\" : { \"type\" : \"treasure\", \"forcedLevel\" : \"sky\" } }", "[]",
+         {RMG_ERR_PARSE, "\"sky\"", 7, "'forcedLevel' = 'sky' is not one of automatic"}},
+        {"{ \"7\" : { \"type\" : \"treasure\", \"customObjects\" : { \"commonObjects\" : [ { \"type\" : "
+         "\"windmill\" } ] } } }", "[]",
+         {RMG_ERR_PARSE, "{ \"type\" : \"windmill\"", 7, "a common object needs 'type' and 'rmg'"}},
+    };
+    run_zone_cases(cases, sizeof cases / sizeof cases[0]);
 }
 
 static void test_zone_ids(void **state)
 {
     (void)state;
-    expect_zone_failure("{ \"1\" : { \"type\" : \"treasure\" },\n  \"01\" : { \"type\" : \"treasure\" } }", "[]",
-                        (expectation){RMG_ERR_PARSE, "\"01\"", 1, "zone id '01' is zone 1 again (first at line 4, column 13)"});
-    expect_zone_failure("{ \"1\" : { \"type\" : \"treasure\" },\n  \"1\" : { \"type\" : \"treasure\" } }", "[]",
-                        (expectation){RMG_ERR_PARSE, "\"1\" : { \"type\" : \"treasure\" } }", -1,
-                                      "duplicate key '1' in 'zones' (first at line 4, column 13)"});
-    expect_zone_failure("{ \"zoneA\" : { \"type\" : \"treasure\" } }", "[]",
-                        (expectation){RMG_ERR_PARSE, "\"zoneA\"", -1, "zone id 'zoneA' is not a positive whole number"});
-    expect_zone_failure("{ \"0\" : { \"type\" : \"treasure\" } }", "[]",
-                        (expectation){RMG_ERR_PARSE, "\"0\"", -1, "zone id '0' is not a positive whole number"});
-    expect_zone_failure("{ \"99999999999\" : { \"type\" : \"treasure\" } }", "[]",
-                        (expectation){RMG_ERR_PARSE, "\"9999", -1, "is not a positive whole number"});
-    expect_zone_failure(TWO_ZONES, "[ { \"a\" : \"1\", \"b\" : \"3\" } ]",
-                        (expectation){RMG_ERR_PARSE, "\"3\"", -1, "connection 1 'b' names zone '3', which the template"});
-    expect_zone_failure(TWO_ZONES, "[ { \"a\" : 1, \"b\" : 2 }, { \"a\" : \"1\" } ]",
-                        (expectation){RMG_ERR_PARSE, "{ \"a\" : \"1\" }", -1, "connection 2 needs both 'a' and 'b'"});
-    expect_zone_failure(TWO_ZONES, "[ { \"a\" : \"1\", \"b\" : \"2\", \"guard\" : -5 } ]",
-                        (expectation){RMG_ERR_PARSE, "-5", -1, "'guard' = -5 is outside 0..2147483647"});
-    expect_zone_failure(TWO_ZONES, "[ { \"a\" : \"1\", \"b\" : \"2\", \"type\" : \"tunnel\" } ]",
-                        (expectation){RMG_ERR_PARSE, "\"tunnel\"", -1, "connection 1: unknown type 'tunnel'"});
-    expect_zone_failure(TWO_ZONES, "[ { \"a\" : \"1\", \"b\" : \"2\", \"road\" : \"maybe\" } ]",
-                        (expectation){RMG_ERR_PARSE, "\"maybe\"", -1, "road 'maybe' is not true, false or random"});
-    expect_zone_failure(TWO_ZONES, "[ { \"a\" : [1], \"b\" : \"2\" } ]",
-                        (expectation){RMG_ERR_PARSE, "[1]", -1, "'connection 1 'a'' must be a string"});
+    static const zone_case cases[] = {
+        {"{ \"1\" : { \"type\" : \"treasure\" },\n  \"01\" : { \"type\" : \"treasure\" } }", "[]",
+         {RMG_ERR_PARSE, "\"01\"", 1, "zone id '01' is zone 1 again (first at line 4, column 13)"}},
+        {"{ \"1\" : { \"type\" : \"treasure\" },\n  \"1\" : { \"type\" : \"treasure\" } }", "[]",
+         {RMG_ERR_PARSE, "\"1\" : { \"type\" : \"treasure\" } }", -1,
+          "duplicate key '1' in 'zones' (first at line 4, column 13)"}},
+        {"{ \"zoneA\" : { \"type\" : \"treasure\" } }", "[]",
+         {RMG_ERR_PARSE, "\"zoneA\"", -1, "zone id 'zoneA' is not a positive whole number"}},
+        {"{ \"0\" : { \"type\" : \"treasure\" } }", "[]",
+         {RMG_ERR_PARSE, "\"0\"", -1, "zone id '0' is not a positive whole number"}},
+        {"{ \"99999999999\" : { \"type\" : \"treasure\" } }", "[]",
+         {RMG_ERR_PARSE, "\"9999", -1, "is not a positive whole number"}},
+        {TWO_ZONES, "[ { \"a\" : \"1\", \"b\" : \"3\" } ]",
+         {RMG_ERR_PARSE, "\"3\"", -1, "connection 1 'b' names zone '3', which the template"}},
+        {TWO_ZONES, "[ { \"a\" : 1, \"b\" : 2 }, { \"a\" : \"1\" } ]",
+         {RMG_ERR_PARSE, "{ \"a\" : \"1\" }", -1, "connection 2 needs both 'a' and 'b'"}},
+        {TWO_ZONES, "[ { \"a\" : \"1\", \"b\" : \"2\", \"guard\" : -5 } ]",
+         {RMG_ERR_PARSE, "-5", -1, "'guard' = -5 is outside 0..2147483647"}},
+        {TWO_ZONES, "[ { \"a\" : \"1\", \"b\" : \"2\", \"type\" : \"tunnel\" } ]",
+         {RMG_ERR_PARSE, "\"tunnel\"", -1, "connection 1: unknown type 'tunnel'"}},
+        {TWO_ZONES, "[ { \"a\" : \"1\", \"b\" : \"2\", \"road\" : \"maybe\" } ]",
+         {RMG_ERR_PARSE, "\"maybe\"", -1, "road 'maybe' is not true, false or random"}},
+        {TWO_ZONES, "[ { \"a\" : [1], \"b\" : \"2\" } ]",
+         {RMG_ERR_PARSE, "[1]", -1, "'connection 1 'a'' must be a string"}},
+    };
+    run_zone_cases(cases, sizeof cases / sizeof cases[0]);
 }
 
 static void test_like_zone_errors(void **state)
 {
     (void)state;
-    /* Two zones naming each other. */
-    expect_zone_failure("{ \"1\" : { \"type\" : \"treasure\", \"minesLikeZone\" : 2 },\n"
-                        "  \"2\" : { \"type\" : \"treasure\", \"minesLikeZone\" : 1 } }", "[]",
-                        (expectation){RMG_ERR_PARSE, "2 }", 1, "'minesLikeZone' references form a cycle: zone 1 -> 2 -> 1"});
-    /* A zone naming itself. */
-    expect_zone_failure("{ \"4\" : { \"type\" : \"treasure\", \"treasureLikeZone\" : 4 } }", "[]",
-                        (expectation){RMG_ERR_PARSE, "4 }", 4, "'treasureLikeZone' references form a cycle: zone 4 -> 4"});
-    /* A chain running into a cycle further on. */
-    expect_zone_failure("{ \"1\" : { \"type\" : \"treasure\", \"terrainTypeLikeZone\" : 2 },\n"
-                        "  \"2\" : { \"type\" : \"treasure\", \"terrainTypeLikeZone\" : 3 },\n"
-                        "  \"3\" : { \"type\" : \"treasure\", \"terrainTypeLikeZone\" : 2 } }", "[]",
-                        (expectation){RMG_ERR_PARSE, "3 },", 2, "cycle: zone 2 -> 3 -> 2"});
-    expect_zone_failure("{ \"1\" : { \"type\" : \"treasure\", \"minesLikeZone\" : 9 } }", "[]",
-                        (expectation){RMG_ERR_PARSE, "9 }", 1, "'minesLikeZone' names zone 9, which the template does "
-                                                             "not have"});
-    expect_zone_failure("{ \"1\" : { \"type\" : \"treasure\", \"minesLikeZone\" : \"2\" } }", "[]",
-                        (expectation){RMG_ERR_PARSE, "\"2\" }", 1, "'minesLikeZone' must be a number"});
-    expect_zone_failure("{ \"1\" : { \"type\" : \"treasure\", \"townHints\" : [ { \"likeZone\" : 5 } ] } }", "[]",
-                        (expectation){RMG_ERR_PARSE, "5 }", 1, "'likeZone' names zone 5, which the template does not"});
-    expect_zone_failure("{ \"1\" : { \"type\" : \"treasure\", \"townHints\" : { \"likeZone\" : 1 } } }", "[]",
-                        (expectation){RMG_ERR_PARSE, "{ \"likeZone\"", 1, "'townHints' must be an array"});
+    static const zone_case cases[] = {
+        /* Two zones naming each other. */
+        {"{ \"1\" : { \"type\" : \"treasure\", \"minesLikeZone\" : 2 },\n"
+         "  \"2\" : { \"type\" : \"treasure\", \"minesLikeZone\" : 1 } }", "[]",
+         {RMG_ERR_PARSE, "2 }", 1, "'minesLikeZone' references form a cycle: zone 1 -> 2 -> 1"}},
+        /* A zone naming itself. */
+        {"{ \"4\" : { \"type\" : \"treasure\", \"treasureLikeZone\" : 4 } }", "[]",
+         {RMG_ERR_PARSE, "4 }", 4, "'treasureLikeZone' references form a cycle: zone 4 -> 4"}},
+        /* A chain running into a cycle further on. */
+        {"{ \"1\" : { \"type\" : \"treasure\", \"terrainTypeLikeZone\" : 2 },\n"
+         "  \"2\" : { \"type\" : \"treasure\", \"terrainTypeLikeZone\" : 3 },\n"
+         "  \"3\" : { \"type\" : \"treasure\", \"terrainTypeLikeZone\" : 2 } }", "[]",
+         {RMG_ERR_PARSE, "3 },", 2, "cycle: zone 2 -> 3 -> 2"}},
+        {"{ \"1\" : { \"type\" : \"treasure\", \"minesLikeZone\" : 9 } }", "[]",
+         {RMG_ERR_PARSE, "9 }", 1, "'minesLikeZone' names zone 9, which the template does not have"}},
+        {"{ \"1\" : { \"type\" : \"treasure\", \"minesLikeZone\" : \"2\" } }", "[]",
+         {RMG_ERR_PARSE, "\"2\" }", 1, "'minesLikeZone' must be a number"}},
+        {"{ \"1\" : { \"type\" : \"treasure\", \"townHints\" : [ { \"likeZone\" : 5 } ] } }", "[]",
+         {RMG_ERR_PARSE, "5 }", 1, "'likeZone' names zone 5, which the template does not"}},
+        {"{ \"1\" : { \"type\" : \"treasure\", \"townHints\" : { \"likeZone\" : 1 } } }", "[]",
+         {RMG_ERR_PARSE, "{ \"likeZone\"", 1, "'townHints' must be an array"}},
+    };
+    run_zone_cases(cases, sizeof cases / sizeof cases[0]);
 }
 
 /* Every prefix of a real file fails with a location; the whole file loads. */
