@@ -1,0 +1,113 @@
+"""Python bindings of librmg, the random map generator for Heroes-III-like games.
+
+Pure ctypes: nothing is compiled at install time. The shared library is found through
+``$RMG_LIBRARY``, the installed library, or a ``build/*/librmg.so`` of the source checkout
+(see :mod:`rmg._lib`), and refused with a clear message when its version does not match.
+
+>>> import rmg
+>>> ctx = rmg.Context(seed=1)
+>>> m = ctx.generate(rmg.default_template(), size="S")
+>>> m.width, m.height
+(36, 36)
+"""
+
+from . import _lib
+from ._version import EXPECTED_ABI, __version__
+from .alloc import CountingAllocator
+from .context import Context
+from .enums import (
+    MAP_SIZES,
+    ConnectionType,
+    GuardChoice,
+    GuardTarget,
+    Layer,
+    LogLevel,
+    MapMonsters,
+    MonsterStrength,
+    Mood,
+    ObjectKind,
+    PluginPolicy,
+    Realization,
+    Stage,
+    Status,
+    TemplateFormat,
+    Water,
+    ZoneKind,
+)
+from .errors import (
+    CancelledError,
+    Error,
+    ImpossibleError,
+    InvalidDataError,
+    LibraryNotFoundError,
+    OutOfMemoryError,
+    ParseError,
+    PluginError,
+)
+from .guard import GuardResult, GuardStrength, guard_strength
+from .map import Connection, Group, Map, MapObject, Zone
+from .rng import Rng, derive
+from .stage import StageView
+from .template import Template, TemplateMessage, TemplateSummary, default_template
+
+_lib.lib()  # load and version-check at import: a mismatch fails here, with the reason
+
+
+def library_path() -> str:
+    """Path (or soname) of the loaded librmg."""
+    return _lib.path()
+
+
+def library_version() -> str:
+    """"MAJOR.MINOR.PATCH" of the loaded librmg."""
+    return (_lib.lib().rmg_version_string() or b"").decode()
+
+
+__all__ = [
+    "EXPECTED_ABI",
+    "MAP_SIZES",
+    "CancelledError",
+    "Connection",
+    "ConnectionType",
+    "Context",
+    "CountingAllocator",
+    "Error",
+    "Group",
+    "GuardChoice",
+    "GuardResult",
+    "GuardStrength",
+    "GuardTarget",
+    "ImpossibleError",
+    "InvalidDataError",
+    "Layer",
+    "LibraryNotFoundError",
+    "LogLevel",
+    "Map",
+    "MapMonsters",
+    "MapObject",
+    "MonsterStrength",
+    "Mood",
+    "ObjectKind",
+    "OutOfMemoryError",
+    "ParseError",
+    "PluginError",
+    "PluginPolicy",
+    "Realization",
+    "Rng",
+    "Stage",
+    "StageView",
+    "Status",
+    "Template",
+    "TemplateFormat",
+    "TemplateMessage",
+    "TemplateSummary",
+    "Water",
+    "Zone",
+    "ZoneKind",
+    "__version__",
+    "default_template",
+    "derive",
+    "guard_strength",
+    "library_path",
+    "library_version",
+]

@@ -1,0 +1,365 @@
+"""The context: allocator, RNG, log and progress hooks, errors, seeds; generation entry point."""
+
+from __future__ import annotations
+
+import ctypes
+import os
+import weakref
+from ctypes import byref, c_size_t, c_void_p
+from typing import TYPE_CHECKING, Any, Callable, Dict, Optional, Tuple, Union
+
+from . import _callbacks as cb
+from . import _lib
+from . import _structs as S
+from .enums import (
+    MAP_SIZES,
+    LogLevel,
+    MapMonsters,
+    MonsterStrength,
+    Mood,
+    PluginPolicy,
+    Stage,
+    Status,
+    TemplateFormat,
+    Water,
+    coerce,
+)
+from .errors import Error, error_class
+
+if TYPE_CHECKING:
+    from .map import Map
+    from .stage import StageView
+    from .template import Template
+    from .guard import GuardResult
+
+PathLike = Union[str, "os.PathLike[str]"]
+SizeSpec = Union[None, str, int, Tuple[int, int]]
+StageCallable = Callable[["StageView"], Optional[int]]
+
+
+def _map_side(size: SizeSpec) -> Tuple[int, int]:
+    if size is None:
+        return 0, 0
+    if isinstance(size, str):
+        key = size.strip().upper()
+        if key not in MAP_SIZES:
+            raise ValueError(f"unknown map size {size!r}; expected one of {', '.join(MAP_SIZES)} or a side length")
+        return MAP_SIZES[key], MAP_SIZES[key]
+    if isinstance(size, tuple):
+        width, height = size
+        return int(width), int(height)
+    return int(size), int(size)
+
+
+class Context:
+    """A librmg context: every allocation, random draw and error of the work done through it.
+
+    ``seed`` seeds the built-in generator. ``allocator`` is a callable in the shape of
+    lua_Alloc, ``allocator(ptr, osize, nsize) -> address or None`` (ptr None to allocate,
+    nsize 0 to free; see :class:`rmg.CountingAllocator`). ``rng`` is a callable returning
+    uniformly random 64-bit integers (the library derives every stream from its words).
+    ``log(level, message)`` receives messages up to ``log_level``; ``progress(stage, fraction)``
+    is called between stages and cancels the work when it returns true.
+
+    A callback that raises does not crash the interpreter: the C work stops with an error and
+    the exception is re-raised by the method that started it. Maps and templates made through
+    a context keep it alive; :meth:`close` (or ``with``) releases it and everything made with it.
+    """
+
+    def __init__(
+        self,
+        seed: int = 0,
+        allocator: Optional[cb.Allocator] = None,
+        rng: Optional[cb.RngSource] = None,
+        *,
+        log: Optional[cb.LogHandler] = None,
+        log_level: Union[str, int, LogLevel] = LogLevel.WARNING,
+        progress: Optional[cb.ProgressHandler] = None,
+    ) -> None:
+        self._lib = _lib.lib()
+        self._ptr: Optional[int] = None
+        self._state = cb.CallbackState(self._lib)
+        self._children: "weakref.WeakSet[Any]" = weakref.WeakSet()
+        self._stages: Dict[Stage, Tuple[Any, ...]] = {}
+        opts = S.ContextOptions()
+        self._lib.rmg_context_options_init(byref(opts))
+        opts.seed = int(seed) & cb.MASK64
+        opts.log_level = coerce(LogLevel, log_level, "log level")
+        if allocator is not None:
+            opts.alloc = cb.allocator_trampoline(self._state, allocator)
+        if rng is not None:
+            opts.rng = cb.rng_trampoline(self._state, rng)
+        if log is not None:
+            opts.log = cb.log_trampoline(self._state, log)
+        if progress is not None:
+            opts.progress = cb.progress_trampoline(self._state, progress)
+        out = c_void_p()
+        status = self._lib.rmg_context_create(byref(out), byref(opts))
+        pending = self._state.take()
+        if status != Status.OK or not out.value:
+            err = error_class(status)(status, "rmg_context_create failed")
+            if pending is not None:
+                raise pending from err
+            raise err
+        self._ptr = out.value
+        self._state.ctx = self._ptr
+        if pending is not None:
+            raise pending
+
+    # ---- lifetime ------------------------------------------------------------------------
+
+    def close(self) -> None:
+        """Destroys the context and every map and template made with it. Idempotent."""
+        if self._ptr is None:
+            return
+        for child in list(self._children):
+            child.close()
+        ptr, self._ptr = self._ptr, None
+        self._state.ctx = None
+        self._lib.rmg_context_destroy(ptr)
+        self._stages.clear()
+        pending = self._state.take()
+        if pending is not None:
+            raise pending
+
+    def __enter__(self) -> "Context":
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    def __del__(self) -> None:
+        try:
+            self.close()
+        except Exception:  # noqa: BLE001 - nothing to report to from a finalizer
+            pass
+
+    @property
+    def handle(self) -> int:
+        """The rmg_context* (raises once closed)."""
+        if self._ptr is None:
+            raise ValueError("the context is closed")
+        return self._ptr
+
+    def _adopt(self, child: Any) -> None:
+        self._children.add(child)
+
+    # ---- errors --------------------------------------------------------------------------
+
+    def last_error(self, status: Optional[int] = None) -> Error:
+        """The context's last error as an exception object (not raised)."""
+        info = S.sized(S.ErrorInfo)
+        self._lib.rmg_context_error(self.handle, byref(info))
+        code = status if status is not None else info.status
+        message = S.decode(info.message) or S.decode(self._lib.rmg_status_name(code)) or ""
+        return error_class(code)(
+            code,
+            message,
+            file=S.decode(info.file),
+            line=info.line,
+            column=info.column,
+            zone=info.zone,
+            connection=info.connection,
+            stage=S.decode(info.stage),
+        )
+
+    def check(self, status: int) -> None:
+        """Raises for a failed call (or a callback that raised during it); no-op otherwise.
+
+        A Python exception raised by a callback is re-raised as is, with the C error as its
+        ``__cause__``.
+        """
+        pending = self._state.take()
+        if status != Status.OK:
+            err = self.last_error(status)
+            if pending is not None:
+                raise pending from err
+            raise err
+        if pending is not None:
+            raise pending
+
+    def raise_pending(self) -> None:
+        """Re-raises an exception a callback stored during a call that reports no status."""
+        self.check(Status.OK)
+
+    @property
+    def errmsg(self) -> str:
+        """rmg_context_errmsg: the message of the last failing call ("" when none)."""
+        return S.decode(self._lib.rmg_context_errmsg(self.handle)) or ""
+
+    # ---- seeds, cancellation, streams ------------------------------------------------------
+
+    @property
+    def seed(self) -> int:
+        """Root seed of the built-in generator (ignored when a host rng is given)."""
+        return int(self._lib.rmg_context_seed(self.handle))
+
+    @seed.setter
+    def seed(self, value: int) -> None:
+        self.check(self._lib.rmg_context_set_seed(self.handle, int(value) & cb.MASK64))
+
+    def cancel(self) -> None:
+        """Asks the running generation to stop (safe from another thread)."""
+        self._lib.rmg_context_cancel(self.handle)
+
+    def stream(self, label: str, index: int = 0) -> "Rng":
+        """The context's random stream (label, index): see rmg_context_stream."""
+        from .rng import Rng
+
+        out = Rng(0)
+        self.check(self._lib.rmg_context_stream(self.handle, label.encode(), int(index) & cb.MASK64, out.pointer))
+        return out
+
+    # ---- templates -----------------------------------------------------------------------
+
+    def load_template(self, path: PathLike, format: Union[str, int, TemplateFormat] = "auto") -> "Template":
+        """Reads a template pack file (YAML, HotA h3t, SoD rmg.txt, VCMI JSON)."""
+        from .template import Template
+
+        out = c_void_p()
+        fmt = coerce(TemplateFormat, format, "template format")
+        self.check(self._lib.rmg_pack_load(self.handle, os.fsencode(path), fmt, byref(out)))
+        return Template._wrap(self, out.value)
+
+    def template_from_string(
+        self, text: Union[str, bytes], name: Optional[str] = None, format: Union[str, int, TemplateFormat] = "yaml"
+    ) -> "Template":
+        """Reads a template pack from memory; ``name`` is used in error messages."""
+        from .template import Template
+
+        data = text.encode("utf-8") if isinstance(text, str) else bytes(text)
+        out = c_void_p()
+        fmt = coerce(TemplateFormat, format, "template format")
+        label = name.encode("utf-8") if name is not None else None
+        self.check(self._lib.rmg_pack_load_string(self.handle, data, len(data), label, fmt, byref(out)))
+        return Template._wrap(self, out.value)
+
+    def builtin_template(self) -> "Template":
+        """The library's built-in template pack."""
+        from .template import Template
+
+        out = c_void_p()
+        self.check(self._lib.rmg_pack_builtin(self.handle, byref(out)))
+        return Template._wrap(self, out.value)
+
+    # ---- generation ----------------------------------------------------------------------
+
+    def generate(
+        self,
+        template: Optional["Template"] = None,
+        size: SizeSpec = "M",
+        underground: Optional[bool] = False,
+        players: int = 2,
+        humans: int = 1,
+        water: Union[str, int, Water] = "none",
+        monsters: Union[str, int, MapMonsters] = "normal",
+        template_name: Optional[str] = None,
+        *,
+        seed: Optional[int] = None,
+        max_attempts: int = 0,
+        time_budget_ms: int = 0,
+    ) -> "Map":
+        """Generates a map from ``template`` (None: the built-in pack).
+
+        ``size`` is "S", "M", "L", "XL", "H", "XH", "G", a side length, a (width, height) pair,
+        or None for the template's choice; ``underground`` None also leaves the levels to the
+        template, as ``players=0`` does the player count. ``template_name`` picks a template of
+        the pack by name (else one that fits is drawn at random). ``seed`` re-seeds the context
+        first. Raises :class:`rmg.Error` (e.g. ImpossibleError, PluginError) with the library's
+        message naming the stage, zone and rule.
+        """
+        from .map import Map
+
+        if seed is not None:
+            self.seed = seed
+        opts = S.GenerateOptions()
+        self._lib.rmg_generate_options_init(byref(opts))
+        opts.width, opts.height = _map_side(size)
+        opts.levels = 0 if underground is None else (2 if underground else 1)
+        opts.players = int(players)
+        opts.humans = int(humans)
+        opts.water = coerce(Water, water, "water level")
+        opts.monsters = coerce(MapMonsters, monsters, "monster strength")
+        name = template_name.encode("utf-8") if template_name is not None else None
+        opts.template_name = name
+        opts.max_attempts = int(max_attempts)
+        opts.time_budget_ms = int(time_budget_ms)
+        pack = template.handle if template is not None else None
+        out = c_void_p()
+        self._lib.rmg_context_reset_cancel(self.handle)
+        self.check(self._lib.rmg_generate(self.handle, pack, byref(opts), byref(out)))
+        return Map._wrap(self, out.value)
+
+    # ---- stage plugins -------------------------------------------------------------------
+
+    def set_stage(
+        self,
+        stage: Union[str, int, Stage],
+        run: Optional[StageCallable],
+        policy: Union[str, int, PluginPolicy] = "fail",
+    ) -> None:
+        """Replaces a generation stage ("solve", "place", "build", "objects", "guard", "finish").
+
+        ``run(view)`` receives a :class:`rmg.StageView`, the only way to read and write the map
+        during the stage; it may call ``view.run_builtin()`` to wrap the built-in stage. It
+        returns None (or 0) for success or a status code. When it raises or fails, ``policy``
+        decides: "fail" makes generate() raise (the callable's exception, chained to the C
+        error), "fallback" runs the built-in stage instead and records a map warning.
+        ``run=None`` restores the built-in stage.
+        """
+        from .stage import stage_trampoline
+
+        sid = coerce(Stage, stage, "stage")
+        pol = coerce(PluginPolicy, policy, "plugin policy")
+        if run is None:
+            self.check(self._lib.rmg_context_set_stage(self.handle, sid, None, pol))
+            self._stages.pop(sid, None)
+            return
+        if not callable(run):
+            raise TypeError("the stage must be a callable taking a StageView")
+        plugin = S.StagePlugin()
+        self._lib.rmg_stage_plugin_init(byref(plugin))
+        trampoline = stage_trampoline(weakref.ref(self), self._state, run, pol)
+        plugin.run = trampoline
+        self.check(self._lib.rmg_context_set_stage(self.handle, sid, byref(plugin), pol))
+        # C copied the table but calls the function pointer: keep it while it is registered.
+        self._stages[sid] = (trampoline, run)
+
+    # ---- guards --------------------------------------------------------------------------
+
+    def guard(
+        self,
+        value: int,
+        zone_strength: Union[str, int, MonsterStrength] = "medium",
+        map_strength: Union[str, int, MapMonsters] = "normal",
+        connection: bool = False,
+        *,
+        monster_factions: int = 0,
+        mood: Union[str, int, Mood, None] = None,
+        stream: int = 0,
+    ) -> "GuardResult":
+        """The whole guard of a value (rmg_guard_compute): creature, count, mood."""
+        from .guard import compute_guard
+
+        return compute_guard(self, value, zone_strength, map_strength, connection, monster_factions, mood, stream)
+
+    # ---- memory --------------------------------------------------------------------------
+
+    def free(self, address: Optional[int]) -> None:
+        """rmg_free: releases memory the library handed out through this context."""
+        if address:
+            self._lib.rmg_free(self.handle, address)
+
+    def take_string(self, call: Callable[..., int], *args: Any) -> str:
+        """Runs a C function with (char **out, size_t *len) last, returns the text and frees it."""
+        out, length = c_void_p(), c_size_t()
+        status = call(*args, byref(out), byref(length))
+        try:
+            self.check(status)
+            return ctypes.string_at(out.value, length.value).decode("utf-8") if out.value else ""
+        finally:
+            self.free(out.value)
+
+
+if TYPE_CHECKING:
+    from .rng import Rng

@@ -1,0 +1,188 @@
+"""The C enums as IntEnums (values fixed by the ABI: rmg/core.h, template.h, map.h, guard.h)."""
+
+from __future__ import annotations
+
+import enum
+from typing import Dict, Type, TypeVar, Union
+
+
+class Status(enum.IntEnum):
+    OK = 0
+    ERR_NOMEM = 1
+    ERR_INVALID_ARG = 2
+    ERR_IO = 3
+    ERR_PARSE = 4
+    ERR_INVALID_DATA = 5
+    ERR_UNSUPPORTED = 6
+    ERR_NOT_FOUND = 7
+    ERR_IMPOSSIBLE = 8
+    ERR_CANCELLED = 9
+    ERR_LIMIT = 10
+    ERR_PLUGIN = 11
+    ERR_VERSION = 12
+    ERR_INTERNAL = 13
+    ERR_BUFFER_TOO_SMALL = 14
+
+
+class LogLevel(enum.IntEnum):
+    ERROR = 0
+    WARNING = 1
+    INFO = 2
+    DEBUG = 3
+
+
+class Stage(enum.IntEnum):
+    SELECT = 0
+    SOLVE = 1
+    PLACE = 2
+    BUILD = 3
+    OBJECTS = 4
+    GUARD = 5
+    FINISH = 6
+
+
+class PluginPolicy(enum.IntEnum):
+    FAIL = 0
+    FALLBACK = 1
+
+
+class TemplateFormat(enum.IntEnum):
+    AUTO = 0
+    YAML = 1
+    H3T = 2
+    SOD = 3
+    VCMI = 4
+    BUILTIN = 5
+
+
+class ZoneKind(enum.IntEnum):
+    HUMAN_START = 0
+    COMPUTER_START = 1
+    TREASURE = 2
+    JUNCTION = 3
+    WATER = 4
+    ROCK = 5
+
+
+class MonsterStrength(enum.IntEnum):
+    """A zone's monster strength."""
+
+    NONE = 0
+    WEAK = 1
+    MEDIUM = 2
+    STRONG = 3
+
+
+class MapMonsters(enum.IntEnum):
+    """The map's (global) monster strength."""
+
+    WEAK = 0
+    NORMAL = 1
+    STRONG = 2
+
+
+class Water(enum.IntEnum):
+    NONE = 0
+    NORMAL = 1
+    ISLANDS = 2
+
+
+class ConnectionType(enum.IntEnum):
+    STANDARD = 0
+    WIDE = 1
+    BORDER_GUARD = 2
+    FICTIVE = 3
+
+
+class Realization(enum.IntEnum):
+    PASSAGE = 0
+    WIDE = 1
+    GATE = 2
+    MONOLITH = 3
+    ONE_WAY_MONOLITH = 4
+    BORDER_GUARD = 5
+    WATER = 6
+    FICTIVE = 7
+    UNREALIZED = 8
+
+
+class ObjectKind(enum.IntEnum):
+    TREASURE = 0
+    TOWN = 1
+    MINE = 2
+    RESOURCE = 3
+    MONSTER = 4
+    MONOLITH = 5
+    GATE = 6
+    BORDER_GUARD = 7
+    KEYMASTER_TENT = 8
+    SEER_HUT = 9
+    SHIPYARD = 10
+    AIRSHIP_YARD = 11
+    OBSTACLE = 12
+
+
+class GuardTarget(enum.IntEnum):
+    NONE = 0
+    GROUP = 1
+    OBJECT = 2
+    CONNECTION = 3
+
+
+class GuardChoice(enum.IntEnum):
+    NONE = 0
+    ELIGIBLE = 1
+    NEAREST = 2
+    NEAREST_ANY = 3
+
+
+class Mood(enum.IntEnum):
+    COMPLIANT = 0
+    FRIENDLY = 1
+    AGGRESSIVE = 2
+    HOSTILE = 3
+    SAVAGE = 4
+    EXACT = 5
+
+
+class Layer(enum.IntEnum):
+    """Tile layers; the element type of each is in LAYER_TYPECODES."""
+
+    TERRAIN = 0
+    ZONE = 1
+    PASSABLE = 2
+    ROAD = 3
+    OBJECT = 4
+
+
+E = TypeVar("E", bound=enum.IntEnum)
+
+
+def coerce(enum_type: Type[E], value: Union[str, int, E], what: str) -> E:
+    """An enum member from a member, its value, or its name in any case ("fallback", "Place")."""
+    if isinstance(value, enum_type):
+        return value
+    if isinstance(value, str):
+        key = value.strip().upper().replace("-", "_").replace(" ", "_")
+        if key in enum_type.__members__:
+            return enum_type[key]
+        names = ", ".join(repr(n.lower()) for n in enum_type.__members__)
+        raise ValueError(f"unknown {what} {value!r}; expected one of {names}")
+    if isinstance(value, int) and not isinstance(value, bool):
+        try:
+            return enum_type(value)
+        except ValueError:
+            pass
+    raise ValueError(f"unknown {what} {value!r}")
+
+
+def maybe(enum_type: Type[E], value: int) -> Union[E, int]:
+    """value as a member of enum_type, or the bare int when this version does not know it."""
+    try:
+        return enum_type(value)
+    except ValueError:
+        return value
+
+
+#: Standard map sizes (side length in tiles) by the names the `rmg` command uses.
+MAP_SIZES: Dict[str, int] = {"S": 36, "M": 72, "L": 108, "XL": 144, "H": 180, "XH": 216, "G": 252}

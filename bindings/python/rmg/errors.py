@@ -1,0 +1,86 @@
+"""Exceptions: every failing C call becomes an :class:`Error` carrying the library's message."""
+
+from __future__ import annotations
+
+from typing import Dict, Optional, Type
+
+from .enums import Status, maybe
+
+
+class Error(Exception):
+    """A librmg call failed.
+
+    ``status`` is the C status (:class:`rmg.Status`); ``message`` the library's text
+    (``rmg_context_errmsg``); ``file``/``line``/``column`` locate input errors (0 when unknown),
+    ``zone``/``connection`` name the template part (-1 when not about one) and ``stage`` the
+    generation stage (None when not about one).
+    """
+
+    def __init__(
+        self,
+        status: int,
+        message: str,
+        *,
+        file: Optional[str] = None,
+        line: int = 0,
+        column: int = 0,
+        zone: int = -1,
+        connection: int = -1,
+        stage: Optional[str] = None,
+    ) -> None:
+        self.status = maybe(Status, status)
+        self.message = message
+        self.file = file
+        self.line = line
+        self.column = column
+        self.zone = zone
+        self.connection = connection
+        self.stage = stage
+        super().__init__(message)
+
+    def __str__(self) -> str:
+        name = self.status.name if isinstance(self.status, Status) else str(self.status)
+        return f"{self.message} [RMG_{name}]" if self.message else f"RMG_{name}"
+
+
+class ParseError(Error):
+    """Malformed input (YAML, JSON, h3t); ``line`` and ``column`` say where."""
+
+
+class InvalidDataError(Error):
+    """Well-formed input that breaks the template model's rules."""
+
+
+class ImpossibleError(Error):
+    """The template cannot produce a map for this setup (after the bounded retries)."""
+
+
+class PluginError(Error):
+    """A stage plugin failed and its policy was "fail"."""
+
+
+class CancelledError(Error):
+    """The operation was cancelled (by the host, a progress callback, or a raising callback)."""
+
+
+class OutOfMemoryError(Error, MemoryError):
+    """The allocator returned NULL."""
+
+
+_BY_STATUS: Dict[int, Type[Error]] = {
+    Status.ERR_PARSE: ParseError,
+    Status.ERR_INVALID_DATA: InvalidDataError,
+    Status.ERR_IMPOSSIBLE: ImpossibleError,
+    Status.ERR_PLUGIN: PluginError,
+    Status.ERR_CANCELLED: CancelledError,
+    Status.ERR_NOMEM: OutOfMemoryError,
+}
+
+
+def error_class(status: int) -> Type[Error]:
+    """The most specific Error subclass for a status."""
+    return _BY_STATUS.get(status, Error)
+
+
+class LibraryNotFoundError(ImportError):
+    """librmg could not be found or loaded, or its version does not match the bindings."""

@@ -1,0 +1,121 @@
+"""C errors as Python exceptions: status, the library's message, and where the input is wrong."""
+
+from __future__ import annotations
+
+import pytest
+
+import rmg
+from rmg import _lib
+from conftest import SMALL_YAML
+
+
+def test_bad_yaml_raises_parse_error_with_line_and_column() -> None:
+    text = SMALL_YAML.replace("    zones:\n", "    zones: [\n", 1)
+    with pytest.raises(rmg.ParseError) as info:
+        rmg.Template.from_yaml(text, name="broken.yaml")
+    err = info.value
+    assert err.status == rmg.Status.ERR_PARSE
+    assert err.file == "broken.yaml"
+    assert err.line > 0 and err.column > 0
+    assert err.message.startswith(f"broken.yaml:{err.line}:{err.column}:")
+    assert "RMG_ERR_PARSE" in str(err)
+
+
+def test_template_validation_names_the_connection_and_line() -> None:
+    text = SMALL_YAML.replace("{a: 2, b: 3, value: 4000}", "{a: 2, b: 9, value: 4000}")
+    pack = rmg.Template.from_yaml(text, name="dangling.yaml")
+    errors = [m for m in pack.validate() if m.severity == "error"]
+    assert [m.code for m in errors] == ["dangling-zone"]
+    line = text.splitlines().index("      - {a: 2, b: 9, value: 4000}") + 1
+    assert (errors[0].file, errors[0].line, errors[0].connection) == ("dangling.yaml", line, 1)
+    assert "zone 9" in errors[0].text
+    assert rmg.Template.from_yaml(SMALL_YAML).validate() == []
+
+
+def test_missing_file_is_an_io_error(ctx: rmg.Context, tmp_path) -> None:
+    with pytest.raises(rmg.Error) as info:
+        ctx.load_template(tmp_path / "nope.yaml")
+    assert info.value.status == rmg.Status.ERR_IO
+    assert "nope.yaml" in info.value.message
+
+
+def test_bad_generation_options_carry_the_message(ctx: rmg.Context) -> None:
+    with pytest.raises(rmg.Error) as info:
+        ctx.generate(size="S", players=2, humans=3)
+    assert info.value.status == rmg.Status.ERR_INVALID_ARG
+    assert "human" in info.value.message
+    assert ctx.errmsg == info.value.message
+
+
+def test_unknown_template_name_is_not_found(ctx: rmg.Context, builtin: rmg.Template) -> None:
+    with pytest.raises(rmg.Error) as info:
+        ctx.generate(builtin, size="S", template_name="No Such Template")
+    assert info.value.status == rmg.Status.ERR_NOT_FOUND
+    assert "No Such Template" in info.value.message
+    assert info.value.stage == "select"
+
+
+def test_setup_no_template_accepts_is_impossible(ctx: rmg.Context) -> None:
+    pack = rmg.Template.from_yaml(SMALL_YAML)
+    with pytest.raises(rmg.ImpossibleError) as info:
+        ctx.generate(pack, size="G")  # the pack stops at size code 8
+    assert info.value.status == rmg.Status.ERR_IMPOSSIBLE and info.value.message
+
+
+def test_python_side_argument_errors(ctx: rmg.Context) -> None:
+    with pytest.raises(ValueError, match="map size"):
+        ctx.generate(size="XXL")
+    with pytest.raises(ValueError, match="water"):
+        ctx.generate(size="S", water="lava")
+    with pytest.raises(ValueError, match="stage"):
+        ctx.set_stage("paint", lambda view: None)
+    with pytest.raises(rmg.Error) as info:
+        ctx.set_stage("select", lambda view: None)
+    assert "cannot be replaced" in info.value.message
+    with pytest.raises(TypeError):
+        rmg.Template()
+
+
+def test_a_context_keeps_working_after_an_error(ctx: rmg.Context) -> None:
+    with pytest.raises(rmg.Error):
+        ctx.generate(size="S", template_name="missing")
+    assert ctx.generate(size="S").width == 36
+
+
+def test_closed_objects_refuse_use() -> None:
+    ctx = rmg.Context(seed=3)
+    m = ctx.generate(size="S")
+    pack = ctx.builtin_template()
+    ctx.close()
+    ctx.close()  # idempotent
+    with pytest.raises(ValueError, match="closed"):
+        m.width
+    with pytest.raises(ValueError, match="closed"):
+        pack.handle
+    with pytest.raises(ValueError, match="closed"):
+        ctx.generate(size="S")
+
+
+def test_library_version_mismatch_is_refused(monkeypatch) -> None:
+    path = rmg.library_path()
+    monkeypatch.setattr(_lib, "EXPECTED_ABI", (9, 9))
+    with pytest.raises(rmg.LibraryNotFoundError) as info:
+        _lib._open(path, path, False)
+    text = str(info.value)
+    assert f"librmg {rmg.library_version()}" in text and "need librmg 9.9.x" in text
+
+
+def test_wrong_library_path_is_refused(monkeypatch, tmp_path) -> None:
+    monkeypatch.setenv("RMG_LIBRARY", str(tmp_path / "librmg.so"))
+    with pytest.raises(rmg.LibraryNotFoundError, match="no such file"):
+        _lib.load()
+    not_a_library = tmp_path / "librmg.so"
+    not_a_library.write_bytes(b"not an ELF file")
+    with pytest.raises(rmg.LibraryNotFoundError, match="could not be loaded"):
+        _lib.load()
+
+
+def test_elf_reader_lists_the_needed_libraries() -> None:
+    needed = _lib.needed_libraries(rmg.library_path())
+    assert any(name.startswith("libc.so") for name in needed), needed
+    assert _lib.needed_libraries(__file__) == []

@@ -1,0 +1,53 @@
+#!/usr/bin/env bash
+# The Python bindings' tests (tests/python, pytest) against BUILD_DIR's librmg.so.
+# Usage: bash tests/python_tests.sh BUILD_DIR SOURCE_DIR   (registered in CTest like every tests/*.sh)
+#
+# A sanitizer build's librmg.so links libasan, whose runtime must be the first library of the
+# process: it is preloaded (the exact libasan the library links, found with ldd) and leak
+# detection is turned off, since the interpreter itself never frees everything.
+set -euo pipefail
+build=$(cd "${1:?usage: python_tests.sh BUILD_DIR SOURCE_DIR}" && pwd)
+src=$(cd "${2:?usage: python_tests.sh BUILD_DIR SOURCE_DIR}" && pwd)
+lib="$build/librmg.so"
+if [ ! -e "$lib" ]; then
+    echo "python_tests: $lib does not exist (build the 'rmg' target first)"
+    exit 1
+fi
+
+# The first python3 on PATH that has pytest and jsonschema (Debian's python3-pytest and
+# python3-jsonschema live in /usr/bin/python3's path; another python3 may come first on PATH).
+py=""
+for candidate in python3 /usr/bin/python3; do
+    if command -v "$candidate" >/dev/null 2>&1 && "$candidate" -c "import pytest, jsonschema" >/dev/null 2>&1; then
+        py=$candidate
+        break
+    fi
+done
+if [ -z "$py" ]; then
+    echo "python_tests: no python3 with pytest and jsonschema (scripts/setup.sh installs python3-pytest, python3-jsonschema)"
+    exit 1
+fi
+
+export RMG_LIBRARY="$lib"
+export RMG_SOURCE_DIR="$src"
+export PYTHONPATH="$src/bindings/python${PYTHONPATH:+:$PYTHONPATH}"
+export PYTHONDONTWRITEBYTECODE=1 # keep __pycache__ out of the source tree
+
+asan=$(ldd "$lib" 2>/dev/null | awk '/libasan/ { print $3; exit }')
+if [ -n "$asan" ]; then
+    if [ ! -e "$asan" ]; then
+        asan=$(gcc -print-file-name=libasan.so 2>/dev/null || true)
+    fi
+    if [ -z "$asan" ] || [ ! -e "$asan" ]; then
+        echo "python_tests: $lib links libasan but its runtime was not found"
+        exit 1
+    fi
+    export LD_PRELOAD="$asan${LD_PRELOAD:+ $LD_PRELOAD}"
+    export ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0"
+    export RMG_TEST_ASAN=1
+    echo "python_tests: sanitizer build, preloading $asan"
+fi
+
+cd "$src"
+echo "python_tests: $("$py" --version 2>&1), library $lib"
+exec "$py" -m pytest -q -o cache_dir="$build/.pytest_cache" tests/python
