@@ -141,6 +141,16 @@ static void test_unknown_enum_values(void **state)
            "unknown rule target 44");
     expect(HEAD "    rules: [{op: 3, target: all}]\n" TWO_ZONES LINK, RMG_SEVERITY_ERROR, "value-range",
            "unknown rule operation 3");
+    expect(HEAD TWO_ZONES "      - {id: 3, kind: treasure, size: 1, placement: 5}\n" LINK, RMG_SEVERITY_ERROR,
+           "value-range", "unknown zone placement 5");
+    expect(HEAD TWO_ZONES "      - {id: 3, kind: treasure, size: 1, monsters: {mood: 9}}\n" LINK, RMG_SEVERITY_ERROR,
+           "value-range", "unknown monster mood 9");
+    expect(HEAD TWO_ZONES "    connections:\n      - {a: 1, b: 2, value: 1, placement: 6, roads: 4}\n",
+           RMG_SEVERITY_ERROR, "value-range", "unknown connection placement 6");
+    expect(HEAD TWO_ZONES "    connections:\n      - {a: 1, b: 2, value: 1, roads: 4}\n", RMG_SEVERITY_ERROR,
+           "value-range", "unknown road setting 4");
+    expect("mirror: true\n" HEAD TWO_ZONES "      - {id: 3, kind: treasure, size: 1, mirror_links: [{surface: 7,"
+           " underground: gate}]}\n" LINK, RMG_SEVERITY_ERROR, "value-range", "unknown teleport kind");
     expect(HEAD TWO_ZONES "    connections:\n      - {a: 1, b: 2, value: 1, players: {min_humans: 3, max_humans: 2}}\n",
            RMG_SEVERITY_ERROR, "players-range", "connection 1: minimum humans 3 exceeds maximum 2");
     expect(HEAD TWO_ZONES "      - {id: 3, kind: treasure, size: 1, players: {min_total: -1}}\n" LINK,

@@ -223,6 +223,10 @@ static void check_monsters(rmg__checker *ck, const rmg__zone *z)
         ERR(ck, "value-range", &z->loc, z->id, -1, "exact monster mood %d is outside 0..10 (ZON-24)", z->mood_value);
     if ((int)z->monster_strength < RMG_MONSTERS_NONE || z->monster_strength > RMG_MONSTERS_STRONG)
         ERR(ck, "value-range", &z->loc, z->id, -1, "unknown monster strength %d", (int)z->monster_strength);
+    if ((int)z->mood < RMG_MOOD_COMPLIANT || z->mood > RMG_MOOD_EXACT)
+        ERR(ck, "value-range", &z->loc, z->id, -1, "unknown monster mood %d", (int)z->mood);
+    if ((int)z->placement < RMG_PLACEMENT_ANY || z->placement > RMG_PLACEMENT_UNDERGROUND)
+        ERR(ck, "value-range", &z->loc, z->id, -1, "unknown zone placement %d", (int)z->placement);
 }
 
 static void check_factions(rmg__checker *ck, const rmg__zone *z)
@@ -288,6 +292,10 @@ static void check_connections(rmg__checker *ck, const rmg__template *t)
             ERR(ck, "value-range", &c->loc, -1, ci, "guard value %lld is negative", (long long)c->value);
         if ((int)c->type < RMG_CONNECTION_STANDARD || c->type > RMG_CONNECTION_FICTIVE)
             ERR(ck, "value-range", &c->loc, -1, ci, "unknown connection type %d", (int)c->type);
+        if ((int)c->placement < RMG_LINK_DEFAULT || c->placement > RMG_LINK_RANDOM)
+            ERR(ck, "value-range", &c->loc, -1, ci, "unknown connection placement %d", (int)c->placement);
+        if ((int)c->roads < RMG_ROAD_FORBIDDEN || c->roads > RMG_ROAD_MANDATORY)
+            ERR(ck, "value-range", &c->loc, -1, ci, "unknown road setting %d", (int)c->roads);
         if (c->type == RMG_CONNECTION_BORDER_GUARD)
             WARN(ck, "border-guard", &c->loc, -1, ci,
                  "border-guard connections fall back to standard when colours run out (CON-05)");
@@ -549,7 +557,10 @@ static void check_mirror(rmg__checker *ck, const rmg__template *t)
             ERR(ck, "mirror-underground", &z->loc, z->id, -1, "mirror links belong to surface zones (ZON-29)");
         for (size_t k = 0; k < z->n_mirror_links; k++) {
             const rmg__mirror_link *m = &z->mirror_links[k];
-            if (teleport_width(m->surface_kind) != teleport_width(m->underground_kind))
+            if ((int)m->surface_kind < RMG_TELEPORT_NONE || m->surface_kind > RMG_TELEPORT_GATE ||
+                (int)m->underground_kind < RMG_TELEPORT_NONE || m->underground_kind > RMG_TELEPORT_GATE)
+                ERR(ck, "value-range", &m->loc, z->id, -1, "unknown teleport kind in a mirror link");
+            else if (teleport_width(m->surface_kind) != teleport_width(m->underground_kind))
                 WARN(ck, "mirror-width", &m->loc, z->id, -1,
                      "the two teleports of a mirror link differ in width (ZON-32)");
             if (m->value < 0)
