@@ -112,11 +112,18 @@ uint32_t rmg__bld_bfs(rmg__bld *b, const uint32_t *sources, size_t n_sources, rm
             return s + 1;
         b->queue[tail++] = s;
     }
+    /* Same neighbour order as rmg__bld_nbr, with the coordinates of t computed once per tile
+     * rather than per neighbour (this search dominates the finish stage). */
+    const int w = b->w, h = b->h;
     while (head < tail) {
         uint32_t t = b->queue[head++];
+        int x = (int)(t % (uint32_t)w), y = (int)((t / (uint32_t)w) % (uint32_t)h);
         for (int d = 0; d < 8; d++) {
-            uint32_t u;
-            if (!rmg__bld_nbr(b, t, d, &u) || b->seen[u] == stamp)
+            int nx = x + DX[d], ny = y + DY[d];
+            if (nx < 0 || ny < 0 || nx >= w || ny >= h)
+                continue;
+            uint32_t u = (uint32_t)((int64_t)t + (int64_t)DY[d] * w + DX[d]);
+            if (b->seen[u] == stamp)
                 continue;
             bool is_goal = goal(b, u, user);
             if (!is_goal && !pass(b, u, user))

@@ -1,6 +1,7 @@
 /* Realizing template connections (CON-01..13, CON-21) and mirror links (ZON-29..36): ground
  * passages through sealed borders, wide openings, subterranean gates, monoliths, border guards
  * with their keymaster's tents, shipyard crossings. */
+#include <stdio.h>
 #include <string.h>
 
 #include "build_stage.h"
@@ -19,6 +20,7 @@ typedef struct link {
     bool guarded;              /* standard (or fallback): guard slots */
     bool border_guard;         /* colours allocated */
     int key_color[2];          /* border guard colours on a's and b's side */
+    int crowded;               /* map zone where the last teleport found no room, 0 none */
 } link;
 
 /* ---- geometry between two zones ----------------------------------------------------------- */
@@ -202,7 +204,7 @@ static rmg_status add_tents(rmg__bstate *s, link *l, const uint32_t guard[2], bo
     *ok = true;
     for (int side = 0; side < 2; side++) {
         rmg__bs_request rq = {zones[side], "keymaster_tent", RMG_OBJECT_KEYMASTER_TENT, l->key_color[side],
-                              RMG__SCORE_NORMAL, 0, false};
+                              RMG__SCORE_NORMAL, 0, false, false};
         uint32_t approach;
         rmg_status st;
         uint32_t id = rmg__bs_place(s, &rq, &approach, &st);
@@ -423,7 +425,7 @@ static rmg_status realize_pair(rmg__bstate *s, link *l, way w, bool *ok)
 {
     *ok = false;
     const rmg__teleport_color *colors = rmg__teleport_colors(&(size_t){0});
-    rmg__bs_request rq = {l->a, "subterranean_gate", RMG_OBJECT_GATE, -1, RMG__SCORE_NORMAL, 0, l->border_guard};
+    rmg__bs_request rq = {l->a, "subterranean_gate", RMG_OBJECT_GATE, -1, RMG__SCORE_NORMAL, 0, l->border_guard, false};
     int color = -1;
     if (w == WAY_MONOLITH) {
         color = take_teleport_color(s);
@@ -457,6 +459,7 @@ static rmg_status realize_pair(rmg__bstate *s, link *l, way w, bool *ok)
             rmg__bs_undo_last_object(s);
     }
     if (!ids[0] || !ids[1]) {
+        l->crowded = ids[0] ? l->b : l->a;
         if (color >= 0)
             s->color_used[color] = 0;
         return RMG_OK;
@@ -547,8 +550,13 @@ static rmg_status realize_link(rmg__bstate *s, link *l)
     }
     if (st != RMG_OK)
         return st;
-    if (!ok)
-        return unrealized(s, l, "no room for a passage, a gate or a monolith in one of the zones");
+    if (!ok) {
+        char why[200];
+        const rmg__map_zone *z = rmg__bld_zone(&s->b, l->crowded ? l->crowded : l->a);
+        snprintf(why, sizeof why, "no room for a passage, a gate or a monolith: zone %d (template zone %d, %zu tiles) is full",
+                 z->id, z->tpl_id, z->n_tiles);
+        return unrealized(s, l, why);
+    }
     return RMG_OK;
 }
 
@@ -637,7 +645,7 @@ static rmg_status build_mirror_link(rmg__bstate *s, const rmg__map_zone *z, size
                                                                        ? RMG_OBJECT_GATE
                                                                        : RMG_OBJECT_MONOLITH,
                            ml->surface_kind == RMG_TELEPORT_GATE ? -1 : ml->surface_color,
-                           ml->monolith_repulsion ? RMG__SCORE_REPEL : RMG__SCORE_NORMAL, 0, false};
+                           ml->monolith_repulsion ? RMG__SCORE_REPEL : RMG__SCORE_NORMAL, 0, false, false};
     rmg__bs_request bottom = top;
     bottom.key = teleport_key(ml->underground_kind);
     bottom.kind = ml->underground_kind == RMG_TELEPORT_GATE ? RMG_OBJECT_GATE : RMG_OBJECT_MONOLITH;

@@ -60,21 +60,29 @@ static bool kept_outside_main(const rmg__bld *b, uint32_t t, void *user)
     return kept_walk_in_zone(b, t, user) && !(b->mark[t] & MK_MAIN);
 }
 
-static bool never(const rmg__bld *b, uint32_t t, void *user)
+/* Floods MK_MAIN over kept walkable tiles from `from`. The main area is always closed (every
+ * kept walkable neighbour of a main tile is main), so the flood only needs to cross tiles not
+ * yet main: the result is the same as flooding the whole network again, at the cost of the
+ * newly joined part only. */
+static void flood_main(rmg__bld *b, uint32_t from, zone_user *zu)
 {
-    (void)b;
-    (void)t;
-    (void)user;
-    return false;
-}
-
-/* Floods MK_MAIN over kept walkable tiles from `from` (tiles: the zone's). */
-static void flood_main(rmg__bld *b, uint32_t from, zone_user *zu, const uint32_t *tiles, size_t n)
-{
-    rmg__bld_bfs(b, &from, 1, kept_walk_in_zone, never, zu);
-    for (size_t i = 0; i < n; i++)
-        if (b->seen[tiles[i]] == b->stamp)
-            b->mark[tiles[i]] |= MK_MAIN;
+    uint32_t stamp = rmg__bld_stamp(b);
+    size_t head = 0, tail = 0;
+    b->seen[from] = stamp;
+    b->mark[from] |= MK_MAIN;
+    b->queue[tail++] = from;
+    while (head < tail) {
+        uint32_t t = b->queue[head++];
+        for (int d = 0; d < 8; d++) {
+            uint32_t u;
+            if (!rmg__bld_nbr(b, t, d, &u) || b->seen[u] == stamp || (b->mark[u] & MK_MAIN) ||
+                !kept_walk_in_zone(b, u, zu))
+                continue;
+            b->seen[u] = stamp;
+            b->mark[u] |= MK_MAIN;
+            b->queue[tail++] = u;
+        }
+    }
 }
 
 static void keep_path_tile(rmg__bld *b, uint32_t t, void *user)
@@ -121,7 +129,7 @@ static bool optional(const rmg__bld *b, uint32_t t)
 static size_t join_kept(rmg__bld *b, const uint32_t *tiles, size_t n, uint32_t root, zone_user *zu, uint32_t *sources,
                         uint32_t *first_lost)
 {
-    flood_main(b, root, zu, tiles, n);
+    flood_main(b, root, zu);
     size_t unjoined = 0;
     for (;;) {
         size_t ns = 0;
@@ -150,7 +158,7 @@ static size_t join_kept(rmg__bld *b, const uint32_t *tiles, size_t n, uint32_t r
             break;
         }
         rmg__bld_trace(b, found - 1, keep_path_tile, NULL);
-        flood_main(b, found - 1, zu, tiles, n);
+        flood_main(b, found - 1, zu);
     }
     return unjoined;
 }

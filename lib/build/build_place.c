@@ -46,18 +46,19 @@ static bool in_foot(const foot *f, uint32_t t)
 }
 
 /* An object tile: open interior land of the zone, away from passages and other objects. */
-static bool tile_takes_object(const rmg__bld *b, int zone, uint32_t t)
+static bool tile_takes_object(const rmg__bld *b, const rmg__bs_request *rq, uint32_t t)
 {
     const uint16_t bad = RMG__T_BLOCKED | RMG__T_BORDER | RMG__T_OBJECT | RMG__T_ENTRY | RMG__T_FREE |
                          RMG__T_PASSAGE | RMG__T_WATER | RMG__T_GUARD;
-    return b->m->tile_zone[t] == zone && !(b->m->flags[t] & bad) &&
-           !(b->mark[t] & (RMG__MK_NEAR_PASSAGE | RMG__MK_NEAR_OBJECT));
+    uint8_t near = rq->crowded ? 0 : (RMG__MK_NEAR_PASSAGE | RMG__MK_NEAR_OBJECT);
+    return b->m->tile_zone[t] == rq->zone && !(b->m->flags[t] & bad) && !(b->mark[t] & near);
 }
 
-static bool approach_ok(const rmg__bld *b, int zone, uint32_t t)
+static bool approach_ok(const rmg__bld *b, const rmg__bs_request *rq, uint32_t t)
 {
     const uint16_t bad = RMG__T_BLOCKED | RMG__T_BORDER | RMG__T_OBJECT | RMG__T_ENTRY | RMG__T_WATER;
-    return b->m->tile_zone[t] == zone && !(b->m->flags[t] & bad) && !(b->mark[t] & RMG__MK_NEAR_OBJECT);
+    return b->m->tile_zone[t] == rq->zone && !(b->m->flags[t] & bad) &&
+           (rq->crowded || !(b->mark[t] & RMG__MK_NEAR_OBJECT));
 }
 
 static bool touches_zone(const rmg__bld *b, const foot *f, int zone)
@@ -86,14 +87,34 @@ static bool seal_possible(const rmg__bld *b, const foot *f)
     return true;
 }
 
+/* Marks with RMG__MK_REACHABLE the open interior of zone that its skeleton reaches: candidates
+ * in pockets cut off by borders are skipped before the costlier per-candidate search. */
+static void mark_reachable(rmg__bstate *s, int zone)
+{
+    if (!s->zfree[zone - 1].count)
+        return;
+    rmg__bs_reach(s, zone, RMG__NO_TILE, NULL, 0);
+    for (uint32_t t = 0; t < s->b.n; t++)
+        if (s->b.seen[t] == s->b.stamp)
+            s->b.mark[t] |= RMG__MK_REACHABLE;
+}
+
+static void clear_reachable(rmg__bstate *s)
+{
+    for (uint32_t t = 0; t < s->b.n; t++)
+        s->b.mark[t] &= (uint8_t)~RMG__MK_REACHABLE;
+}
+
 static bool fits(const rmg__bld *b, const rmg__bs_request *rq, const rmg__bld_shape *sh, uint32_t a, foot *f)
 {
     if (!footprint_at(b, sh, a, f))
         return false;
+    if (!(b->mark[f->approach] & RMG__MK_REACHABLE))
+        return false;
     for (size_t i = 0; i < f->n; i++)
-        if (!tile_takes_object(b, rq->zone, f->tiles[i]))
+        if (!tile_takes_object(b, rq, f->tiles[i]))
             return false;
-    if (in_foot(f, f->approach) || !approach_ok(b, rq->zone, f->approach))
+    if (in_foot(f, f->approach) || !approach_ok(b, rq, f->approach))
         return false;
     if (rq->water_zone && !touches_zone(b, f, rq->water_zone))
         return false;
@@ -235,7 +256,20 @@ static uint32_t commit_object(rmg__bstate *s, const rmg__bs_request *rq, const r
     return id;
 }
 
+static uint32_t place_once(rmg__bstate *s, const rmg__bs_request *rq, uint32_t *approach, rmg_status *st);
+
 uint32_t rmg__bs_place(rmg__bstate *s, const rmg__bs_request *rq, uint32_t *approach, rmg_status *st)
+{
+    uint32_t id = place_once(s, rq, approach, st);
+    if (id || *st != RMG_OK)
+        return id;
+    /* A crowded zone: allow the object next to other objects and passages. */
+    rmg__bs_request relaxed = *rq;
+    relaxed.crowded = true;
+    return place_once(s, &relaxed, approach, st);
+}
+
+static uint32_t place_once(rmg__bstate *s, const rmg__bs_request *rq, uint32_t *approach, rmg_status *st)
 {
     *st = RMG_OK;
     const rmg__map_zone *z = rmg__bld_zone(&s->b, rq->zone);
@@ -249,9 +283,11 @@ uint32_t rmg__bs_place(rmg__bstate *s, const rmg__bs_request *rq, uint32_t *appr
     cand best[MAX_TRIES];
     size_t n_best = 0;
     foot f;
+    mark_reachable(s, rq->zone);
     for (uint32_t a = 0; a < s->b.n; a++)
         if (s->b.m->tile_zone[a] == rq->zone && fits(&s->b, rq, &sh, a, &f))
             keep_best(best, &n_best, score_at(s, rq, &f, ring), a);
+    clear_reachable(s);
     for (size_t i = 0; i < n_best; i++) {
         footprint_at(&s->b, &sh, best[i].anchor, &f);
         uint32_t excl[MAX_EXCL];
@@ -266,8 +302,22 @@ uint32_t rmg__bs_place(rmg__bstate *s, const rmg__bs_request *rq, uint32_t *appr
     return 0;
 }
 
+static uint32_t mirror_once(rmg__bstate *s, const rmg__bs_request *top, const rmg__bs_request *bottom,
+                            uint32_t approach[2], uint32_t ids[2], rmg_status *st);
+
 uint32_t rmg__bs_place_mirror(rmg__bstate *s, const rmg__bs_request *top, const rmg__bs_request *bottom,
                               uint32_t approach[2], uint32_t ids[2], rmg_status *st)
+{
+    uint32_t id = mirror_once(s, top, bottom, approach, ids, st);
+    if (id || *st != RMG_OK)
+        return id;
+    rmg__bs_request t2 = *top, b2 = *bottom;
+    t2.crowded = b2.crowded = true;
+    return mirror_once(s, &t2, &b2, approach, ids, st);
+}
+
+static uint32_t mirror_once(rmg__bstate *s, const rmg__bs_request *top, const rmg__bs_request *bottom,
+                            uint32_t approach[2], uint32_t ids[2], rmg_status *st)
 {
     *st = RMG_OK;
     const rmg__map_zone *z = rmg__bld_zone(&s->b, top->zone);
@@ -283,6 +333,10 @@ uint32_t rmg__bs_place_mirror(rmg__bstate *s, const rmg__bs_request *top, const 
     size_t n_best = 0;
     foot f, g;
     rmg__bs_request low = *bottom;
+    for (size_t i = 0; i < s->b.m->zones.count; i++)
+        if (s->b.m->zones.items[i].level == 1 && rmg__bld_land_zone(&s->b, (int)i + 1))
+            mark_reachable(s, (int)i + 1);
+    mark_reachable(s, top->zone);
     for (uint32_t a = 0; a < plane; a++) {
         if (s->b.m->tile_zone[a] != top->zone || !fits(&s->b, top, &sh_top, a, &f))
             continue;
@@ -292,6 +346,7 @@ uint32_t rmg__bs_place_mirror(rmg__bstate *s, const rmg__bs_request *top, const 
             continue;
         keep_best(best, &n_best, score_at(s, top, &f, ring), a);
     }
+    clear_reachable(s);
     for (size_t i = 0; i < n_best; i++) {
         uint32_t a = best[i].anchor;
         footprint_at(&s->b, &sh_top, a, &f);

@@ -8,6 +8,7 @@
 /* b.mark bits during the build stage. */
 #define RMG__MK_NEAR_PASSAGE 1u  /* within reach of a passage: no new passage or object here */
 #define RMG__MK_NEAR_OBJECT 2u   /* next to an object the stage placed: no new object here */
+#define RMG__MK_REACHABLE 4u     /* open interior its zone's skeleton reaches (during one placement) */
 
 typedef RMG__VEC(uint32_t) rmg__u32vec;
 
@@ -56,6 +57,7 @@ typedef struct rmg__bs_request {
     rmg__bs_score score;
     int water_zone;          /* shipyards: the water zone the object must touch, 0 none */
     bool seal;               /* block every neighbour but the approach tile (border guard use) */
+    bool crowded;            /* second try: spacing from other objects and passages waived */
 } rmg__bs_request;
 
 /* Places an object of the request in its zone, connected to the skeleton by a FREE path that
