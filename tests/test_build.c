@@ -409,6 +409,44 @@ static void test_con09_stacked_zones_get_gates_and_zon14_terrain(void **state)
     fx_done(&f);
 }
 
+/* Zones 1 | 2 on the surface, zone 3 under both: 1-2 adjacent, 1-3 and 2-3 stacked. */
+static void adjacent_and_stacked(fx *f, uint64_t seed)
+{
+    assert_true(fx_init(f, rmg_test_context(NULL, seed), 40, 20, 2, seed));
+    int a = fx_zone(f, 1, RMG_ZONE_TREASURE, 0, RMG_TERRAIN_GRASS);
+    int b = fx_zone(f, 2, RMG_ZONE_TREASURE, 0, RMG_TERRAIN_SAND);
+    int c = fx_zone(f, 3, RMG_ZONE_TREASURE, 1, RMG_TERRAIN_LAVA);
+    fx_rect(f, a, 0, 0, 19, 19, 0);
+    fx_rect(f, b, 20, 0, 39, 19, 0);
+    fx_rect(f, c, 0, 0, 39, 19, 1);
+    fx_layout_done(f);
+}
+
+static void test_con10_11_13_placement_choices(void **state)
+{
+    (void)state;
+    fx f;
+    adjacent_and_stacked(&f, 24);
+    assert_non_null(fx_conn(&f, 1, 2, RMG_CONNECTION_STANDARD, RMG_LINK_UNDERGROUND_GATE, 3000)); /* not stacked */
+    assert_non_null(fx_conn(&f, 1, 3, RMG_CONNECTION_STANDARD, RMG_LINK_GROUND, 3000));           /* not adjacent */
+    assert_non_null(fx_conn(&f, 2, 3, RMG_CONNECTION_STANDARD, RMG_LINK_RANDOM, 3000));
+    assert_non_null(fx_conn(&f, 1, 2, RMG_CONNECTION_STANDARD, RMG_LINK_GROUND, 3000));
+    assert_int_equal(rmg__stage_build(&f.g), RMG_OK);
+    /* Advisory placements fall back to what the layout allows (CON-08). */
+    assert_int_equal(conn_of(&f, 0)->realized, RMG_REALIZED_PASSAGE);
+    assert_int_equal(conn_of(&f, 1)->realized, RMG_REALIZED_GATE);
+    assert_int_equal(conn_of(&f, 2)->realized, RMG_REALIZED_GATE); /* CON-13: gate when possible */
+    assert_int_equal(conn_of(&f, 3)->realized, RMG_REALIZED_PASSAGE);
+    assert_sealed(&f);
+    fx_done(&f);
+    /* CON-11: on a one-level map underground_gate is default: ground between adjacent zones. */
+    two_strips(&f, 40, 20, 25);
+    assert_non_null(fx_conn(&f, 1, 2, RMG_CONNECTION_STANDARD, RMG_LINK_UNDERGROUND_GATE, 3000));
+    assert_int_equal(rmg__stage_build(&f.g), RMG_OK);
+    assert_int_equal(conn_of(&f, 0)->realized, RMG_REALIZED_PASSAGE);
+    fx_done(&f);
+}
+
 static void test_zon14_lava_stays_underground_and_rock_water_zones(void **state)
 {
     (void)state;
@@ -1077,6 +1115,7 @@ int main(void)
         cmocka_unit_test(test_con12_monolith_even_when_adjacent),
         cmocka_unit_test(test_con09_not_adjacent_becomes_monolith),
         cmocka_unit_test(test_con09_stacked_zones_get_gates_and_zon14_terrain),
+        cmocka_unit_test(test_con10_11_13_placement_choices),
         cmocka_unit_test(test_zon14_lava_stays_underground_and_rock_water_zones),
         cmocka_unit_test(test_con05_border_guard_colours_tents_and_fallback),
         cmocka_unit_test(test_con21_monolith_repulsion_moves_it_away),
