@@ -274,6 +274,31 @@ static void fx_done(fx *f)
     rmg_context_destroy(ctx);
 }
 
+static bool step_zone_walk(const struct rmg_map *m, size_t u, const void *user)
+{
+    return m->tile_zone[u] == *(const int *)user && walkable(m, u);
+}
+
+/* Every land zone's walkable area is one 8-connected region. */
+static void assert_zone_areas_connected(const fx *f)
+{
+    const struct rmg_map *m = f->m;
+    for (size_t i = 0; i < m->zones.count; i++) {
+        const rmg__map_zone *z = &m->zones.items[i];
+        if (z->kind == RMG_ZONE_ROCK || z->kind == RMG_ZONE_WATER)
+            continue;
+        size_t first = SIZE_MAX, total = 0;
+        for (size_t t = 0; t < m->n_tiles; t++)
+            if (m->tile_zone[t] == z->id && walkable(m, t)) {
+                total++;
+                if (first == SIZE_MAX)
+                    first = t;
+            }
+        assert_true(total > 0);
+        assert_int_equal(flood(m, first, step_zone_walk, &z->id, NULL, NULL), total);
+    }
+}
+
 /* ---- connection kinds ---------------------------------------------------------------------- */
 
 static void test_con03_standard_ground_passage_sealed(void **state)
@@ -325,6 +350,13 @@ static void test_con04_wide_opening_unguarded(void **state)
     assert_int_equal(c->guard_slots.count, 0);
     assert_true(c->tiles.count >= 40); /* nearly all of the 30-tile border, both sides */
     assert_sealed(&f);
+    /* After obstacles every tile still recorded for the opening can be crossed. */
+    assert_int_equal(rmg__finish_obstacles(&f.g), RMG_OK);
+    c = conn_of(&f, 0);
+    assert_true(c->tiles.count >= 2);
+    for (size_t k = 0; k < c->tiles.count; k++)
+        assert_true(walkable(f.m, c->tiles.items[k]));
+    assert_zone_areas_connected(&f);
     fx_done(&f);
 }
 
@@ -894,31 +926,6 @@ static void test_con20_noncoherent_zone_still_links_its_towns(void **state)
     assert_true(road_connected(&f, town_road_tile(&f, towns[0]), town_road_tile(&f, mid_town)));
     assert_true(road_connected(&f, town_road_tile(&f, towns[1]), town_road_tile(&f, mid_town)));
     fx_done(&f);
-}
-
-static bool step_zone_walk(const struct rmg_map *m, size_t u, const void *user)
-{
-    return m->tile_zone[u] == *(const int *)user && walkable(m, u);
-}
-
-/* Every land zone's walkable area is one 8-connected region. */
-static void assert_zone_areas_connected(const fx *f)
-{
-    const struct rmg_map *m = f->m;
-    for (size_t i = 0; i < m->zones.count; i++) {
-        const rmg__map_zone *z = &m->zones.items[i];
-        if (z->kind == RMG_ZONE_ROCK || z->kind == RMG_ZONE_WATER)
-            continue;
-        size_t first = SIZE_MAX, total = 0;
-        for (size_t t = 0; t < m->n_tiles; t++)
-            if (m->tile_zone[t] == z->id && walkable(m, t)) {
-                total++;
-                if (first == SIZE_MAX)
-                    first = t;
-            }
-        assert_true(total > 0);
-        assert_int_equal(flood(m, first, step_zone_walk, &z->id, NULL, NULL), total);
-    }
 }
 
 static void test_obstacles_keep_everything_reachable(void **state)

@@ -326,6 +326,24 @@ static rmg_status obstacles_in_zone(rmg__bld *b, const rmg__map_zone *z, uint32_
     return RMG_OK;
 }
 
+/* Wide openings lose the tiles step 2 filled (walled-off remnants): a connection's tiles are
+ * the ones a hero can actually cross. */
+static void prune_wide_openings(struct rmg_map *m)
+{
+    for (size_t i = 0; i < m->conns.count; i++) {
+        rmg__map_connection *c = &m->conns.items[i];
+        if (c->realized != RMG_REALIZED_WIDE)
+            continue;
+        size_t kept = 0;
+        for (size_t k = 0; k < c->tiles.count; k++) {
+            uint32_t t = c->tiles.items[k];
+            if (!(m->flags[t] & RMG__T_BLOCKED) || (m->flags[t] & (RMG__T_ENTRY | RMG__T_GUARD)))
+                c->tiles.items[kept++] = t;
+        }
+        c->tiles.count = kept;
+    }
+}
+
 rmg_status rmg__finish_obstacles(rmg__gen *g)
 {
     if (!g || !g->map)
@@ -348,6 +366,8 @@ rmg_status rmg__finish_obstacles(rmg__gen *g)
         if (rmg__bld_land_zone(&b, z->id))
             st = obstacles_in_zone(&b, z, tiles, sources, clear_blocks, bw, bh, &od);
     }
+    if (st == RMG_OK)
+        prune_wide_openings(g->map);
     rmg__free(b.ctx, tiles);
     rmg__free(b.ctx, sources);
     rmg__free(b.ctx, clear_blocks);
