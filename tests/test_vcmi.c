@@ -308,6 +308,47 @@ static void test_connections(void **state)
     rmg_context_destroy(ctx);
 }
 
+/* townsLikeZone copies counts, densities and the same-type flag; the zone's own towns give way
+ * (warned). Unknown keys at every level are warnings, never silently dropped. */
+static void test_towns_like_zone_and_unknown_keys(void **state)
+{
+    (void)state;
+    static const char text[] =
+        "{ \"T\" : { \"minSize\" : \"s\", \"maxSize\" : \"s\", \"players\" : \"2\", \"author\" : \"me\",\n"
+        "  \"zones\" : {\n"
+        "    \"1\" : { \"type\" : \"treasure\", \"neutralTowns\" : { \"towns\" : 2, \"castleDensity\" : 5, \"huts\" : 1 },\n"
+        "            \"townsAreSameType\" : true, \"mines\" : { \"mithril\" : 1 }, \"colour\" : \"red\" },\n"
+        "    \"2\" : { \"type\" : \"treasure\", \"townsLikeZone\" : 1, \"playerTowns\" : { \"towns\" : 1 },\n"
+        "            \"monstersLikeZone\" : 1, \"treasure\" : [ { \"min\" : 1, \"max\" : 2, \"density\" : 1, \"x\" : 0 } ] } },\n"
+        "  \"connections\" : [ { \"a\" : \"1\", \"b\" : \"2\", \"guard\" : 0, \"colour\" : 3 } ] } }";
+    rmg_context *ctx = rmg_test_context(NULL, 1);
+    rmg_pack *p = load(ctx, text);
+    const rmg__template *t = &p->templates[0];
+    const rmg__zone *z2 = zone(t, 2);
+    assert_int_equal(z2->neutral_towns, 2);
+    assert_int_equal(z2->neutral_castle_density, 5);
+    assert_int_equal(z2->player_towns, 0);   /* replaced by zone 1's (none) */
+    assert_true(z2->towns_same_type);
+    static const char *const expected[] = {
+        "unknown template key 'author' ignored",
+        "zone 1: unknown key 'huts' in 'neutralTowns' ignored",
+        "zone 1: mines of 'mithril': not a HotA resource, ignored",
+        "zone 1: unknown zone key 'colour' ignored",
+        "zone 2: unknown zone key 'monstersLikeZone' ignored",
+        "zone 2: unknown key 'x' in a treasure range ignored",
+        "zone 2: the zone's own settings are replaced by 'townsLikeZone' (as in VCMI)",
+        "connection 1: unknown key 'colour' ignored",
+    };
+    for (size_t i = 0; i < sizeof expected / sizeof expected[0]; i++)
+        if (!has_warning(p, expected[i]))
+            fail_msg("missing warning: %s", expected[i]);
+    assert_int_equal(p->n_warnings, sizeof expected / sizeof expected[0]);
+    /* Warnings carry the place: "line L, column C: template 'T': ...". */
+    assert_non_null(strstr(p->warnings[0], "line 1, column 73: template 'T': unknown template key"));
+    rmg_pack_destroy(p);
+    rmg_context_destroy(ctx);
+}
+
 /* The rich file is a valid template pack, and YAML keeps every setting. */
 static void test_rich_round_trip(void **state)
 {
@@ -475,6 +516,7 @@ int main(void)
         cmocka_unit_test(test_town_hints_become_type_rules),
         cmocka_unit_test(test_custom_objects_become_rules),
         cmocka_unit_test(test_connections),
+        cmocka_unit_test(test_towns_like_zone_and_unknown_keys),
         cmocka_unit_test(test_rich_round_trip),
         cmocka_unit_test(test_corpus_loads_checks_and_round_trips),
         cmocka_unit_test(test_corpus_spot_checks),
