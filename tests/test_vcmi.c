@@ -330,21 +330,21 @@ static void test_towns_like_zone_and_unknown_keys(void **state)
     assert_int_equal(z2->player_towns, 0);   /* replaced by zone 1's (none) */
     assert_true(z2->towns_same_type);
     static const char *const expected[] = {
-        "unknown template key 'author' ignored",
+        "unknown key 'author' in the template ignored",
         "zone 1: unknown key 'huts' in 'neutralTowns' ignored",
         "zone 1: mines of 'mithril': not a HotA resource, ignored",
-        "zone 1: unknown zone key 'colour' ignored",
-        "zone 2: unknown zone key 'monstersLikeZone' ignored",
+        "zone 1: unknown key 'colour' in the zone ignored",
+        "zone 2: unknown key 'monstersLikeZone' in the zone ignored",
         "zone 2: unknown key 'x' in a treasure range ignored",
         "zone 2: the zone's own settings are replaced by 'townsLikeZone' (as in VCMI)",
-        "connection 1: unknown key 'colour' ignored",
+        "unknown key 'colour' in connection 1 ignored",
     };
     for (size_t i = 0; i < sizeof expected / sizeof expected[0]; i++)
         if (!has_warning(p, expected[i]))
             fail_msg("missing warning: %s", expected[i]);
     assert_int_equal(p->n_warnings, sizeof expected / sizeof expected[0]);
     /* Warnings carry the place: "line L, column C: template 'T': ...". */
-    assert_non_null(strstr(p->warnings[0], "line 1, column 73: template 'T': unknown template key"));
+    assert_non_null(strstr(p->warnings[0], "line 1, column 62: template 'T': unknown key 'author'"));
     rmg_pack_destroy(p);
     rmg_context_destroy(ctx);
 }

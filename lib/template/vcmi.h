@@ -69,6 +69,9 @@ rmg_status rmg__vcmi_error(rmg__vcmi *r, const rmg__json *at, int zone, const ch
  * counted rather than repeated. Fails only on allocation failure. */
 rmg_status rmg__vcmi_warn(rmg__vcmi *r, const rmg__json *at, int zone, const char *fmt, ...) RMG__PRINTF(4, 5);
 
+/* Warning "unknown key 'K' in WHERE ignored" at the key's line and column. */
+rmg_status rmg__vcmi_unknown_key(rmg__vcmi *r, const rmg__json_member *m, int zone, const char *where);
+
 /* ---- typed access with errors (vcmi_read.c) --------------------------------------------------- */
 
 rmg_status rmg__vcmi_expect(rmg__vcmi *r, const rmg__json *v, rmg__json_type type, int zone, const char *what);

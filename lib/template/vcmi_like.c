@@ -191,7 +191,7 @@ static rmg_status read_hint(rmg__vcmi *r, rmg__template *t, size_t zi, const rmg
         } else if (strcmp(m->key, "relatedToZoneTerrain") == 0) {
             st = hint_zone(r, t, zi, v, m->key, RMG_TYPE_RULE_TOWN_NATIVE, false);
         } else {
-            st = rmg__vcmi_warn(r, v, id, "unknown town hint '%.60s' ignored", m->key);
+            st = rmg__vcmi_unknown_key(r, m, id, "a town hint");
         }
     }
     return st;

@@ -216,7 +216,7 @@ static rmg_status read_parameters(rmg__vcmi *r, rmg__zone *z, const rmg__json *v
         while (k < 4 && strcmp(m->key, keys[k]) != 0)
             k++;
         if (k == 4)
-            st = rmg__vcmi_warn(r, &m->value, z->id, "unknown key '%.60s' in a common object's 'rmg' ignored", m->key);
+            st = rmg__vcmi_unknown_key(r, m, z->id, "a common object's 'rmg'");
         else
             st = rmg__vcmi_int(r, &m->value, 0, INT32_MAX, z->id, m->key, &p[k]);
     }
@@ -239,8 +239,7 @@ static rmg_status read_common_object(rmg__vcmi *r, rmg__zone *z, const rmg__json
         st = read_parameters(r, z, &params->value, p);
     for (size_t i = 0; i < v->count && st == RMG_OK; i++)
         if (strcmp(v->members[i].key, "type") && strcmp(v->members[i].key, "subtype") && strcmp(v->members[i].key, "rmg"))
-            st = rmg__vcmi_warn(r, &v->members[i].value, z->id, "unknown key '%.60s' in a common object ignored",
-                                v->members[i].key);
+            st = rmg__vcmi_unknown_key(r, &v->members[i], z->id, "a common object");
     if (st != RMG_OK)
         return st;
     const char *t = type->value.string, *s = sub ? sub->value.string : NULL;
@@ -280,7 +279,7 @@ rmg_status rmg__vcmi_read_objects(rmg__vcmi *r, rmg__zone *z, const rmg__json *o
             st = rmg__vcmi_warn(r, v, z->id, "'requiredObjects' (objects the zone must contain) has no HotA "
                                 "equivalent: not imported");
         } else {
-            st = rmg__vcmi_warn(r, v, z->id, "unknown key '%.60s' in customObjects ignored", m->key);
+            st = rmg__vcmi_unknown_key(r, m, z->id, "customObjects");
         }
     }
     return st;

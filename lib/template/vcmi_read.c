@@ -65,6 +65,12 @@ rmg_status rmg__vcmi_warn(rmg__vcmi *r, const rmg__json *at, int zone, const cha
     return RMG_OK;
 }
 
+rmg_status rmg__vcmi_unknown_key(rmg__vcmi *r, const rmg__json_member *m, int zone, const char *where)
+{
+    rmg__json at = {.line = m->line, .column = m->column};
+    return rmg__vcmi_warn(r, &at, zone, "unknown key '%.60s' in %s ignored", m->key, where);
+}
+
 /* Hands the template's collected warnings to the pack, in the order first seen. */
 static rmg_status flush_notes(rmg__vcmi *r)
 {
@@ -401,7 +407,7 @@ static rmg_status read_template_key(rmg__vcmi *r, rmg__template *t, const rmg__j
     rmg_status st = read_item_key(r, t, m, &known);
     if (st != RMG_OK || known)
         return st;
-    return rmg__vcmi_warn(r, v, 0, "unknown template key '%.60s' ignored", k);
+    return rmg__vcmi_unknown_key(r, m, 0, "the template");
 }
 
 /* ---- connections ------------------------------------------------------------------------------------- */
@@ -508,7 +514,9 @@ static rmg_status read_connection(rmg__vcmi *r, rmg__template *t, const rmg__jso
         } else if (strcmp(m->key, "road") == 0) {
             st = read_road(r, &c, &m->value, ci);
         } else {
-            st = rmg__vcmi_warn(r, &m->value, 0, "connection %zu: unknown key '%.60s' ignored", ci + 1, m->key);
+            char where[40];
+            snprintf(where, sizeof where, "connection %zu", ci + 1);
+            st = rmg__vcmi_unknown_key(r, m, 0, where);
         }
     }
     if (st == RMG_OK && (!has_a || !has_b))

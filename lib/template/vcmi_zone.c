@@ -199,7 +199,7 @@ static rmg_status read_towns(rmg__vcmi *r, rmg__zone *z, const rmg__json_member 
         while (k < 4 && strcmp(e->key, keys[k]) != 0)
             k++;
         if (k == 4)
-            st = rmg__vcmi_warn(r, &e->value, z->id, "unknown key '%.60s' in '%s' ignored", e->key, m->key);
+            st = rmg__vcmi_unknown_key(r, e, z->id, player ? "'playerTowns'" : "'neutralTowns'");
         else
             st = rmg__vcmi_small_int(r, &e->value, 0, MAX_COUNT, z->id, e->key, dst[k]);
     }
@@ -236,7 +236,7 @@ static rmg_status read_treasure_range(rmg__vcmi *r, rmg__zone *z, const rmg__jso
         else if (strcmp(e->key, "density") == 0)
             st = rmg__vcmi_int(r, &e->value, 0, MAX_DENSITY, z->id, "density", &tr->density);
         else
-            st = rmg__vcmi_warn(r, &e->value, z->id, "unknown key '%.60s' in a treasure range ignored", e->key);
+            st = rmg__vcmi_unknown_key(r, e, z->id, "a treasure range");
     }
     if (st == RMG_OK && tr->min > tr->max)
         st = rmg__vcmi_error(r, v, z->id, "treasure range with min %lld above max %lld", (long long)tr->min,
@@ -328,7 +328,7 @@ static rmg_status read_zone_key(rmg__vcmi *r, rmg__zone *z, rmg__vcmi_zone *x, c
         return read_level(r, z, m);
     if (strcmp(k, "visiblePositionX") == 0 || strcmp(k, "visiblePositionY") == 0 || strcmp(k, "visibleSize") == 0)
         return rmg__vcmi_warn(r, v, z->id, "'%s' (template editor layout) has no HotA equivalent: ignored", k);
-    return rmg__vcmi_warn(r, v, z->id, "unknown zone key '%.60s' ignored", k);
+    return rmg__vcmi_unknown_key(r, m, z->id, "the zone");
 }
 
 static rmg_status read_masks(rmg__vcmi *r, rmg__zone *z, const rmg__json *v)
