@@ -144,8 +144,11 @@ static rmg_status select_template(rmg__gen *g, const rmg_generate_options *asked
         if (asked->template_name && (!t->name || strcmp(t->name, asked->template_name) != 0))
             continue;
         rmg_generate_options o = *asked;
+        /* WAT-06: a mirror pack copies the surface underground, so it needs two levels. */
+        if (pack->mirror && !o.levels)
+            o.levels = 2;
         rmg__resolve_options(t, &o);
-        if (rmg__template_fits(t, &o, NULL, 0)) {
+        if ((!pack->mirror || o.levels == 2) && rmg__template_fits(t, &o, NULL, 0)) {
             weights[i] = 1;
             fits++;
         }
@@ -168,6 +171,8 @@ static rmg_status select_template(rmg__gen *g, const rmg_generate_options *asked
     long pick = rmg_rng_weighted(&rng, weights, n);
     g->tpl = &pack->templates[pick];
     g->opt = *asked;
+    if (pack->mirror && !g->opt.levels)
+        g->opt.levels = 2;
     rmg__resolve_options(g->tpl, &g->opt);
     return RMG_OK;
 }
