@@ -434,8 +434,9 @@ static void test_corpus_loads_checks_and_round_trips(void **state)
     assert_int_equal(t.zones, 1099);
     assert_int_equal(t.connections, 1531);
     assert_int_equal(t.errors, 0);
-    /* Only 'neutral' in allowedTowns (two files) is reported while loading. */
-    assert_int_equal(t.load_warnings, 2);
+    /* Reported while loading: 'neutral' in allowedTowns (two files) and worldsAtWar.json asking
+     * for 3 humans among 2 players. */
+    assert_int_equal(t.load_warnings, 3);
     rmg_context_destroy(ctx);
     rmg_test_free_list(files);
 }
@@ -458,6 +459,11 @@ static void test_corpus_spot_checks(void **state)
     assert_int_equal(z2->neutral_towns, 1);
     assert_true(z2->treasure[1].min == 10000 && z2->treasure[1].max == 20000 && z2->treasure[1].density == 4);
     assert_true(has_warning(p, "'neutral' is not a town type: ignored (8 times in several zones"));
+    rmg_pack_destroy(p);
+    assert_int_equal(rmg_pack_load(ctx, rmg_test_shared("corpus/vcmi/heroes3/worldsAtWar.json"), RMG_FORMAT_AUTO, &p),
+                     RMG_OK);
+    assert_true(p->templates[0].players.min_human == 3 && p->templates[0].players.max_total == 2);
+    assert_true(has_warning(p, "'humans' asks for at least 3 human players but 'players' allows at most 2"));
     rmg_pack_destroy(p);
     assert_int_equal(rmg_pack_load(ctx, rmg_test_shared("corpus/vcmi/symmetric/2sm4d(3).json"), RMG_FORMAT_AUTO, &p),
                      RMG_OK);

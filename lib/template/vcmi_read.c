@@ -564,6 +564,17 @@ static rmg_status require(rmg__vcmi *r, const rmg__json *tpl, const char *key)
     return rmg__vcmi_error(r, tpl, 0, "the template has no '%s'", key);
 }
 
+/* A file may ask for more humans than players (worldsAtWar.json: players "2", humans "3"):
+ * kept as written, but no setup can then use the template, which the author should know. */
+static rmg_status check_humans(rmg__vcmi *r, const rmg__template *t, const rmg__json *tpl)
+{
+    const rmg__json_member *humans = rmg__json_find(tpl, "humans");
+    if (!humans || !t->players.max_total || t->players.min_human <= t->players.max_total)
+        return RMG_OK;
+    return rmg__vcmi_warn(r, &humans->value, 0, "'humans' asks for at least %d human players but 'players' allows at "
+                          "most %d in all: no setup fits this template", t->players.min_human, t->players.max_total);
+}
+
 static rmg_status read_template(rmg__vcmi *r, const rmg__json_member *entry)
 {
     const rmg__json *v = &entry->value;
@@ -591,6 +602,8 @@ static rmg_status read_template(rmg__vcmi *r, const rmg__json_member *entry)
         st = read_connections(r, t, &rmg__json_find(v, "connections")->value);
     if (st == RMG_OK && t->min_size > t->max_size)
         st = rmg__vcmi_error(r, v, 0, "minSize is larger than maxSize");
+    if (st == RMG_OK)
+        st = check_humans(r, t, v);
     if (st == RMG_OK)
         st = flush_notes(r);
     return st;
