@@ -1,22 +1,34 @@
 /*
  * Map validation (issue 12): checks that a map is playable as the template intends.
  *  - every land zone's free area (passable tiles, guards counted passable) is one region;
- *  - every object's entry tiles lie in (or next to) its zone's free area;
- *  - no two objects' blocked footprints overlap;
- *  - every real connection is realized, or unrealized with a reason.
+ *  - every object's entry tiles (towns, mines, teleports, treasures...) lie in its zone's free
+ *    area, and every realized passage joins the free areas of its two zones;
+ *  - a guarded group or object is reachable only through its guard: with guard tiles blocked,
+ *    the zone's main area (its largest region) reaches none of its entries. The objects stage
+ *    lays a cluster around its hub (the guard slot) and seals every other way in
+ *    (lib/objects/tiles.c), so a correct map passes;
+ *  - no two objects' footprints overlap;
+ *  - no content object stands on a terrain its definition does not allow;
+ *  - per-map object counts stay within the content's fixed caps (OBJ-07), groups within
+ *    RMG__TRS_MAX_OBJECTS objects;
+ *  - every real connection is realized, or unrealized with a reason; a realized one has its
+ *    passage tiles or its teleport objects.
  * Violations are collected as text lines.
  */
 #include <stdio.h>
 #include <string.h>
 
 #include "driver/driver_internal.h"
+#include "objects/objects_internal.h"
 
 typedef struct validator {
     const struct rmg_map *m;
     rmg_context *ctx;
     rmg__buf report;
     size_t count;
-    uint32_t *label;   /* per tile: component label + 1 of its zone's free area, 0 none */
+    uint32_t *label;   /* per tile: component label of its zone's free area (guards passable), 0 none */
+    uint32_t *sealed;  /* the same with guard tiles blocked */
+    uint32_t *main;    /* per zone id: label (in sealed) of the zone's largest region, 0 none */
     uint32_t *queue;
 } validator;
 
@@ -36,42 +48,60 @@ static void violation(validator *v, const char *fmt, ...)
     v->count++;
 }
 
-static bool walkable(const struct rmg_map *m, size_t t)
+static bool walkable(const struct rmg_map *m, size_t t, bool guards_pass)
 {
-    return rmg__map_tile_passable(m, t) || (m->flags[t] & RMG__T_GUARD);
+    if (m->flags[t] & RMG__T_GUARD)
+        return guards_pass;
+    return rmg__map_tile_passable(m, t);
 }
 
-/* Labels the connected components of walkable tiles, per zone (4-neighbourhood + diagonals,
- * as heroes move in eight directions). Returns the number of components of each zone in
- * comps[zone id]. */
-static void label_components(validator *v, uint32_t *comps)
+/* Floods one region of `zone` from `start` (8 directions: heroes move diagonally too), giving
+ * its tiles `mark`. Returns the region's size. */
+static size_t flood(validator *v, uint32_t *label, size_t start, uint32_t mark, bool guards_pass)
 {
     const struct rmg_map *m = v->m;
     int w = m->width, h = m->height;
+    size_t plane = (size_t)w * (size_t)h;
+    uint16_t zone = m->tile_zone[start];
+    size_t head = 0, tail = 0;
+    label[start] = mark;
+    v->queue[tail++] = (uint32_t)start;
+    while (head < tail) {
+        size_t t = v->queue[head++];
+        int z = (int)(t / plane), y = (int)((t % plane) / (size_t)w), x = (int)(t % (size_t)w);
+        for (int dy = -1; dy <= 1; dy++)
+            for (int dx = -1; dx <= 1; dx++) {
+                int nx = x + dx, ny = y + dy;
+                if ((!dx && !dy) || nx < 0 || ny < 0 || nx >= w || ny >= h)
+                    continue;
+                size_t n = rmg__tile(w, h, nx, ny, z);
+                if (!label[n] && m->tile_zone[n] == zone && walkable(m, n, guards_pass)) {
+                    label[n] = mark;
+                    v->queue[tail++] = (uint32_t)n;
+                }
+            }
+    }
+    return tail;
+}
+
+/* Labels the regions of walkable tiles, per zone. With comps, counts each zone's regions
+ * (comps[zone id]); with main, records each zone's largest region (main[zone id], its size in
+ * sizes[zone id]). */
+static void label_components(validator *v, uint32_t *label, bool guards_pass, uint32_t *comps, uint32_t *main,
+                             uint32_t *sizes)
+{
+    const struct rmg_map *m = v->m;
     uint32_t next = 0;
     for (size_t start = 0; start < m->n_tiles; start++) {
-        if (v->label[start] || !walkable(m, start))
+        if (label[start] || !walkable(m, start, guards_pass))
             continue;
         uint16_t zone = m->tile_zone[start];
-        comps[zone]++;
-        v->label[start] = ++next;
-        size_t head = 0, tail = 0;
-        v->queue[tail++] = (uint32_t)start;
-        while (head < tail) {
-            size_t t = v->queue[head++];
-            size_t plane = (size_t)w * (size_t)h;
-            int z = (int)(t / plane), y = (int)((t % plane) / (size_t)w), x = (int)(t % (size_t)w);
-            for (int dy = -1; dy <= 1; dy++)
-                for (int dx = -1; dx <= 1; dx++) {
-                    int nx = x + dx, ny = y + dy;
-                    if ((!dx && !dy) || nx < 0 || ny < 0 || nx >= w || ny >= h)
-                        continue;
-                    size_t n = rmg__tile(w, h, nx, ny, z);
-                    if (!v->label[n] && m->tile_zone[n] == zone && walkable(m, n)) {
-                        v->label[n] = next;
-                        v->queue[tail++] = (uint32_t)n;
-                    }
-                }
+        size_t size = flood(v, label, start, ++next, guards_pass);
+        if (comps)
+            comps[zone]++;
+        if (main && size > sizes[zone]) {
+            main[zone] = next;
+            sizes[zone] = (uint32_t)size;
         }
     }
 }
@@ -157,14 +187,169 @@ static void check_overlaps(validator *v, uint32_t *owner)
     }
 }
 
+/* ---- guarded groups and objects --------------------------------------------------------- */
+
+typedef struct sealed_check {
+    validator *v;
+    int z;
+    bool reached;
+} sealed_check;
+
+static void sealed_tile(void *user, int x, int y)
+{
+    sealed_check *c = user;
+    const struct rmg_map *m = c->v->m;
+    if (x < 0 || y < 0 || x >= m->width || y >= m->height)
+        return;
+    size_t t = rmg__tile(m->width, m->height, x, y, c->z);
+    uint32_t main = c->v->main[m->tile_zone[t]];
+    if (main && c->v->sealed[t] == main)
+        c->reached = true;
+}
+
+/* True when an entry of o is in its zone's main region with every guard standing. */
+static bool reached_past_guards(validator *v, const rmg__map_object *o)
+{
+    sealed_check c = {v, o->z, false};
+    rmg__footprint_tiles(o->visit, o->x, o->y, sealed_tile, &c);
+    return c.reached;
+}
+
+static void check_guarded(validator *v)
+{
+    const struct rmg_map *m = v->m;
+    for (size_t i = 0; i < m->groups.count; i++) {
+        const rmg__map_group *g = &m->groups.items[i];
+        if (g->objects.count > RMG__TRS_MAX_OBJECTS)
+            violation(v, "group %u (zone %d): %zu objects, more than %d", g->id, g->zone, g->objects.count,
+                      RMG__TRS_MAX_OBJECTS);
+        if (!g->guard)
+            continue;
+        for (size_t k = 0; k < g->objects.count; k++) {
+            uint32_t id = g->objects.items[k];
+            if (id == 0 || id > m->objects.count)
+                continue;
+            const rmg__map_object *o = &m->objects.items[id - 1];
+            if (reached_past_guards(v, o))
+                violation(v, "group %u (zone %d): object %u (%s) at %d,%d,%d is reachable without passing guard %u",
+                          g->id, g->zone, o->id, o->key ? o->key : "?", o->x, o->y, o->z, g->guard);
+        }
+    }
+    for (size_t i = 0; i < m->objects.count; i++) {
+        const rmg__map_object *o = &m->objects.items[i];
+        if (!o->guard || o->group || o->kind == RMG_OBJECT_MONSTER)
+            continue;
+        if (reached_past_guards(v, o))
+            violation(v, "object %u (%s) at %d,%d,%d: reachable without passing guard %u", o->id,
+                      o->key ? o->key : "?", o->x, o->y, o->z, o->guard);
+    }
+}
+
+/* ---- terrains and counts ----------------------------------------------------------------- */
+
+static void check_terrains_and_counts(validator *v, const struct rmg_content *c, uint32_t *per_def)
+{
+    const struct rmg_map *m = v->m;
+    memset(per_def, 0, c->n_objects * sizeof *per_def);
+    for (size_t i = 0; i < m->objects.count; i++) {
+        const rmg__map_object *o = &m->objects.items[i];
+        if (!o->key || o->kind == RMG_OBJECT_MONSTER || o->kind == RMG_OBJECT_OBSTACLE)
+            continue;
+        long d = rmg__content_find_object(c, o->key);
+        if (d < 0)
+            continue; /* a map object (town, teleport, dwelling variant...): no content rules */
+        const rmg__object_def *def = &c->objects[d];
+        per_def[d]++;
+        if (def->terrains && !def->terrains_na && o->x >= 0 && o->y >= 0 && o->x < m->width && o->y < m->height) {
+            int terrain = m->terrain[rmg__tile(m->width, m->height, o->x, o->y, o->z)];
+            if (terrain >= 32 || !(def->terrains & ((uint32_t)1 << terrain)))
+                violation(v, "object %u (%s) at %d,%d,%d: stands on terrain %d, which it does not allow", o->id,
+                          o->key, o->x, o->y, o->z, terrain);
+        }
+    }
+    for (size_t d = 0; d < c->n_objects; d++) {
+        const rmg__object_def *def = &c->objects[d];
+        if (def->max_map_fixed && def->max_map >= 0 && per_def[d] > def->max_map)
+            violation(v, "object %s: %u on the map, more than its fixed cap %lld (OBJ-07)", def->key, per_def[d],
+                      (long long)def->max_map);
+    }
+}
+
+/* ---- connections ------------------------------------------------------------------------- */
+
+typedef struct passage_check {
+    validator *v;
+    const rmg__map_connection *c;
+    bool touches_a, touches_b, blocked;
+} passage_check;
+
+static void passage_neighbours(passage_check *p, size_t t)
+{
+    const struct rmg_map *m = p->v->m;
+    int w = m->width, h = m->height;
+    size_t plane = (size_t)w * (size_t)h;
+    int z = (int)(t / plane), y = (int)((t % plane) / (size_t)w), x = (int)(t % (size_t)w);
+    for (int dy = -1; dy <= 1; dy++)
+        for (int dx = -1; dx <= 1; dx++) {
+            int nx = x + dx, ny = y + dy;
+            if (nx < 0 || ny < 0 || nx >= w || ny >= h)
+                continue;
+            size_t n = rmg__tile(w, h, nx, ny, z);
+            if (!p->v->label[n])
+                continue;
+            p->touches_a |= m->tile_zone[n] == p->c->zone_a;
+            p->touches_b |= m->tile_zone[n] == p->c->zone_b;
+        }
+}
+
+/* A land passage: its tiles are walkable (guards passable) and join both zones' free areas. */
+static void check_passage(validator *v, const rmg__map_connection *c)
+{
+    passage_check p = {v, c, false, false, false};
+    for (size_t k = 0; k < c->tiles.count; k++) {
+        size_t t = c->tiles.items[k];
+        if (t >= v->m->n_tiles || !v->label[t]) {
+            p.blocked = true;
+            continue;
+        }
+        passage_neighbours(&p, t);
+    }
+    if (!c->tiles.count)
+        violation(v, "connection %d (zones %d-%d): realized as a passage without passage tiles", c->id, c->zone_a,
+                  c->zone_b);
+    else if (p.blocked)
+        violation(v, "connection %d (zones %d-%d): a passage tile is blocked", c->id, c->zone_a, c->zone_b);
+    else if (!p.touches_a || !p.touches_b)
+        violation(v, "connection %d (zones %d-%d): the passage does not join both zones' free areas", c->id,
+                  c->zone_a, c->zone_b);
+}
+
 static void check_connections(validator *v)
 {
     const struct rmg_map *m = v->m;
     for (size_t i = 0; i < m->conns.count; i++) {
         const rmg__map_connection *c = &m->conns.items[i];
-        if (c->realized == RMG_REALIZED_UNREALIZED && !c->why)
-            violation(v, "connection %d (zones %d-%d) is not realized and no reason is given", c->id, c->zone_a,
-                      c->zone_b);
+        switch (c->realized) {
+        case RMG_REALIZED_UNREALIZED:
+            if (!c->why)
+                violation(v, "connection %d (zones %d-%d) is not realized and no reason is given", c->id, c->zone_a,
+                          c->zone_b);
+            break;
+        case RMG_REALIZED_PASSAGE:
+        case RMG_REALIZED_WIDE:
+        case RMG_REALIZED_GATE:
+        case RMG_REALIZED_BORDER_GUARD:
+            check_passage(v, c);
+            break;
+        case RMG_REALIZED_MONOLITH:
+        case RMG_REALIZED_ONE_WAY_MONOLITH:
+            if (c->objects.count < 2)
+                violation(v, "connection %d (zones %d-%d): realized by teleports but has %zu teleport object(s)",
+                          c->id, c->zone_a, c->zone_b, c->objects.count);
+            break;
+        default:
+            break;
+        }
     }
 }
 
@@ -174,22 +359,32 @@ static rmg_status validate(const struct rmg_map *m, rmg_context *ctx, char **rep
     memset(&v, 0, sizeof v);
     v.m = m;
     v.ctx = ctx;
+    const struct rmg_content *content = rmg__content_get(ctx);
+    if (!content)
+        return rmg_context_errcode(ctx) ? rmg_context_errcode(ctx) : RMG_ERR_INTERNAL;
     rmg__buf_init(&v.report, ctx);
     v.label = rmg__calloc(ctx, m->n_tiles, sizeof *v.label);
-    v.queue = rmg__malloc(ctx, m->n_tiles * sizeof *v.queue);
-    uint32_t *comps = rmg__calloc(ctx, 65536, sizeof *comps);
+    v.sealed = rmg__calloc(ctx, m->n_tiles, sizeof *v.sealed);
+    v.queue = rmg__malloc(ctx, (m->n_tiles > content->n_objects ? m->n_tiles : content->n_objects) * sizeof *v.queue);
+    /* Zone ids are uint16_t: per-zone arrays cover every possible id. */
+    uint32_t *comps = rmg__calloc(ctx, 3 * 65536, sizeof *comps);
     rmg_status st = RMG_OK;
-    if (!v.label || !v.queue || !comps) {
+    if (!v.label || !v.sealed || !v.queue || !comps) {
         st = rmg__error_nomem(ctx);
     } else {
-        label_components(&v, comps);
+        v.main = comps + 65536;
+        label_components(&v, v.label, true, comps, NULL, NULL);
+        label_components(&v, v.sealed, false, NULL, v.main, comps + 2 * 65536);
         check_zone_areas(&v, comps);
         check_objects(&v);
-        check_overlaps(&v, v.queue);
+        check_guarded(&v);
         check_connections(&v);
+        check_overlaps(&v, v.queue);
+        check_terrains_and_counts(&v, content, v.queue);
     }
     rmg__free(ctx, comps);
     rmg__free(ctx, v.label);
+    rmg__free(ctx, v.sealed);
     rmg__free(ctx, v.queue);
     if (st == RMG_OK && v.report.failed)
         st = rmg__error_nomem(ctx);
