@@ -135,6 +135,20 @@ static bool neighbour(const struct rmg_map *m, size_t t, int k, size_t *out)
     return true;
 }
 
+/* The on-map neighbours of t in the order k = 0..7 (as neighbour() gives them), with the
+ * coordinates of t computed once: the placement searches call this for every tile they touch. */
+static int neighbours(const struct rmg_map *m, size_t t, size_t out[8])
+{
+    size_t w = (size_t)m->width, rest = t % (w * (size_t)m->height);
+    int x = (int)(rest % w), y = (int)(rest / w), n = 0;
+    for (int k = 0; k < 8; k++) {
+        int nx = x + dx8[k], ny = y + dy8[k];
+        if (nx >= 0 && ny >= 0 && nx < m->width && ny < m->height)
+            out[n++] = (size_t)((ptrdiff_t)t + (ptrdiff_t)dy8[k] * (ptrdiff_t)w + dx8[k]);
+    }
+    return n;
+}
+
 static bool is_open(const rmg__placer *p, size_t t, int zone)
 {
     return p->m->tile_zone[t] == zone && !(p->m->flags[t] & NOT_OPEN);
@@ -170,9 +184,11 @@ static bool in_cluster(const rmg__placer *p, size_t t)
 /* True if t touches a passable, occupied tile that is not part of the current cluster. */
 static bool touches_outside(const rmg__placer *p, size_t t)
 {
-    for (int k = 0; k < 8; k++) {
-        size_t nb;
-        if (!neighbour(p->m, t, k, &nb) || in_cluster(p, nb))
+    size_t nbs[8];
+    int n = neighbours(p->m, t, nbs);
+    for (int k = 0; k < n; k++) {
+        size_t nb = nbs[k];
+        if (in_cluster(p, nb))
             continue;
         uint16_t f = p->m->flags[nb];
         if (!(f & RMG__T_BLOCKED) && (f & OCCUPIED_PASSABLE))
@@ -183,11 +199,11 @@ static bool touches_outside(const rmg__placer *p, size_t t)
 
 static bool touches_flag(const rmg__placer *p, size_t t, uint16_t flag)
 {
-    for (int k = 0; k < 8; k++) {
-        size_t nb;
-        if (neighbour(p->m, t, k, &nb) && (p->m->flags[nb] & flag) && !(p->m->flags[nb] & RMG__T_BLOCKED))
+    size_t nbs[8];
+    int n = neighbours(p->m, t, nbs);
+    for (int k = 0; k < n; k++)
+        if ((p->m->flags[nbs[k]] & flag) && !(p->m->flags[nbs[k]] & RMG__T_BLOCKED))
             return true;
-    }
     return false;
 }
 
@@ -296,9 +312,11 @@ static rmg_status connect(rmg__placer *p, size_t from, int zone, bool *ok)
         size_t t = p->queue[head++];
         if (p->dist[t] >= CARVE_MAX)
             continue;
-        for (int k = 0; k < 8; k++) {
-            size_t nb;
-            if (!neighbour(m, t, k, &nb) || p->seen[nb] == p->epoch || !is_open(p, nb, zone))
+        size_t nbs[8];
+        int n_nb = neighbours(m, t, nbs);
+        for (int k = 0; k < n_nb; k++) {
+            size_t nb = nbs[k];
+            if (p->seen[nb] == p->epoch || !is_open(p, nb, zone))
                 continue;
             p->seen[nb] = p->epoch;
             p->prev[nb] = (uint32_t)t;
@@ -344,9 +362,11 @@ rmg_status rmg__pl_spread(rmg__placer *p, int zone, int reach)
             size_t t = p->queue[head++];
             if (p->dist[t] > p->dist[far])
                 far = t;
-            for (int k = 0; k < 8; k++) {
-                size_t nb;
-                if (!neighbour(m, t, k, &nb) || p->seen[nb] == p->epoch || !is_open(p, nb, zone))
+            size_t nbs[8];
+            int n_nb = neighbours(m, t, nbs);
+            for (int k = 0; k < n_nb; k++) {
+                size_t nb = nbs[k];
+                if (p->seen[nb] == p->epoch || !is_open(p, nb, zone))
                     continue;
                 p->seen[nb] = p->epoch;
                 p->dist[nb] = p->dist[t] + 1;
@@ -406,11 +426,12 @@ static size_t keep_nearest(rmg__placer *p, const rmg__pl_request *req, size_t n,
 /* True if all 8 neighbours of t are open land of the zone. */
 static bool interior(const rmg__placer *p, size_t t, int zone)
 {
-    for (int k = 0; k < 8; k++) {
-        size_t nb;
-        if (!neighbour(p->m, t, k, &nb) || !is_open(p, nb, zone))
+    size_t nbs[8];
+    if (neighbours(p->m, t, nbs) < 8)
+        return false;
+    for (int k = 0; k < 8; k++)
+        if (!is_open(p, nbs[k], zone))
             return false;
-    }
     return true;
 }
 
