@@ -91,6 +91,18 @@ static int natural_players(const rmg__template *t, const rmg_generate_options *o
     return 0;
 }
 
+/* One human unless the template asks for more (some templates are for 2+ humans only). */
+static int natural_humans(const rmg__template *t, const rmg_generate_options *o)
+{
+    rmg_generate_options probe = *o;
+    for (int h = 1; h <= 8; h++) {
+        probe.humans = h;
+        if (o->players ? rmg__template_fits(t, &probe, NULL, 0) : natural_players(t, &probe) > 0)
+            return h;
+    }
+    return 1;
+}
+
 /* Fills the options the caller left open with values the template supports (issue 10):
  * the size M (72x72) when allowed, else the smallest standard size in range; no underground
  * unless the template requires it; as many players as it has start zones. */
@@ -118,10 +130,10 @@ void rmg__resolve_options(const rmg__template *t, rmg_generate_options *o)
     if (!o->levels)
         o->levels = size_code(o->width, o->height, 1) < t->min_size ? 2 : 1;
     if (!o->humans)
-        o->humans = 1;
+        o->humans = natural_humans(t, o);
     if (!o->players)
         o->players = natural_players(t, o);
-    if (o->humans > o->players)
+    if (o->players && o->humans > o->players)
         o->humans = o->players;
 }
 
@@ -303,16 +315,28 @@ static void release_attempt(rmg__gen *g)
     g->map = NULL;
 }
 
+/* The time budget also stops an attempt between stages (deadline 0: none). */
+static rmg_status check_deadline(rmg__gen *g, double deadline, rmg_stage_id next)
+{
+    if (deadline > 0 && now_ms() > deadline)
+        return rmg__error_gen(g->ctx, RMG_ERR_LIMIT, stage_names[next], -1, -1,
+                              "time budget of %u ms exceeded before this stage", g->opt.time_budget_ms);
+    return RMG_OK;
+}
+
 /* One attempt of the whole pipeline after selection. */
-static rmg_status attempt(rmg__gen *g, uint64_t seed, int n)
+static rmg_status attempt(rmg__gen *g, uint64_t seed, int n, double deadline)
 {
     g->root_seed = n == 0 ? g->base_seed : rmg_rng_derive(g->base_seed, "attempt", (uint64_t)n);
     rmg_status st = rmg__map_new(g->ctx, g->opt.width, g->opt.height, g->opt.levels, &g->map);
     if (st != RMG_OK)
         return st;
     st = set_metadata(g, seed);
-    for (rmg_stage_id id = RMG_STAGE_SOLVE; st == RMG_OK && id < RMG_STAGE_COUNT; id++)
-        st = run_stage(g, id);
+    for (rmg_stage_id id = RMG_STAGE_SOLVE; st == RMG_OK && id < RMG_STAGE_COUNT; id++) {
+        st = check_deadline(g, deadline, id);
+        if (st == RMG_OK)
+            st = run_stage(g, id);
+    }
     if (st == RMG_OK)
         st = rmg__map_validate_internal(g->map, g->ctx);
     if (st == RMG_OK)
@@ -362,6 +386,7 @@ rmg_status rmg_generate(rmg_context *ctx, const struct rmg_pack *pack, const rmg
         st = activate_parts(&g);
     double select_ms = now_ms() - t0;
     int max_attempts = asked.max_attempts ? asked.max_attempts : RMG_DEFAULT_MAX_ATTEMPTS;
+    double deadline = asked.time_budget_ms ? t0 + asked.time_budget_ms : 0;
     int n = 0;
     for (; st == RMG_OK && n < max_attempts; n++) {
         if (asked.time_budget_ms && now_ms() - t0 > asked.time_budget_ms) {
@@ -370,12 +395,12 @@ rmg_status rmg_generate(rmg_context *ctx, const struct rmg_pack *pack, const rmg
             break;
         }
         rmg_context_clear_error(ctx);
-        st = attempt(&g, seed, n);
+        st = attempt(&g, seed, n, deadline);
         if (st == RMG_OK)
             break;
         rmg__log(ctx, RMG_LOG_INFO, "attempt %d failed: %s", n + 1, rmg_context_errmsg(ctx));
         release_attempt(&g);
-        if (!retryable(st))
+        if (!retryable(st) || (st == RMG_ERR_LIMIT && deadline > 0 && now_ms() > deadline)) /* budget spent */
             break;
         if (n + 1 < max_attempts)
             st = RMG_OK;
@@ -387,7 +412,7 @@ rmg_status rmg_generate(rmg_context *ctx, const struct rmg_pack *pack, const rmg
         g.map->stage_ms[RMG_STAGE_SELECT] = select_ms;
         *out = g.map;
         g.map = NULL;
-    } else if (retryable(st) && n >= max_attempts) {
+    } else if (retryable(st) && n >= max_attempts && !(deadline > 0 && now_ms() > deadline)) { /* budget: LIMIT */
         char why[700];
         snprintf(why, sizeof why, "%s", rmg_context_errmsg(ctx));
         rmg__error_gen(ctx, RMG_ERR_IMPOSSIBLE, "generate", ctx->err.zone, ctx->err.connection,
