@@ -1,0 +1,323 @@
+/*
+ * Reliability of whole generation (issue 12): bounded retries and their failure message,
+ * cancellation from another thread, the time budget, independent contexts on several threads,
+ * and out-of-memory injection through whole generation of several templates.
+ *
+ * RMG_TEST_FILTER=PATTERN runs only matching tests (the ThreadSanitizer run uses it).
+ */
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "rmg_test.h"
+
+static double cpu_ms(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+    return (double)ts.tv_sec * 1000.0 + (double)ts.tv_nsec / 1e6;
+}
+
+static void options(rmg_generate_options *go, int side, int levels, const char *tpl)
+{
+    rmg_generate_options_init(go);
+    go->width = go->height = side;
+    go->levels = levels;
+    go->template_name = tpl;
+}
+
+/* ---- bounded retries -------------------------------------------------------------------- */
+
+/* A template that cannot fit on a small map: far more zones (each with a castle) than a
+ * 36x36 map holds. Written as YAML text (docs/template-format.md). */
+static char *crowded_template(int zones)
+{
+    size_t cap = 4096 + (size_t)zones * 200;
+    char *y = malloc(cap);
+    size_t n = (size_t)snprintf(y, cap,
+                                "version: 1\nname: crowd\ntemplates:\n  - name: Crowd\n    min_size: 1\n"
+                                "    max_size: 32\n    players: {min_total: 2, max_total: 2}\n    zones:\n");
+    for (int z = 1; z <= zones; z++)
+        n += (size_t)snprintf(y + n, cap - n,
+                              "      - {id: %d, kind: %s, %ssize: 10, player_towns: {castles: 1}}\n", z,
+                              z <= 2 ? "human_start" : "treasure", z == 1 ? "owner: 1, " : z == 2 ? "owner: 2, " : "");
+    n += (size_t)snprintf(y + n, cap - n, "    connections:\n");
+    for (int z = 1; z < zones; z++)
+        n += (size_t)snprintf(y + n, cap - n, "      - {a: %d, b: %d, value: 3000}\n", z, z + 1);
+    return y;
+}
+
+/* The failure after the retries names the stage that could not do its work and the count. */
+static void test_impossible_template_failure_names_the_stage(void **state)
+{
+    (void)state;
+    rmg_context *ctx = rmg_test_context(NULL, 4);
+    char *yaml = crowded_template(120);
+    rmg_pack *pack = NULL;
+    if (rmg_pack_load_string(ctx, yaml, strlen(yaml), "crowd", RMG_FORMAT_YAML, &pack) != RMG_OK)
+        fail_msg("crowded template does not load: %s", rmg_context_errmsg(ctx));
+    free(yaml);
+    rmg_generate_options go;
+    options(&go, 36, 1, "Crowd");
+    go.max_attempts = 3;
+    rmg_map *map = NULL;
+    rmg_status st = rmg_generate(ctx, pack, &go, &map);
+    const char *msg = rmg_context_errmsg(ctx);
+    printf("impossible template: %s: %s\n", rmg_status_name(st), msg);
+    assert_int_equal(st, RMG_ERR_IMPOSSIBLE);
+    assert_null(map);
+    bool names_stage = false;
+    static const char *const stages[] = {"solve:", "place:", "build:", "objects:", "guard:", "finish:", "validate:"};
+    for (size_t i = 0; i < sizeof stages / sizeof *stages; i++)
+        names_stage |= strstr(msg, stages[i]) != NULL;
+    assert_true(names_stage);
+    assert_non_null(strstr(msg, "after 3 attempts"));
+    /* The context stays usable: the built-in pack still generates. */
+    options(&go, 36, 1, NULL);
+    assert_int_equal(rmg_generate(ctx, NULL, &go, &map), RMG_OK);
+    rmg_map_destroy(map);
+    rmg_pack_destroy(pack);
+    rmg_context_destroy(ctx);
+}
+
+/* ---- cancellation from another thread ----------------------------------------------------- */
+
+typedef struct cancel_job {
+    rmg_context *ctx;
+    atomic_int started;   /* set by the progress callback once a stage has begun */
+    atomic_int cancelled; /* set by the canceller after rmg_context_cancel */
+} cancel_job;
+
+static int on_progress(void *user, const char *stage, double fraction)
+{
+    cancel_job *job = user;
+    (void)fraction;
+    if (strcmp(stage, "build") == 0 || strcmp(stage, "objects") == 0)
+        atomic_store(&job->started, 1);
+    return 0;
+}
+
+static void *canceller(void *arg)
+{
+    cancel_job *job = arg;
+    while (!atomic_load(&job->started)) {
+        struct timespec pause = {0, 1000000};
+        nanosleep(&pause, NULL);
+    }
+    rmg_context_cancel(job->ctx);
+    atomic_store(&job->cancelled, 1);
+    return NULL;
+}
+
+static void test_cancel_from_another_thread_stops_cleanly(void **state)
+{
+    (void)state;
+    cancel_job job;
+    atomic_init(&job.started, 0);
+    atomic_init(&job.cancelled, 0);
+    rmg_context_options o;
+    rmg_context_options_init(&o);
+    o.seed = 5;
+    o.progress = on_progress;
+    o.progress_user = &job;
+    assert_int_equal(rmg_context_create(&job.ctx, &o), RMG_OK);
+    pthread_t th;
+    assert_int_equal(pthread_create(&th, NULL, canceller, &job), 0);
+    rmg_generate_options go;
+    options(&go, 144, 2, NULL);
+    rmg_map *map = NULL;
+    rmg_status st = rmg_generate(job.ctx, NULL, &go, &map);
+    pthread_join(th, NULL);
+    assert_int_equal(atomic_load(&job.cancelled), 1);
+    assert_int_equal(st, RMG_ERR_CANCELLED);
+    assert_null(map);
+    assert_true(rmg_context_cancelled(job.ctx));
+    assert_non_null(strstr(rmg_context_errmsg(job.ctx), "cancel"));
+    /* After a reset the same context generates again. */
+    rmg_context_reset_cancel(job.ctx);
+    options(&go, 36, 1, NULL);
+    assert_int_equal(rmg_generate(job.ctx, NULL, &go, &map), RMG_OK);
+    rmg_map_destroy(map);
+    rmg_context_destroy(job.ctx);
+}
+
+/* ---- time budget -------------------------------------------------------------------------- */
+
+/* Stalls the host between stages: the progress callback before "build" sleeps longer than
+ * the whole budget, so the budget runs out in the middle of the attempt. */
+static int slow_host(void *user, const char *stage, double fraction)
+{
+    (void)user;
+    (void)fraction;
+    if (strcmp(stage, "build") == 0) {
+        struct timespec pause = {0, 300 * 1000000L};
+        nanosleep(&pause, NULL);
+    }
+    return 0;
+}
+
+/* A budget spent in the middle of an attempt stops generation with RMG_ERR_LIMIT at the next
+ * stage, having spent a small part of the CPU time a full generation takes (CPU time of this
+ * thread, so a loaded machine does not make the test flaky). */
+static void test_time_budget_is_honoured(void **state)
+{
+    (void)state;
+    rmg_context_options o;
+    rmg_context_options_init(&o);
+    o.seed = 6;
+    o.progress = slow_host;
+    rmg_context *ctx = NULL;
+    assert_int_equal(rmg_context_create(&ctx, &o), RMG_OK);
+    rmg_generate_options go;
+    options(&go, 108, 2, NULL);
+    rmg_map *map = NULL;
+    double t0 = cpu_ms();
+    assert_int_equal(rmg_generate(ctx, NULL, &go, &map), RMG_OK);
+    double full = cpu_ms() - t0;
+    rmg_map_destroy(map);
+    go.time_budget_ms = 200;
+    t0 = cpu_ms();
+    rmg_status st = rmg_generate(ctx, NULL, &go, &map);
+    double budgeted = cpu_ms() - t0;
+    printf("full generation %.0f ms CPU, with a 200 ms budget %.0f ms: %s\n", full, budgeted,
+           rmg_context_errmsg(ctx));
+    assert_int_equal(st, RMG_ERR_LIMIT);
+    assert_null(map);
+    assert_non_null(strstr(rmg_context_errmsg(ctx), "time budget"));
+    assert_non_null(strstr(rmg_context_errmsg(ctx), "objects")); /* stopped after build */
+    assert_true(budgeted < full / 2);
+    rmg_context_destroy(ctx);
+}
+
+/* ---- threads ------------------------------------------------------------------------------ */
+
+#define N_THREADS 4
+
+typedef struct thread_job {
+    uint64_t seed;
+    uint64_t fingerprint;
+    rmg_status status;
+} thread_job;
+
+static void *generate_on_thread(void *arg)
+{
+    thread_job *job = arg;
+    rmg_context_options o;
+    rmg_context_options_init(&o);
+    o.seed = job->seed;
+    rmg_context *ctx = NULL;
+    job->status = rmg_context_create(&ctx, &o);
+    if (job->status != RMG_OK)
+        return NULL;
+    rmg_generate_options go;
+    options(&go, 36, 1, NULL);
+    rmg_map *map = NULL;
+    job->status = rmg_generate(ctx, NULL, &go, &map);
+    job->fingerprint = map ? rmg_map_fingerprint(map) : 0;
+    rmg_map_destroy(map);
+    rmg_context_destroy(ctx);
+    return NULL;
+}
+
+/* Contexts are independent: maps generated at once on several threads equal the maps the
+ * same seeds give one after the other. Run under ThreadSanitizer by scripts/check-tsan.sh. */
+static void test_threads_generate_independently(void **state)
+{
+    (void)state;
+    thread_job seq[N_THREADS], par[N_THREADS];
+    pthread_t th[N_THREADS];
+    for (int i = 0; i < N_THREADS; i++) {
+        seq[i] = (thread_job){.seed = (uint64_t)i + 1};
+        par[i] = seq[i];
+        generate_on_thread(&seq[i]);
+        assert_int_equal(seq[i].status, RMG_OK);
+    }
+    for (int i = 0; i < N_THREADS; i++)
+        assert_int_equal(pthread_create(&th[i], NULL, generate_on_thread, &par[i]), 0);
+    for (int i = 0; i < N_THREADS; i++) {
+        pthread_join(th[i], NULL);
+        assert_int_equal(par[i].status, RMG_OK);
+        assert_true(par[i].fingerprint == seq[i].fingerprint);
+    }
+    assert_true(seq[0].fingerprint != seq[1].fingerprint);
+}
+
+/* ---- out-of-memory through whole generation -------------------------------------------- */
+
+typedef struct oom_case {
+    const char *file;     /* template file under the shared folder, NULL: the built-in pack */
+    const char *tpl;      /* template name, NULL: the pack's choice */
+    int side, levels;
+} oom_case;
+
+static rmg_status generate_case(rmg_context *ctx, void *user)
+{
+    const oom_case *c = user;
+    rmg_pack *pack = NULL;
+    rmg_status st = c->file ? rmg_pack_load(ctx, rmg_test_shared(c->file), RMG_FORMAT_AUTO, &pack) : RMG_OK;
+    if (st != RMG_OK)
+        return st;
+    rmg_generate_options go;
+    options(&go, c->side, c->levels, c->tpl);
+    go.max_attempts = 2;
+    rmg_map *map = NULL;
+    st = rmg_generate(ctx, pack, &go, &map);
+    if (st == RMG_OK) {
+        char *json = NULL;
+        size_t len = 0;
+        st = rmg_map_to_json(map, &json, &len);
+        rmg_free(ctx, json);
+    }
+    rmg_map_destroy(map);
+    rmg_pack_destroy(pack);
+    return st;
+}
+
+/* Every k-th allocation (strided; RMG_OOM_STRIDE=1 for all) failing gives an error status,
+ * nothing leaks, and the context stays usable (rmg_test_oom_sweep asserts all three). */
+static void test_oom_through_whole_generation(void **state)
+{
+    (void)state;
+    static oom_case cases[] = {
+        {NULL, "Duet", 36, 1},
+        {NULL, "Duet", 36, 2},
+        {NULL, "Quartet", 72, 1},
+        {"corpus/sod/sokie__heroes3-template-util__templates__sod_complete__2SM2c__rmg.txt", NULL, 36, 1},
+    };
+    const char *env = getenv("RMG_OOM_STRIDE");
+    size_t stride = env && *env ? (size_t)strtoul(env, NULL, 10) : 0;
+    for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
+        /* First count the allocations, then sweep about 80 failure points spread over them. */
+        size_t s = stride ? stride : 1;
+        if (!stride) {
+            rmg_test_alloc ta = {0};
+            rmg_context *ctx = rmg_test_context(&ta, 1);
+            assert_int_equal(generate_case(ctx, &cases[i]), RMG_OK);
+            rmg_context_destroy(ctx);
+            s = ta.calls / 80 + 1;
+        }
+        size_t total = rmg_test_oom_sweep(generate_case, &cases[i], 0, s | 1);
+        printf("oom: %s %s %dx%dx%d: %zu allocations, every %zu-th failed in turn\n",
+               cases[i].file ? "corpus" : "built-in", cases[i].tpl ? cases[i].tpl : "(pack choice)", cases[i].side,
+               cases[i].side, cases[i].levels, total, s | 1);
+        assert_true(total > 100);
+    }
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_impossible_template_failure_names_the_stage),
+        cmocka_unit_test(test_cancel_from_another_thread_stops_cleanly),
+        cmocka_unit_test(test_time_budget_is_honoured),
+        cmocka_unit_test(test_threads_generate_independently),
+        cmocka_unit_test(test_oom_through_whole_generation),
+    };
+    const char *filter = getenv("RMG_TEST_FILTER");
+    if (filter && *filter)
+        cmocka_set_test_filter(filter);
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
