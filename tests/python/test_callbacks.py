@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import gc
 from typing import List, Optional, Tuple
 
 import pytest
@@ -168,9 +169,26 @@ def test_progress_can_cancel_and_a_raising_one_propagates() -> None:
 
 
 def test_callbacks_stay_alive_with_their_context() -> None:
-    import gc
-
     ctx = rmg.Context(rng=xorshift(3), allocator=rmg.CountingAllocator())
     ctx.set_stage("finish", lambda view: view.run_builtin())
     gc.collect()  # nothing but the context holds the callables and their trampolines
     assert ctx.generate(size="S").width == 36
+
+
+def test_log_callback_that_raises_during_a_successful_generation_leaks_nothing() -> None:
+    alloc = rmg.CountingAllocator()
+
+    def log(level: rmg.LogLevel, text: str) -> None:
+        raise UnicodeError(f"terminal cannot show: {text}")
+
+    ctx = rmg.Context(allocator=alloc, log=log, log_level="warning")
+    with pytest.raises(UnicodeError, match="terminal cannot show"):
+        ctx.generate(size="S")  # the map warns (full zones): the C call succeeds, the callback fails
+    gc.collect()
+    live_after_first = alloc.live
+    with pytest.raises(UnicodeError):
+        ctx.generate(size="S")
+    gc.collect()
+    assert alloc.live == live_after_first  # the map made by the successful call was destroyed
+    ctx.close()
+    assert alloc.live == 0

@@ -182,6 +182,13 @@ class Context:
         """Re-raises an exception a callback stored during a call that reports no status."""
         self.check(Status.OK)
 
+    def adopt_result(self, status: int, out: c_void_p, wrap: Callable[["Context", Optional[int]], Any]) -> Any:
+        """Wraps a handle a C constructor returned, then checks the call: a callback that raised
+        during a call that still succeeded must not leak the object it made."""
+        made = wrap(self, out.value) if out.value else None
+        self.check(status)
+        return made
+
     @property
     def errmsg(self) -> str:
         """rmg_context_errmsg: the message of the last failing call ("" when none)."""
@@ -218,8 +225,8 @@ class Context:
 
         out = c_void_p()
         fmt = coerce(TemplateFormat, format, "template format")
-        self.check(self._lib.rmg_pack_load(self.handle, os.fsencode(path), fmt, byref(out)))
-        return Template._wrap(self, out.value)
+        status = self._lib.rmg_pack_load(self.handle, os.fsencode(path), fmt, byref(out))
+        return self.adopt_result(status, out, Template._wrap)
 
     def template_from_string(
         self, text: Union[str, bytes], name: Optional[str] = None, format: Union[str, int, TemplateFormat] = "yaml"
@@ -231,16 +238,15 @@ class Context:
         out = c_void_p()
         fmt = coerce(TemplateFormat, format, "template format")
         label = name.encode("utf-8") if name is not None else None
-        self.check(self._lib.rmg_pack_load_string(self.handle, data, len(data), label, fmt, byref(out)))
-        return Template._wrap(self, out.value)
+        status = self._lib.rmg_pack_load_string(self.handle, data, len(data), label, fmt, byref(out))
+        return self.adopt_result(status, out, Template._wrap)
 
     def builtin_template(self) -> "Template":
         """The library's built-in template pack."""
         from .template import Template
 
         out = c_void_p()
-        self.check(self._lib.rmg_pack_builtin(self.handle, byref(out)))
-        return Template._wrap(self, out.value)
+        return self.adopt_result(self._lib.rmg_pack_builtin(self.handle, byref(out)), out, Template._wrap)
 
     # ---- generation ----------------------------------------------------------------------
 
@@ -287,8 +293,7 @@ class Context:
         pack = template.handle if template is not None else None
         out = c_void_p()
         self._lib.rmg_context_reset_cancel(self.handle)
-        self.check(self._lib.rmg_generate(self.handle, pack, byref(opts), byref(out)))
-        return Map._wrap(self, out.value)
+        return self.adopt_result(self._lib.rmg_generate(self.handle, pack, byref(opts), byref(out)), out, Map._wrap)
 
     # ---- stage plugins -------------------------------------------------------------------
 
