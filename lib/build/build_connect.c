@@ -113,30 +113,39 @@ static bool stacked(const rmg__bld *b, int a, int c)
     return false;
 }
 
-/* A water zone both zones touch, 0 if none. */
-static int common_water(const rmg__bld *b, int a, int c)
+/* Marks in b->mark (bit `bit`) the water-zone tiles orthogonally next to zone z's land. */
+static void mark_coast_water(rmg__bld *b, int z, uint8_t bit)
 {
     for (uint32_t t = 0; t < b->n; t++) {
-        if (b->m->tile_zone[t] != a)
+        if (b->m->tile_zone[t] != z)
             continue;
         for (int d = 0; d < 4; d++) {
             uint32_t u;
-            if (!rmg__bld_nbr(b, t, d, &u))
-                continue;
-            const rmg__map_zone *w = rmg__bld_zone(b, b->m->tile_zone[u]);
-            if (!w || w->kind != RMG_ZONE_WATER)
-                continue;
-            for (uint32_t v = 0; v < b->n; v++) {
-                uint32_t x;
-                if (b->m->tile_zone[v] != c)
-                    continue;
-                for (int e = 0; e < 4; e++)
-                    if (rmg__bld_nbr(b, v, e, &x) && b->m->tile_zone[x] == w->id)
-                        return w->id;
-            }
+            const rmg__map_zone *w;
+            if (rmg__bld_nbr(b, t, d, &u) && (w = rmg__bld_zone(b, b->m->tile_zone[u])) && w->kind == RMG_ZONE_WATER)
+                b->mark[u] |= bit;
         }
     }
-    return 0;
+}
+
+/* A water zone both zones touch, 0 if none (two linear scans). */
+static int common_water(rmg__bld *b, int a, int c)
+{
+    const uint8_t bit = 0x80;
+    mark_coast_water(b, a, bit);
+    int found = 0;
+    for (uint32_t t = 0; t < b->n && !found; t++) {
+        if (b->m->tile_zone[t] != c)
+            continue;
+        for (int d = 0; d < 4 && !found; d++) {
+            uint32_t u;
+            if (rmg__bld_nbr(b, t, d, &u) && (b->mark[u] & bit))
+                found = b->m->tile_zone[u];
+        }
+    }
+    for (uint32_t t = 0; t < b->n; t++)
+        b->mark[t] &= (uint8_t)~bit;
+    return found;
 }
 
 /* ---- recording ------------------------------------------------------------------------------ */
@@ -480,7 +489,7 @@ static rmg_status realize_pair(rmg__bstate *s, link *l, way w, bool *ok)
 /* The ways to try in order (CON-08..13). */
 static size_t plan_ways(rmg__bstate *s, const link *l, bool adjacent, way out[WAY_COUNT])
 {
-    const rmg__bld *b = &s->b;
+    rmg__bld *b = &s->b;
     bool stack = b->levels > 1 && stacked(b, l->a, l->b);
     bool water = s->b.g->opt.water != RMG_WATER_NONE && !adjacent && !stack && common_water(b, l->a, l->b);
     size_t n = 0;
