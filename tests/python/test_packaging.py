@@ -9,6 +9,8 @@ import sys
 import zipfile
 from pathlib import Path
 
+import pytest
+
 import rmg
 from rmg import _lib
 from conftest import source_dir
@@ -58,3 +60,22 @@ def _env_with_path(path: str) -> dict:
     env["PYTHONPATH"] = path
     env["RMG_LIBRARY"] = _lib.path()
     return env
+
+
+def test_pip_installs_offline(tmp_path: Path) -> None:
+    if subprocess.run([sys.executable, "-m", "pip", "--version"], capture_output=True).returncode != 0:
+        pytest.skip("pip is not installed for this interpreter")
+    target = tmp_path / "site"
+    env = _env_with_path("")
+    env["PIP_NO_INDEX"] = "1"  # no index: any download attempt fails the install
+    env.pop("PIP_FIND_LINKS", None)
+    result = subprocess.run(
+        [sys.executable, "-m", "pip", "install", "--no-deps", "--target", str(target), str(source_dir() / "bindings" / "python")],
+        capture_output=True, text=True, env=env, cwd=str(tmp_path), timeout=300,
+    )
+    assert result.returncode == 0, result.stdout + result.stderr
+    assert (target / "rmg" / "py.typed").exists() and (target / f"rmg-{rmg.__version__}.dist-info").is_dir()
+    code = "import rmg; print(rmg.__file__)"
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True,
+                         env=_env_with_path(str(target)), cwd=str(tmp_path))
+    assert out.stdout.strip() == str(target / "rmg" / "__init__.py")

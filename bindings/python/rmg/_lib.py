@@ -222,7 +222,7 @@ def _explicit_path(value: str) -> str:
         path = path / "librmg.so"
     if not path.exists():
         raise LibraryNotFoundError(f"RMG_LIBRARY={value!r}: no such file")
-    return str(path)
+    return os.path.abspath(path)
 
 
 def _check_version(lib: ctypes.CDLL, where: str) -> None:
