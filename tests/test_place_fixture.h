@@ -2,6 +2,7 @@
 #ifndef PLACE_FIXTURE_H
 #define PLACE_FIXTURE_H
 
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -20,6 +21,7 @@ typedef struct fixture {
     bool conn_active[FX_MAX_LINKS];
     int zone_map_id[FX_MAX_ZONES];
     rmg__zone_solution sol[FX_MAX_ZONES];
+    int players;                  /* > 0: zones and links filtered for this count (1 human) */
 } fixture;
 
 static inline rmg__template *fx_tpl(fixture *fx)
@@ -88,9 +90,13 @@ static inline rmg_status fx_place(fixture *fx, int w, int h, int levels, rmg_wat
     g->opt.water = water;
     g->root_seed = seed;
     for (size_t i = 0; i < t->n_zones && i < FX_MAX_ZONES; i++)
-        fx->zone_active[i] = true;
-    for (size_t i = 0; i < t->n_connections && i < FX_MAX_LINKS; i++)
-        fx->conn_active[i] = true;
+        fx->zone_active[i] = fx->players <= 0 || rmg__zone_active(&t->zones[i], fx->players, 1);
+    for (size_t i = 0; i < t->n_connections && i < FX_MAX_LINKS; i++) {
+        const rmg__connection *c = &t->connections[i];
+        long a = rmg__template_find_zone(t, c->zone_a), b = rmg__template_find_zone(t, c->zone_b);
+        fx->conn_active[i] = fx->players <= 0 || (a >= 0 && b >= 0 && fx->zone_active[a] && fx->zone_active[b] &&
+                                                  rmg__connection_active(c, fx->players, 1));
+    }
     g->zone_active = fx->zone_active;
     g->conn_active = fx->conn_active;
     g->zone_map_id = fx->zone_map_id;
@@ -205,6 +211,74 @@ static inline const char *fx_check_partition(const struct rmg_map *m)
     free(stack);
     free(visited);
     return fail;
+}
+
+/* ---- quality tallies (issue 6 targets) ---------------------------------------------------- */
+
+typedef struct fx_tally {
+    double *errors;               /* |land share / weight share - 1| per game zone */
+    size_t n_errors, cap;
+    size_t ground, ground_met;    /* ground links / realized as a shared border */
+    size_t links, links_met;      /* every recommendation (ground, gate, default) / met */
+    size_t templates, maps, failures;
+} fx_tally;
+
+static inline void fx_tally_error(fx_tally *q, double e)
+{
+    if (q->n_errors == q->cap) {
+        q->cap = q->cap ? 2 * q->cap : 4096;
+        q->errors = realloc(q->errors, q->cap * sizeof *q->errors);
+        assert_non_null(q->errors);
+    }
+    q->errors[q->n_errors++] = e;
+}
+
+/* Adds one placed map to the tallies. */
+static inline void fx_tally_map(fx_tally *q, const struct rmg_map *m)
+{
+    const struct rmg__place_report *r = m->place_report;
+    for (size_t i = 0; i < r->n_zones; i++)
+        if (r->zones[i].weight_share > 0 && r->zones[i].mirror_of == 0)
+            fx_tally_error(q, fabs(r->zones[i].land_share / r->zones[i].weight_share - 1.0));
+    for (size_t k = 0; k < r->n_links; k++) {
+        const rmg__place_link_report *l = &r->links[k];
+        if (l->placement == RMG_LINK_MONOLITH || l->placement == RMG_LINK_RANDOM || l->zone_a == l->zone_b)
+            continue;
+        q->links++;
+        q->links_met += l->met;
+        if (l->placement == RMG_LINK_GROUND) {
+            q->ground++;
+            q->ground_met += l->border;
+        }
+    }
+    q->maps++;
+}
+
+static inline int fx_cmp_double(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
+static inline double fx_tally_median(fx_tally *q)
+{
+    if (!q->n_errors)
+        return 0;
+    qsort(q->errors, q->n_errors, sizeof *q->errors, fx_cmp_double);
+    return q->errors[q->n_errors / 2];
+}
+
+static inline double fx_ratio(size_t a, size_t b)
+{
+    return b ? (double)a / (double)b : 1.0;
+}
+
+static inline void fx_tally_print(const char *label, fx_tally *q)
+{
+    print_message("%s: %zu maps (%zu failed): median |share error| %.3f over %zu zones; ground links met %zu/%zu "
+                  "(%.1f%%); all recommendations met %zu/%zu (%.1f%%)\n",
+                  label, q->maps, q->failures, fx_tally_median(q), q->n_errors, q->ground_met, q->ground,
+                  100 * fx_ratio(q->ground_met, q->ground), q->links_met, q->links, 100 * fx_ratio(q->links_met, q->links));
 }
 
 #endif

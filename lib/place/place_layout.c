@@ -82,6 +82,10 @@ static int zone_score_at(const rmg__layout *l, int z, int cell, int other, int o
 
 /* ---- candidates ---------------------------------------------------------------------------- */
 
+/* Hex neighbours (column, row offsets) of a cell in an even / odd row ("odd-r" layout). */
+static const int hex_even[6][2] = {{-1, 0}, {1, 0}, {-1, -1}, {0, -1}, {-1, 1}, {0, 1}};
+static const int hex_odd[6][2] = {{-1, 0}, {1, 0}, {0, -1}, {1, -1}, {0, 1}, {1, 1}};
+
 static bool cell_on_grid(const rmg__layout *l, int col, int row)
 {
     return col >= 0 && row >= 0 && col < l->grid && row < l->grid;
@@ -94,9 +98,7 @@ static bool cell_touches_layout(const rmg__layout *l, int cell)
     int per_level = l->grid * l->grid;
     int level = cell / per_level, in_level = cell % per_level;
     int row = in_level / l->grid, col = in_level % l->grid;
-    static const int even[6][2] = {{-1, 0}, {1, 0}, {-1, -1}, {0, -1}, {-1, 1}, {0, 1}};
-    static const int odd[6][2] = {{-1, 0}, {1, 0}, {0, -1}, {1, -1}, {0, 1}, {1, 1}};
-    const int(*nb)[2] = (row & 1) ? odd : even;
+    const int(*nb)[2] = (row & 1) ? hex_odd : hex_even;
     for (int i = 0; i < 6; i++) {
         int c = col + nb[i][0], r = row + nb[i][1];
         if (cell_on_grid(l, c, r) && l->cell_zone[level * per_level + r * l->grid + c] >= 0)
@@ -270,7 +272,32 @@ static bool level_allowed(const rmg__lzone *z, const rmg__layout *l, int cell)
     return (z->levels >> (cell / (l->grid * l->grid))) & 1u;
 }
 
-/* Moves zone a to a free candidate cell, or swaps it with zone b; kept only if the summed
+/* A free cell beside (or stacked with) a random other zone, on a level zone a may use; -1 if
+ * the draw finds none. Cheap on purpose: the shuffle tries many moves. */
+static int random_free_spot(const rmg__layout *l, int a, rmg_rng *rng)
+{
+    if (l->n_zones < 2)
+        return -1;
+    int per_level = l->grid * l->grid;
+    int other = (int)rmg_rng_below(rng, l->n_zones - 1);
+    other += other >= a;
+    int cell = l->zones[other].cell, level = cell / per_level, in_level = cell % per_level;
+    int row = in_level / l->grid, col = in_level % l->grid;
+    int pick = (int)rmg_rng_below(rng, 6 + (size_t)(l->levels - 1));
+    int to;
+    if (pick < 6) {
+        const int(*nb)[2] = (row & 1) ? hex_odd : hex_even;
+        int c = col + nb[pick][0], r = row + nb[pick][1];
+        if (!cell_on_grid(l, c, r))
+            return -1;
+        to = level * per_level + r * l->grid + c;
+    } else {
+        to = (1 - level) * per_level + in_level;
+    }
+    return l->cell_zone[to] < 0 && level_allowed(&l->zones[a], l, to) ? to : -1;
+}
+
+/* Moves zone a to a free cell next to the layout, or swaps it with zone b; kept only if the summed
  * link score of the zones involved improves. */
 static void try_move(rmg__layout *l, int a, rmg_rng *rng)
 {
@@ -283,13 +310,8 @@ static void try_move(rmg__layout *l, int a, rmg_rng *rng)
         if (!level_allowed(&l->zones[a], l, to) || !level_allowed(&l->zones[b], l, from))
             return;
     } else {
-        l->cell_zone[from] = -1; /* the zone's own cell must not count as a neighbour */
-        size_t n = gather_candidates(l, &l->zones[a], false);
-        l->cell_zone[from] = a;
-        if (n == 0)
-            return;
-        to = l->cand[rmg_rng_below(rng, n)];
-        if (to == from)
+        to = random_free_spot(l, a, rng);
+        if (to < 0)
             return;
         b = -1;
     }

@@ -13,27 +13,31 @@
 
 #define NOISE_CELL 9          /* tiles between value-noise lattice points */
 #define NOISE_AMPLITUDE 0.28  /* relative radius change at the noise extremes */
-#define KEY_FRACTION 1048576.0 /* fixed-point scale of the priority */
-#define TIE_BITS 20
+#define BUCKETS 8192          /* priority buckets: BUCKET_SCALE per disc radius */
+#define BUCKET_SCALE 256.0
+#define NO_ENTRY UINT32_MAX
 
-typedef struct heap_entry {
-    uint64_t key;
-    uint32_t tile;
-    uint32_t zone;
-} heap_entry;
+/* The frontier is a bucket queue: O(1) push and pop, exact to 1/256 of a zone's radius (far
+ * finer than a tile); within a bucket the latest entry goes first. */
+typedef struct queue_entry {
+    uint32_t tile, zone, next, bucket;
+} queue_entry;
 
-typedef struct heap {
-    heap_entry *items;
-    size_t count, cap;
-} heap;
+typedef struct bucket_queue {
+    RMG__VEC(queue_entry) pool;
+    uint32_t *head;            /* per bucket: first entry or NO_ENTRY */
+    size_t cursor;             /* every bucket below it is empty */
+    size_t count;
+} bucket_queue;
 
 typedef struct grower {
     rmg__grow *g;
     int w, h;
     size_t plane;
     float *noise;              /* two fields of w*h values in [-1, 1] */
-    heap open;
-    RMG__VEC(heap_entry) deferred;
+    uint16_t *queued_by;       /* per tile: zone index + 1 that last queued it (skips repeats) */
+    bucket_queue open;
+    RMG__VEC(uint32_t) deferred;   /* pool indexes of entries of full zones */
     bool failed;
 } grower;
 
@@ -49,45 +53,36 @@ static uint64_t hash3(uint64_t seed, uint64_t a, uint64_t b)
     return mix64(seed ^ mix64(a * 0x9E3779B97F4A7C15ull + b * 0xC2B2AE3D27D4EB4Full + 0x165667B19E3779F9ull));
 }
 
-/* ---- heap ------------------------------------------------------------------------------------ */
+/* ---- queue ----------------------------------------------------------------------------------- */
 
-static bool heap_push(grower *gr, heap_entry e)
+static void queue_link(bucket_queue *q, uint32_t i)
 {
-    heap *hp = &gr->open;
-    if (!rmg__vec_grow(gr->g->ctx, (void **)&hp->items, &hp->cap, hp->count + 1, sizeof *hp->items)) {
-        gr->failed = true;
-        return false;
-    }
-    size_t i = hp->count++;
-    while (i > 0) {
-        size_t parent = (i - 1) / 2;
-        if (hp->items[parent].key <= e.key)
-            break;
-        hp->items[i] = hp->items[parent];
-        i = parent;
-    }
-    hp->items[i] = e;
-    return true;
+    queue_entry *e = &q->pool.items[i];
+    e->next = q->head[e->bucket];
+    q->head[e->bucket] = i;
+    if (e->bucket < q->cursor)
+        q->cursor = e->bucket;
+    q->count++;
 }
 
-static heap_entry heap_pop(heap *hp)
+static void queue_push(grower *gr, uint32_t tile, uint32_t zone, uint32_t bucket)
 {
-    heap_entry top = hp->items[0], last = hp->items[--hp->count];
-    size_t i = 0, n = hp->count;
-    for (;;) {
-        size_t c = 2 * i + 1;
-        if (c >= n)
-            break;
-        if (c + 1 < n && hp->items[c + 1].key < hp->items[c].key)
-            c++;
-        if (last.key <= hp->items[c].key)
-            break;
-        hp->items[i] = hp->items[c];
-        i = c;
+    queue_entry e = {tile, zone, NO_ENTRY, bucket};
+    if (!RMG__VEC_PUSH(gr->g->ctx, &gr->open.pool, e)) {
+        gr->failed = true;
+        return;
     }
-    if (n)
-        hp->items[i] = last;
-    return top;
+    queue_link(&gr->open, (uint32_t)(gr->open.pool.count - 1));
+}
+
+static uint32_t queue_pop(bucket_queue *q)
+{
+    while (q->head[q->cursor] == NO_ENTRY)
+        q->cursor++;
+    uint32_t i = q->head[q->cursor];
+    q->head[q->cursor] = q->pool.items[i].next;
+    q->count--;
+    return i;
 }
 
 /* ---- noise ----------------------------------------------------------------------------------- */
@@ -103,43 +98,51 @@ static double smooth(double t)
     return t * t * (3.0 - 2.0 * t);
 }
 
-static double value_noise(uint64_t seed, int field, int x, int y)
-{
-    int gx = x / NOISE_CELL, gy = y / NOISE_CELL;
-    double fx = smooth((double)(x % NOISE_CELL) / NOISE_CELL), fy = smooth((double)(y % NOISE_CELL) / NOISE_CELL);
-    double a = lattice_value(seed, field, gx, gy), b = lattice_value(seed, field, gx + 1, gy);
-    double c = lattice_value(seed, field, gx, gy + 1), d = lattice_value(seed, field, gx + 1, gy + 1);
-    double top = a + (b - a) * fx, bottom = c + (d - c) * fx;
-    return top + (bottom - top) * fy;
-}
-
+/* Smooth value noise: random values on a lattice every NOISE_CELL tiles, interpolated. */
 static bool make_noise(grower *gr)
 {
+    int gw = gr->w / NOISE_CELL + 2, gh = gr->h / NOISE_CELL + 2;
+    size_t lattice_size = (size_t)gw * (size_t)gh;
+    double *lattice = rmg__malloc(gr->g->ctx, lattice_size * sizeof *lattice);
     gr->noise = rmg__malloc(gr->g->ctx, 2 * gr->plane * sizeof *gr->noise);
-    if (!gr->noise)
+    if (!gr->noise || !lattice) {
+        rmg__free(gr->g->ctx, lattice);
         return false;
-    for (int f = 0; f < 2; f++)
-        for (int y = 0; y < gr->h; y++)
-            for (int x = 0; x < gr->w; x++)
-                gr->noise[(size_t)f * gr->plane + (size_t)y * (size_t)gr->w + (size_t)x] =
-                    (float)value_noise(gr->g->seed, f, x, y);
+    }
+    double weight[NOISE_CELL];
+    for (int i = 0; i < NOISE_CELL; i++)
+        weight[i] = smooth((double)i / NOISE_CELL);
+    for (int f = 0; f < 2; f++) {
+        for (int gy = 0; gy < gh; gy++)
+            for (int gx = 0; gx < gw; gx++)
+                lattice[(size_t)gy * (size_t)gw + (size_t)gx] = lattice_value(gr->g->seed, f, gx, gy);
+        float *out = gr->noise + (size_t)f * gr->plane;
+        for (int y = 0; y < gr->h; y++) {
+            const double *row = lattice + (size_t)(y / NOISE_CELL) * (size_t)gw;
+            double fy = weight[y % NOISE_CELL];
+            for (int x = 0; x < gr->w; x++) {
+                int gx = x / NOISE_CELL;
+                double fx = weight[x % NOISE_CELL];
+                double top = row[gx] + (row[gx + 1] - row[gx]) * fx;
+                double bottom = row[gw + gx] + (row[gw + gx + 1] - row[gw + gx]) * fx;
+                out[(size_t)y * (size_t)gr->w + (size_t)x] = (float)(top + (bottom - top) * fy);
+            }
+        }
+    }
+    rmg__free(gr->g->ctx, lattice);
     return true;
 }
 
 /* ---- growth ---------------------------------------------------------------------------------- */
 
-static uint64_t priority_key(const grower *gr, const rmg__grow_zone *z, uint32_t zone, size_t tile)
+static uint32_t priority_bucket(const grower *gr, const rmg__grow_zone *z, size_t tile)
 {
     size_t in_plane = tile % gr->plane;
     int x = (int)(in_plane % (size_t)gr->w), y = (int)(in_plane / (size_t)gr->w);
     double dx = x - z->cx, dy = y - z->cy;
     double n = z->noise_c * gr->noise[in_plane] + z->noise_s * gr->noise[gr->plane + in_plane];
-    double p = sqrt(dx * dx + dy * dy) * z->inv_radius * (1.0 + NOISE_AMPLITUDE * n);
-    p = p < 0 ? 0 : p;
-    double scaled = p * KEY_FRACTION;
-    uint64_t fixed = scaled >= 17592186044416.0 ? 17592186044415ull : (uint64_t)scaled; /* 2^44 */
-    uint64_t tie = hash3(gr->g->seed, tile, zone) & ((1u << TIE_BITS) - 1);
-    return (fixed << TIE_BITS) | tie;
+    double p = sqrt(dx * dx + dy * dy) * z->inv_radius * (1.0 + NOISE_AMPLITUDE * n) * BUCKET_SCALE;
+    return p <= 0 ? 0 : p >= BUCKETS - 1 ? BUCKETS - 1 : (uint32_t)p;
 }
 
 static void push_neighbours(grower *gr, uint32_t zone, size_t tile)
@@ -153,9 +156,9 @@ static void push_neighbours(grower *gr, uint32_t zone, size_t tile)
         if (nx < 0 || ny < 0 || nx >= gr->w || ny >= gr->h)
             continue;
         size_t t = tile - in_plane + (size_t)ny * (size_t)gr->w + (size_t)nx;
-        if (owner[t] == 0) {
-            heap_entry e = {priority_key(gr, &gr->g->zones[zone], zone, t), (uint32_t)t, zone};
-            heap_push(gr, e);
+        if (owner[t] == 0 && gr->queued_by[t] != zone + 1) {
+            gr->queued_by[t] = (uint16_t)(zone + 1);
+            queue_push(gr, (uint32_t)t, zone, priority_bucket(gr, &gr->g->zones[zone], t));
         }
     }
 }
@@ -190,12 +193,13 @@ static void grow_until_empty(grower *gr, bool capped_phase)
 {
     const uint16_t *owner = gr->g->map->tile_zone;
     while (gr->open.count && !gr->failed) {
-        heap_entry e = heap_pop(&gr->open);
+        uint32_t i = queue_pop(&gr->open);
+        queue_entry e = gr->open.pool.items[i];
         if (owner[e.tile])
             continue;
         rmg__grow_zone *z = &gr->g->zones[e.zone];
         if (capped_phase && gr->g->capped[z->level] && z->count >= z->target) {
-            if (!RMG__VEC_PUSH(gr->g->ctx, &gr->deferred, e))
+            if (!RMG__VEC_PUSH(gr->g->ctx, &gr->deferred, i))
                 gr->failed = true;
             continue;
         }
@@ -208,10 +212,11 @@ static void grow_until_empty(grower *gr, bool capped_phase)
 /* Second phase on uncapped levels: the deferred frontier of full zones resumes. */
 static void grow_uncapped(grower *gr)
 {
-    for (size_t i = 0; i < gr->deferred.count && !gr->failed; i++) {
-        heap_entry e = gr->deferred.items[i];
-        if (!gr->g->capped[gr->g->zones[e.zone].level] && !gr->g->map->tile_zone[e.tile])
-            heap_push(gr, e);
+    for (size_t k = 0; k < gr->deferred.count; k++) {
+        uint32_t i = gr->deferred.items[k];
+        const queue_entry *e = &gr->open.pool.items[i];
+        if (!gr->g->capped[gr->g->zones[e->zone].level] && !gr->g->map->tile_zone[e->tile])
+            queue_link(&gr->open, i);
     }
     grow_until_empty(gr, false);
 }
@@ -270,7 +275,7 @@ static void claim_run(grower *gr, uint32_t zone, const uint32_t *path, size_t fr
     }
 }
 
-/* Joins two lattice neighbours by a 4-connected line between their centres, half to each, so
+/* Joins two lattice neighbours by a 4-connected line between their centres, split by radius, so
  * the zones share a border whatever the growth does (ground links, PLC-02). */
 static void corridor(grower *gr, uint32_t a, uint32_t b, uint32_t *path)
 {
@@ -297,7 +302,10 @@ static void corridor(grower *gr, uint32_t a, uint32_t b, uint32_t *path)
     }
     if (n < 2)
         return;
-    size_t mid = (n - 1) / 2;
+    /* Split where the two discs would meet, so neither half pokes into the other zone. */
+    double ra = 1.0 / za->inv_radius, rb = 1.0 / zb->inv_radius;
+    size_t mid = (size_t)floor((double)(n - 1) * ra / (ra + rb));
+    mid = mid >= n - 1 ? n - 2 : mid;
     claim_run(gr, a, path, 0, mid, 1);
     claim_run(gr, b, path, n - 1, mid + 1, -1);
 }
@@ -323,7 +331,11 @@ rmg_status rmg__grow_run(rmg__grow *g)
     gr.w = g->map->width;
     gr.h = g->map->height;
     gr.plane = (size_t)gr.w * (size_t)gr.h;
-    rmg_status st = make_noise(&gr) ? RMG_OK : rmg__error_nomem(g->ctx);
+    gr.queued_by = rmg__calloc(g->ctx, g->map->n_tiles, sizeof *gr.queued_by);
+    gr.open.head = rmg__malloc(g->ctx, BUCKETS * sizeof *gr.open.head);
+    rmg_status st = gr.queued_by && gr.open.head && make_noise(&gr) ? RMG_OK : rmg__error_nomem(g->ctx);
+    for (size_t b = 0; st == RMG_OK && b < BUCKETS; b++)
+        gr.open.head[b] = NO_ENTRY;
     if (st == RMG_OK)
         st = plant_seeds(&gr);
     if (st == RMG_OK)
@@ -335,7 +347,9 @@ rmg_status rmg__grow_run(rmg__grow *g)
             st = rmg__error_nomem(g->ctx);
     }
     rmg__free(g->ctx, gr.noise);
-    rmg__free(g->ctx, gr.open.items);
+    rmg__free(g->ctx, gr.queued_by);
+    rmg__free(g->ctx, gr.open.head);
+    RMG__VEC_FREE(g->ctx, &gr.open.pool);
     RMG__VEC_FREE(g->ctx, &gr.deferred);
     return st;
 }
