@@ -113,39 +113,38 @@ static bool stacked(const rmg__bld *b, int a, int c)
     return false;
 }
 
-/* Marks in b->mark (bit `bit`) the water-zone tiles orthogonally next to zone z's land. */
-static void mark_coast_water(rmg__bld *b, int z, uint8_t bit)
+/* The water zones orthogonally next to zone z's land (at most cap). */
+static size_t coast_waters(const rmg__bld *b, int z, int *out, size_t cap)
 {
+    size_t n = 0;
     for (uint32_t t = 0; t < b->n; t++) {
         if (b->m->tile_zone[t] != z)
             continue;
         for (int d = 0; d < 4; d++) {
             uint32_t u;
             const rmg__map_zone *w;
-            if (rmg__bld_nbr(b, t, d, &u) && (w = rmg__bld_zone(b, b->m->tile_zone[u])) && w->kind == RMG_ZONE_WATER)
-                b->mark[u] |= bit;
+            if (!rmg__bld_nbr(b, t, d, &u) || !(w = rmg__bld_zone(b, b->m->tile_zone[u])) || w->kind != RMG_ZONE_WATER)
+                continue;
+            size_t k = 0;
+            while (k < n && out[k] != w->id)
+                k++;
+            if (k == n && n < cap)
+                out[n++] = w->id;
         }
     }
+    return n;
 }
 
 /* A water zone both zones touch, 0 if none (two linear scans). */
-static int common_water(rmg__bld *b, int a, int c)
+static int common_water(const rmg__bld *b, int a, int c)
 {
-    const uint8_t bit = 0x80;
-    mark_coast_water(b, a, bit);
-    int found = 0;
-    for (uint32_t t = 0; t < b->n && !found; t++) {
-        if (b->m->tile_zone[t] != c)
-            continue;
-        for (int d = 0; d < 4 && !found; d++) {
-            uint32_t u;
-            if (rmg__bld_nbr(b, t, d, &u) && (b->mark[u] & bit))
-                found = b->m->tile_zone[u];
-        }
-    }
-    for (uint32_t t = 0; t < b->n; t++)
-        b->mark[t] &= (uint8_t)~bit;
-    return found;
+    int wa[32], wc[32];
+    size_t na = coast_waters(b, a, wa, 32), nc = coast_waters(b, c, wc, 32);
+    for (size_t i = 0; i < na; i++)
+        for (size_t k = 0; k < nc; k++)
+            if (wa[i] == wc[k])
+                return wa[i];
+    return 0;
 }
 
 /* ---- recording ------------------------------------------------------------------------------ */
@@ -489,7 +488,7 @@ static rmg_status realize_pair(rmg__bstate *s, link *l, way w, bool *ok)
 /* The ways to try in order (CON-08..13). */
 static size_t plan_ways(rmg__bstate *s, const link *l, bool adjacent, way out[WAY_COUNT])
 {
-    rmg__bld *b = &s->b;
+    const rmg__bld *b = &s->b;
     bool stack = b->levels > 1 && stacked(b, l->a, l->b);
     bool water = s->b.g->opt.water != RMG_WATER_NONE && !adjacent && !stack && common_water(b, l->a, l->b);
     size_t n = 0;
