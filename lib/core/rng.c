@@ -96,10 +96,28 @@ long rmg_rng_weighted(rmg_rng *rng, const uint64_t *weights, size_t count)
     return (long)(count - 1);
 }
 
+/* rmg_rng_shuffle for 4-byte items (tile lists): the same draws and swaps with fixed-size
+ * copies the compiler turns into plain loads and stores. */
+static void shuffle_words(rmg_rng *rng, unsigned char *a, size_t count)
+{
+    for (size_t i = count - 1; i > 0; i--) {
+        size_t j = (size_t)rmg_rng_below(rng, (uint64_t)i + 1);
+        uint32_t x, y;
+        memcpy(&x, a + i * 4, 4);
+        memcpy(&y, a + j * 4, 4);
+        memcpy(a + i * 4, &y, 4);
+        memcpy(a + j * 4, &x, 4);
+    }
+}
+
 void rmg_rng_shuffle(rmg_rng *rng, void *items, size_t count, size_t size)
 {
     if (!items || count < 2 || size == 0 || size > 256)
         return;
+    if (size == 4) {
+        shuffle_words(rng, items, count);
+        return;
+    }
     unsigned char tmp[256];
     unsigned char *a = items;
     for (size_t i = count - 1; i > 0; i--) {

@@ -141,6 +141,18 @@ static int neighbours(const struct rmg_map *m, size_t t, size_t out[8])
 {
     size_t w = (size_t)m->width, rest = t % (w * (size_t)m->height);
     int x = (int)(rest % w), y = (int)(rest / w), n = 0;
+    if (x > 0 && y > 0 && x + 1 < m->width && y + 1 < m->height) {
+        /* Inside the map: all eight, no bounds to check (most tiles). */
+        out[0] = t - w - 1;
+        out[1] = t - w;
+        out[2] = t - w + 1;
+        out[3] = t - 1;
+        out[4] = t + 1;
+        out[5] = t + w - 1;
+        out[6] = t + w;
+        out[7] = t + w + 1;
+        return 8;
+    }
     for (int k = 0; k < 8; k++) {
         int nx = x + dx8[k], ny = y + dy8[k];
         if (nx >= 0 && ny >= 0 && nx < m->width && ny < m->height)
