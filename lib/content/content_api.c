@@ -62,13 +62,7 @@ const char *rmg_content_entity_name(const rmg_content *content, rmg_content_kind
 /* Copies the filled `full` struct into the caller's, up to the caller's struct_size. */
 static rmg_status deliver(void *out, const void *full, size_t full_size)
 {
-    size_t want;
-    memcpy(&want, out, sizeof want);
-    if (want < sizeof(size_t))
-        return RMG_ERR_INVALID_ARG;
-    size_t n = want < full_size ? want : full_size;
-    memcpy((char *)out + sizeof(size_t), (const char *)full + sizeof(size_t), n - sizeof(size_t));
-    return RMG_OK;
+    return rmg__struct_out(out, full, full_size, sizeof(size_t));
 }
 
 static rmg_status check(const rmg_content *content, rmg_content_kind kind, size_t index, const void *out)

@@ -137,6 +137,33 @@ void rmg_free(rmg_context *ctx, void *ptr)
     rmg__free(ctx, ptr);
 }
 
+/* ---- versioned structs ------------------------------------------------------------------ */
+
+rmg_status rmg__struct_out(void *dst, const void *full, size_t full_size, size_t min_size)
+{
+    size_t have;
+    memcpy(&have, dst, sizeof have);
+    if (have < min_size || have < sizeof have)
+        return RMG_ERR_INVALID_ARG;
+    size_t n = have < full_size ? have : full_size;
+    memcpy((unsigned char *)dst + sizeof have, (const unsigned char *)full + sizeof have, n - sizeof have);
+    return RMG_OK;
+}
+
+rmg_status rmg__struct_in(void *dst, size_t full_size, const void *src, size_t min_size)
+{
+    size_t have;
+    memcpy(&have, src, sizeof have);
+    if (have < min_size || have < sizeof have)
+        return RMG_ERR_INVALID_ARG;
+    for (size_t i = full_size; i < have; i++)
+        if (((const unsigned char *)src)[i])
+            return RMG_ERR_UNSUPPORTED;
+    size_t n = have < full_size ? have : full_size;
+    memcpy((unsigned char *)dst + sizeof have, (const unsigned char *)src + sizeof have, n - sizeof have);
+    return RMG_OK;
+}
+
 /* ---- arenas ---------------------------------------------------------------------------- */
 
 struct rmg__arena_block {

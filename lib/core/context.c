@@ -36,25 +36,13 @@ void rmg_context_options_init(rmg_context_options *options)
     options->log_level = RMG_LOG_WARNING;
 }
 
-/* Copies the caller's options, accepting an older (smaller) struct and a newer (larger) one
- * whose unknown tail is zero. */
+/* Copies the caller's options (an older or newer struct: see rmg__struct_in). */
 static rmg_status copy_options(rmg_context_options *dst, const rmg_context_options *src)
 {
     rmg_context_options_init(dst);
     if (!src)
         return RMG_OK;
-    if (src->struct_size < offsetof(rmg_context_options, seed) + sizeof(uint64_t))
-        return RMG_ERR_INVALID_ARG;
-    size_t n = src->struct_size < sizeof *dst ? src->struct_size : sizeof *dst;
-    if (src->struct_size > sizeof *dst) {
-        const unsigned char *tail = (const unsigned char *)src + sizeof *dst;
-        for (size_t i = 0; i < src->struct_size - sizeof *dst; i++)
-            if (tail[i])
-                return RMG_ERR_UNSUPPORTED;
-    }
-    memcpy(dst, src, n);
-    dst->struct_size = sizeof *dst;
-    return RMG_OK;
+    return rmg__struct_in(dst, sizeof *dst, src, offsetof(rmg_context_options, seed) + sizeof(uint64_t));
 }
 
 rmg_status rmg_context_create(rmg_context **out, const rmg_context_options *options)

@@ -88,6 +88,17 @@ bool rmg__vec_grow(rmg_context *ctx, void **items, size_t *cap, size_t need, siz
          : 0)
 #define RMG__VEC_FREE(ctx, v) (rmg__free((ctx), (v)->items), (v)->items = NULL, (v)->count = (v)->cap = 0)
 
+/* ---- versioned structs (size_t struct_size first; ABI.md) -------------------------------- */
+
+/* Copies a filled library struct `full` (full_size bytes) into the caller's `dst`, up to the
+ * caller's struct_size (the struct_size field itself is left as the caller set it).
+ * RMG_ERR_INVALID_ARG when the caller's struct_size is smaller than min_size. */
+rmg_status rmg__struct_out(void *dst, const void *full, size_t full_size, size_t min_size);
+/* Takes a caller's struct `src` over `dst` (full_size bytes, already holding defaults): an older
+ * (smaller) struct fills its prefix; a newer (larger) one is accepted when its unknown tail is
+ * zero (else RMG_ERR_UNSUPPORTED). RMG_ERR_INVALID_ARG when src's struct_size < min_size. */
+rmg_status rmg__struct_in(void *dst, size_t full_size, const void *src, size_t min_size);
+
 /* ---- arenas: bump allocation for per-generation data, freed at once ---------------------- */
 
 typedef struct rmg__arena_block rmg__arena_block;

@@ -28,11 +28,10 @@ static rmg_status copy_options(rmg_context *ctx, rmg_generate_options *dst, cons
     rmg_generate_options_init(dst);
     if (!src)
         return RMG_OK;
-    if (src->struct_size < offsetof(rmg_generate_options, template_name))
-        return rmg__error_set(ctx, RMG_ERR_INVALID_ARG, "rmg_generate_options.struct_size is too small");
-    size_t n = src->struct_size < sizeof *dst ? src->struct_size : sizeof *dst;
-    memcpy(dst, src, n);
-    dst->struct_size = sizeof *dst;
+    rmg_status st = rmg__struct_in(dst, sizeof *dst, src, offsetof(rmg_generate_options, template_name));
+    if (st != RMG_OK)
+        return rmg__error_set(ctx, st, "rmg_generate_options: struct_size %zu is not one this library knows",
+                              src->struct_size);
     return RMG_OK;
 }
 

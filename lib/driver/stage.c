@@ -82,9 +82,10 @@ rmg_status rmg_context_set_stage(rmg_context *ctx, rmg_stage_id stage, const rmg
     stage_slot *s = &((stage_table *)ctx->stages)->slots[stage];
     release_slot(s);
     if (plugin) {
-        size_t n = plugin->struct_size < sizeof s->plugin ? plugin->struct_size : sizeof s->plugin;
-        memcpy(&s->plugin, plugin, n);
-        s->plugin.struct_size = sizeof s->plugin;
+        rmg_stage_plugin_init(&s->plugin);
+        rmg_status st = rmg__struct_in(&s->plugin, sizeof s->plugin, plugin, offsetof(rmg_stage_plugin, destroy));
+        if (st != RMG_OK)
+            return rmg__error_set(ctx, st, "plugin table for stage %s: unknown struct_size", rmg__stage_name(stage));
         s->policy = policy;
         s->set = true;
     }

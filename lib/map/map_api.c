@@ -3,17 +3,6 @@
 
 #include "map_internal.h"
 
-/* Copies a versioned info struct: the caller's struct_size decides how much is written. */
-static rmg_status copy_info(void *dst, const void *src, size_t full)
-{
-    size_t have = *(const size_t *)dst;
-    if (have < sizeof(size_t) * 2)
-        return RMG_ERR_INVALID_ARG;
-    size_t n = have < full ? have : full;
-    memcpy((char *)dst + sizeof(size_t), (const char *)src + sizeof(size_t), n - sizeof(size_t));
-    return RMG_OK;
-}
-
 void rmg_map_destroy(rmg_map *map)
 {
     rmg__map_free(map);
@@ -63,7 +52,7 @@ rmg_status rmg_map_options(const rmg_map *map, rmg_generate_options *out)
 {
     if (!map || !out)
         return RMG_ERR_INVALID_ARG;
-    return copy_info(out, &map->options, sizeof map->options);
+    return rmg__struct_out(out, &map->options, sizeof map->options, 2 * sizeof(size_t));
 }
 
 size_t rmg_map_warning_count(const rmg_map *map)
@@ -215,7 +204,7 @@ rmg_status rmg_map_zone(const rmg_map *map, size_t index, rmg_map_zone_info *out
     info.center_y = z->cy;
     info.town_count = z->towns.count;
     info.main_town = z->main_town;
-    return copy_info(out, &info, sizeof info);
+    return rmg__struct_out(out, &info, sizeof info, 2 * sizeof(size_t));
 }
 
 uint32_t rmg_map_zone_town(const rmg_map *map, size_t index, size_t i)
@@ -251,7 +240,7 @@ rmg_status rmg_map_connection(const rmg_map *map, size_t index, rmg_map_connecti
     info.tile_count = c->tiles.count;
     info.guard_count = c->guards.count;
     info.why = c->why;
-    return copy_info(out, &info, sizeof info);
+    return rmg__struct_out(out, &info, sizeof info, 2 * sizeof(size_t));
 }
 
 static size_t copy_ids(const uint32_t *items, size_t count, uint32_t *buf, size_t cap)
@@ -341,7 +330,7 @@ rmg_status rmg_map_object(const rmg_map *map, size_t index, rmg_map_object_info 
     info.disposition = o->disposition;
     info.join_percent = o->join_percent;
     info.join_for_money = o->join_for_money;
-    return copy_info(out, &info, sizeof info);
+    return rmg__struct_out(out, &info, sizeof info, 2 * sizeof(size_t));
 }
 
 typedef struct tile_collect {
@@ -406,7 +395,7 @@ rmg_status rmg_map_group(const rmg_map *map, size_t index, rmg_map_group_info *o
     info.value = g->value;
     info.object_count = g->objects.count;
     info.guard = g->guard;
-    return copy_info(out, &info, sizeof info);
+    return rmg__struct_out(out, &info, sizeof info, 2 * sizeof(size_t));
 }
 
 size_t rmg_map_group_objects(const rmg_map *map, size_t index, uint32_t *buf, size_t cap)

@@ -131,11 +131,9 @@ static rmg_status read_options(rmg_context *ctx, const rmg_solve_options *given,
     rmg_solve_options_init(o);
     if (!given)
         return RMG_OK;
-    if (given->struct_size < offsetof(rmg_solve_options, node_budget))
-        return rmg__error_set(ctx, RMG_ERR_INVALID_ARG, "rmg_solve: options.struct_size %zu is too small",
+    if (rmg__struct_in(o, sizeof *o, given, offsetof(rmg_solve_options, node_budget)) != RMG_OK)
+        return rmg__error_set(ctx, RMG_ERR_INVALID_ARG, "rmg_solve: options.struct_size %zu is not one this library knows",
                               given->struct_size);
-    memcpy(o, given, RMG__MIN(given->struct_size, sizeof *o));
-    o->struct_size = sizeof *o;
     if (o->players < 0 || o->players > 8 || o->humans < 0 || o->humans > 8)
         return rmg__error_set(ctx, RMG_ERR_INVALID_ARG, "rmg_solve: players %d / humans %d out of range", o->players,
                               o->humans);
@@ -269,11 +267,10 @@ size_t rmg_solve_zone_count(const rmg_solve_result *r)
 
 rmg_status rmg_solve_get_zone(const rmg_solve_result *r, size_t zone_index, rmg_solve_zone *out)
 {
-    if (!r || !out || out->struct_size < sizeof(size_t) || zone_index >= r->n_zones)
+    if (!r || !out || zone_index >= r->n_zones)
         return RMG_ERR_INVALID_ARG;
     const rmg__zone_solution *z = &r->sol.zones[zone_index];
     rmg_solve_zone info = {0};
-    info.struct_size = out->struct_size < sizeof info ? out->struct_size : sizeof info;
     info.id = r->zone_ids[zone_index];
     info.active = r->zone_active[zone_index];
     info.terrain = z->terrain;
@@ -282,8 +279,7 @@ rmg_status rmg_solve_get_zone(const rmg_solve_result *r, size_t zone_index, rmg_
     info.neutral_towns = z->n_neutral_towns;
     info.owner = z->owner;
     info.human = z->human;
-    memcpy(out, &info, info.struct_size);
-    return RMG_OK;
+    return rmg__struct_out(out, &info, sizeof info, sizeof(size_t));
 }
 
 int rmg_solve_neutral_town(const rmg_solve_result *r, size_t zone_index, size_t k)
@@ -377,10 +373,9 @@ const char *rmg_solve_warning(const rmg_solve_result *r, size_t index)
 
 rmg_status rmg_solve_get_stats(const rmg_solve_result *r, rmg_solve_stats *out)
 {
-    if (!r || !out || out->struct_size < sizeof(size_t))
+    if (!r || !out)
         return RMG_ERR_INVALID_ARG;
     rmg_solve_stats s = {0};
-    s.struct_size = out->struct_size < sizeof s ? out->struct_size : sizeof s;
     s.nodes_used = r->x.stats.nodes_used;
     s.node_budget = r->x.stats.budget;
     s.rules_violated = r->x.stats.rules_violated;
@@ -388,6 +383,5 @@ rmg_status rmg_solve_get_stats(const rmg_solve_result *r, rmg_solve_stats *out)
     s.components = r->x.stats.components;
     s.exact_components = r->x.stats.exact_components;
     s.budget_exhausted = r->x.stats.budget_exhausted;
-    memcpy(out, &s, s.struct_size);
-    return RMG_OK;
+    return rmg__struct_out(out, &s, sizeof s, sizeof(size_t));
 }

@@ -9,30 +9,6 @@
 
 /* ---- struct_size handling ----------------------------------------------------------------- */
 
-static rmg_status info_out(void *dst, const void *full, size_t full_size)
-{
-    size_t want = *(const size_t *)dst;
-    if (want < sizeof(size_t))
-        return RMG_ERR_INVALID_ARG;
-    size_t n = want < full_size ? want : full_size;
-    memcpy((unsigned char *)dst + sizeof(size_t), (const unsigned char *)full + sizeof(size_t), n - sizeof(size_t));
-    return RMG_OK;
-}
-
-/* Copies the caller's struct over `current` (already holding the present values). */
-static rmg_status info_in(void *current, const void *src, size_t full_size)
-{
-    size_t have = *(const size_t *)src;
-    if (have < sizeof(size_t))
-        return RMG_ERR_INVALID_ARG;
-    for (size_t i = full_size; i < have; i++)
-        if (((const unsigned char *)src)[i])
-            return RMG_ERR_UNSUPPORTED;
-    size_t n = have < full_size ? have : full_size;
-    memcpy((unsigned char *)current + sizeof(size_t), (const unsigned char *)src + sizeof(size_t), n - sizeof(size_t));
-    return RMG_OK;
-}
-
 static rmg_status bad_arg(const rmg_pack *pack, const char *fn)
 {
     return pack ? rmg__error_set(pack->ctx, RMG_ERR_INVALID_ARG, "%s: invalid argument", fn) : RMG_ERR_INVALID_ARG;
@@ -46,12 +22,12 @@ static rmg_status out_of_range(const rmg_pack *pack, const char *what, size_t i)
 /* Hands a filled info struct to the caller / takes the caller's struct over the current values. */
 static rmg_status deliver(const rmg_pack *pack, void *out, const void *full, size_t size, const char *fn)
 {
-    return info_out(out, full, size) == RMG_OK ? RMG_OK : bad_arg(pack, fn);
+    return rmg__struct_out(out, full, size, sizeof(size_t)) == RMG_OK ? RMG_OK : bad_arg(pack, fn);
 }
 
 static rmg_status accept(const rmg_pack *pack, void *current, const void *in, size_t size, const char *fn)
 {
-    rmg_status st = info_in(current, in, size);
+    rmg_status st = rmg__struct_in(current, size, in, sizeof(size_t));
     return st == RMG_OK ? RMG_OK : rmg__error_set(pack->ctx, st, "%s: bad struct_size", fn);
 }
 
