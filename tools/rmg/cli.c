@@ -4,6 +4,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 const char cli_gen_help[] =
     "  --template NAME        template of the pack to use (default: random among those that fit)\n"
@@ -137,4 +138,11 @@ int cli_load_pack(rmg_context *ctx, const char *file, rmg_pack **out, const char
         return 2;
     }
     return 0;
+}
+
+double cli_now_ms(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec * 1000.0 + (double)ts.tv_nsec / 1e6;
 }

@@ -23,6 +23,8 @@ int cli_gen_option(cli_gen *g, int argc, char **argv, int *i, const char *cmd);
 int cli_load_pack(rmg_context *ctx, const char *file, rmg_pack **out, const char *cmd);
 /* Text shared by the --help of commands that generate. */
 extern const char cli_gen_help[];
+/* Monotonic wall clock in milliseconds. */
+double cli_now_ms(void);
 bool cli_parse_u64(const char *s, uint64_t *out);
 bool cli_parse_int(const char *s, int lo, int hi, int *out);
 

@@ -17,13 +17,6 @@ static void usage(FILE *out)
                  "  --quiet                print nothing but errors\n");
 }
 
-static double now_ms(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec * 1000.0 + (double)ts.tv_nsec / 1e6;
-}
-
 static void summary(const rmg_map *map, double ms)
 {
     size_t guards = 0, towns = 0;
@@ -103,9 +96,9 @@ int rmg_cmd_generate(int argc, char **argv)
     int code = cli_load_pack(ctx, g.template_file, &pack, "generate");
     rmg_map *map = NULL;
     if (code == 0) {
-        double t0 = now_ms();
+        double t0 = cli_now_ms();
         rmg_status st = rmg_generate(ctx, pack, &g.opt, &map);
-        double ms = now_ms() - t0;
+        double ms = cli_now_ms() - t0;
         if (st != RMG_OK) {
             fprintf(stderr, "rmg generate: %s\n", rmg_context_errmsg(ctx));
             code = st == RMG_ERR_INVALID_ARG || st == RMG_ERR_NOT_FOUND ? 2 : 1;

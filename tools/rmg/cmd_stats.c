@@ -42,13 +42,6 @@ typedef struct job {
     char load_message[300];
 } job;
 
-static double now_ms(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec * 1000.0 + (double)ts.tv_nsec / 1e6;
-}
-
 /* The kind of a warning: its text up to the first digit or colon (so "zone 3: ..." and
  * "zone 5: ..." count together). */
 static void warning_kind(const char *w, char *out, size_t cap)
@@ -122,9 +115,9 @@ static void run_one(job *j, rmg_context *ctx, rmg_pack *pack, int index)
     run_result *r = &j->results[index];
     rmg_context_set_seed(ctx, j->first_seed + (uint64_t)index);
     rmg_map *map = NULL;
-    double t0 = now_ms();
+    double t0 = cli_now_ms();
     rmg_status st = rmg_generate(ctx, pack, &j->gen.opt, &map);
-    r->ms = now_ms() - t0;
+    r->ms = cli_now_ms() - t0;
     r->ok = st == RMG_OK;
     if (r->ok)
         collect(map, r);
@@ -316,7 +309,7 @@ int rmg_cmd_stats(int argc, char **argv)
     }
     pthread_mutex_init(&j.lock, NULL);
     pthread_t *tids = calloc((size_t)threads, sizeof *tids);
-    double t0 = now_ms();
+    double t0 = cli_now_ms();
     int started = 0;
     for (int t = 0; tids && t < threads; t++)
         if (pthread_create(&tids[t], NULL, worker, &j) == 0)
@@ -337,7 +330,7 @@ int rmg_cmd_stats(int argc, char **argv)
         pthread_join(tids[t], NULL);
     if (tty)
         fprintf(stderr, "\n");
-    double wall = now_ms() - t0;
+    double wall = cli_now_ms() - t0;
     int code = 0;
     if (j.load_error || !started) {
         fprintf(stderr, "rmg stats: %s\n", started ? j.load_message : "cannot start worker threads");
