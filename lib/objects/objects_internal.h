@@ -173,7 +173,7 @@ rmg_status rmg__pl_place(rmg__placer *p, const rmg__pl_request *req, rmg_rng *rn
 /* Largest distance of open land from the free paths before content (see rmg__pl_spread). */
 #define RMG__SPREAD_REACH 6
 /* Area in tiles per density unit of a treasure range (TRS-03, see stage.c). */
-#define RMG__TRS_AREA_PER_DENSITY 500
+#define RMG__TRS_AREA_PER_DENSITY 640
 /* Area in tiles per density unit of extra towns, mines and airship yards (stage.c). */
 #define RMG__EXTRA_AREA_PER_DENSITY 4096
 
