@@ -30,6 +30,7 @@ fi
 
 export RMG_LIBRARY="$lib"
 export RMG_SOURCE_DIR="$src"
+export RMG_SHARED_DIR="${RMG_SHARED_DIR:-$src/../shared}"
 export PYTHONPATH="$src/bindings/python${PYTHONPATH:+:$PYTHONPATH}"
 export PYTHONDONTWRITEBYTECODE=1 # keep __pycache__ out of the source tree
 

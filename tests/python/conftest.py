@@ -17,6 +17,12 @@ def source_dir() -> Path:
     return Path(env) if env else Path(__file__).resolve().parents[2]
 
 
+def shared_dir() -> Path:
+    """The project's shared data (template corpus): $RMG_SHARED_DIR or ../shared beside the checkout."""
+    env = os.environ.get("RMG_SHARED_DIR")
+    return Path(env) if env else source_dir().parent / "shared"
+
+
 def under_asan() -> bool:
     """True when the sanitizer runtime is in the process (the library is an ASan build)."""
     with open("/proc/self/maps", encoding="utf-8", errors="replace") as maps:

@@ -61,6 +61,8 @@ def test_rmg_rng_as_a_host_source_and_derive() -> None:
     assert 3 <= r.range(3, 9) <= 9 and r.below(1) == 0
     assert rmg.Rng(7).state == rmg.Rng(7).state != rmg.Rng(8).state
     assert rmg.derive(1, "place", 0) != rmg.derive(1, "place", 1)
+    assert rmg.Context(seed=4).stream("mine", 2).state == rmg.Context(seed=4).stream("mine", 2).state
+    assert rmg.Context(seed=4).stream("mine", 2).state != rmg.Context(seed=4).stream("mine", 3).state
     m1 = rmg.Context(rng=rmg.Rng(5)).generate(size="S")
     m2 = rmg.Context(rng=rmg.Rng(5)).generate(size="S")
     assert m1.fingerprint == m2.fingerprint

@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import os
+from pathlib import Path
+
 import pytest
 
 import rmg
@@ -119,3 +122,32 @@ def test_elf_reader_lists_the_needed_libraries() -> None:
     needed = _lib.needed_libraries(rmg.library_path())
     assert any(name.startswith("libc.so") for name in needed), needed
     assert _lib.needed_libraries(__file__) == []
+
+
+def test_build_tree_search_prefers_release_and_explains_failures(monkeypatch, tmp_path) -> None:
+    real = Path(rmg.library_path()).resolve()
+    monkeypatch.delenv("RMG_LIBRARY", raising=False)
+    monkeypatch.setattr(_lib.ctypes.util, "find_library", lambda name: None)
+    monkeypatch.setattr(_lib, "_source_root", lambda: tmp_path)
+    broken = tmp_path / "build" / "newer" / "librmg.so"
+    broken.parent.mkdir(parents=True)
+    broken.write_bytes(b"\x7fELF but not really")
+    with pytest.raises(rmg.LibraryNotFoundError) as info:
+        _lib.load()
+    assert str(broken) in str(info.value) and "RMG_LIBRARY" in str(info.value)
+    release = tmp_path / "build" / "release" / "librmg.so"
+    release.parent.mkdir()
+    release.symlink_to(real)
+    os.utime(broken)  # newer than the release build, still tried after it
+    assert _lib._build_tree_candidates() == [str(release), str(broken)]
+    if _lib._needs_asan(str(real)) and not _lib._asan_loaded():
+        return
+    assert _lib.load()[1] == str(release)
+
+
+def test_asan_builds_are_recognised() -> None:
+    needs = _lib._needs_asan(rmg.library_path())
+    if needs:
+        assert _lib._asan_loaded()  # else this process could not have loaded it
+    if "RMG_SOURCE_DIR" in os.environ:  # run by tests/python_tests.sh: the ELF reader agrees with ldd
+        assert needs == (os.environ.get("RMG_TEST_ASAN") == "1")
