@@ -287,16 +287,41 @@ static rmg_status obstacle_objects(rmg__bld *b, const rmg__map_zone *z, uint32_t
     return RMG_OK;
 }
 
-static rmg_status obstacles_in_zone(rmg__bld *b, const rmg__map_zone *z, uint32_t *tiles, uint32_t *sources,
-                                    uint8_t *clear_blocks, int bw, int bh, const obstacle_defs *od)
+/* Tiles grouped by zone, ascending within a zone (counting sort), so each zone's pass costs its
+ * own size rather than the whole map's: zone z owns tiles[start[z]..start[z + 1]). */
+typedef struct zone_index {
+    uint32_t *tiles, *start;
+} zone_index;
+
+static rmg_status index_zones(rmg__bld *b, zone_index *zi)
+{
+    size_t nz = b->m->zones.count + 2;
+    zi->tiles = rmg__malloc(b->ctx, ((size_t)b->n ? b->n : 1) * sizeof *zi->tiles);
+    zi->start = rmg__calloc(b->ctx, nz, sizeof *zi->start);
+    if (!zi->tiles || !zi->start)
+        return rmg__error_nomem(b->ctx);
+    const uint16_t *tz = b->m->tile_zone;
+    for (uint32_t t = 0; t < b->n; t++)
+        if (tz[t] && tz[t] <= b->m->zones.count)
+            zi->start[tz[t]]++;
+    for (size_t z = 1; z < nz; z++)
+        zi->start[z] += zi->start[z - 1];
+    for (uint32_t t = b->n; t-- > 0;)
+        if (tz[t] && tz[t] <= b->m->zones.count)
+            zi->tiles[--zi->start[tz[t]]] = t;
+    return RMG_OK;
+}
+
+static rmg_status obstacles_in_zone(rmg__bld *b, const rmg__map_zone *z, const zone_index *zi, uint32_t *tiles,
+                                    uint32_t *sources, uint8_t *clear_blocks, int bw, int bh, const obstacle_defs *od)
 {
     zone_user zu = {z->id};
     size_t n = 0;
-    for (uint32_t t = 0; t < b->n; t++)
-        if (b->m->tile_zone[t] == z->id) {
-            tiles[n++] = t;
-            b->mark[t] = needed(b, t) ? MK_KEEP : 0;
-        }
+    for (uint32_t i = zi->start[z->id]; i < zi->start[z->id + 1]; i++) {
+        uint32_t t = zi->tiles[i];
+        tiles[n++] = t;
+        b->mark[t] = needed(b, t) ? MK_KEEP : 0;
+    }
     uint32_t root = zone_root(b, z, &zu);
     if (root == UINT32_MAX)
         return RMG_OK;
@@ -357,17 +382,22 @@ rmg_status rmg__finish_obstacles(rmg__gen *g)
     uint32_t *sources = rmg__malloc(b.ctx, (size_t)b.n * sizeof *sources);
     uint8_t *clear_blocks = rmg__malloc(b.ctx, (size_t)bw * (size_t)bh);
     obstacle_defs od = {NULL, 0};
+    zone_index zi = {NULL, NULL};
     if (!tiles || !sources || !clear_blocks)
         st = rmg__error_nomem(b.ctx);
     else
         st = collect_obstacle_defs(&b, &od);
+    if (st == RMG_OK)
+        st = index_zones(&b, &zi);
     for (size_t i = 0; i < g->map->zones.count && st == RMG_OK; i++) {
         const rmg__map_zone *z = &g->map->zones.items[i];
         if (rmg__bld_land_zone(&b, z->id))
-            st = obstacles_in_zone(&b, z, tiles, sources, clear_blocks, bw, bh, &od);
+            st = obstacles_in_zone(&b, z, &zi, tiles, sources, clear_blocks, bw, bh, &od);
     }
     if (st == RMG_OK)
         prune_wide_openings(g->map);
+    rmg__free(b.ctx, zi.tiles);
+    rmg__free(b.ctx, zi.start);
     rmg__free(b.ctx, tiles);
     rmg__free(b.ctx, sources);
     rmg__free(b.ctx, clear_blocks);
