@@ -9,6 +9,14 @@
 
 /* ---- helpers ---------------------------------------------------------------------------------- */
 
+/* A fresh fixture with zones 1..n of relative size `size` (n may be 0). */
+static void fx_begin(fixture *fx, int n, double size)
+{
+    assert_int_equal(fx_init(fx, NULL), RMG_OK);
+    for (int i = 1; i <= n; i++)
+        assert_true(fx_zone(fx, i, size) >= 0);
+}
+
 static void must_place(fixture *fx, int w, int h, int levels, rmg_water_level water, uint64_t seed)
 {
     rmg_status st = fx_place(fx, w, h, levels, water, seed);
@@ -81,7 +89,7 @@ static void test_plc11_borders_are_not_straight(void **state)
 {
     (void)state;
     fixture fx;
-    assert_int_equal(fx_init(&fx, NULL), RMG_OK);
+    fx_begin(&fx, 0, 0);
     mixed_template(&fx, 9, RMG_LINK_DEFAULT);
     must_place(&fx, 108, 108, 1, RMG_WATER_NONE, 7);
     const struct rmg_map *m = fx.g.map;
@@ -110,7 +118,7 @@ static void test_plc01_lowest_number_is_placed_first(void **state)
 {
     (void)state;
     fixture fx;
-    assert_int_equal(fx_init(&fx, NULL), RMG_OK);
+    fx_begin(&fx, 0, 0);
     /* Template order differs from number order: zone 1 comes last in the list. */
     fx_zone(&fx, 5, 10);
     fx_zone(&fx, 3, 10);
@@ -146,12 +154,12 @@ static void two_level_choice(fixture *fx, rmg_connection_placement to_1, rmg_con
         fx_link(fx, 3, 2, to_2, RMG_CONNECTION_STANDARD);
 }
 
-static void test_plc02_ground_outweighs_default(void **state)
+/* Zone 3's ground link to zone 1 (real or fictive) beats five default links to zone 2. */
+static void expect_ground_wins(rmg_connection_type type)
 {
-    (void)state;
     fixture fx;
-    assert_int_equal(fx_init(&fx, NULL), RMG_OK);
-    two_level_choice(&fx, RMG_LINK_GROUND, RMG_CONNECTION_STANDARD, RMG_LINK_DEFAULT, 5);
+    fx_begin(&fx, 0, 0);
+    two_level_choice(&fx, RMG_LINK_GROUND, type, RMG_LINK_DEFAULT, 5);
     for (uint64_t seed = 1; seed <= SEEDS; seed++) {
         must_place(&fx, 48, 48, 2, RMG_WATER_NONE, seed);
         assert_int_equal(fx_map_zone(&fx, 3)->level, 0);
@@ -161,18 +169,16 @@ static void test_plc02_ground_outweighs_default(void **state)
     fx_free(&fx, true);
 }
 
+static void test_plc02_ground_outweighs_default(void **state)
+{
+    (void)state;
+    expect_ground_wins(RMG_CONNECTION_STANDARD);
+}
+
 static void test_plc02_fictive_links_attract(void **state)
 {
     (void)state;
-    fixture fx;
-    assert_int_equal(fx_init(&fx, NULL), RMG_OK);
-    two_level_choice(&fx, RMG_LINK_GROUND, RMG_CONNECTION_FICTIVE, RMG_LINK_DEFAULT, 5);
-    for (uint64_t seed = 1; seed <= SEEDS; seed++) {
-        must_place(&fx, 48, 48, 2, RMG_WATER_NONE, seed);
-        assert_int_equal(fx_map_zone(&fx, 3)->level, 0);
-        assert_true(fx_adjacent(&fx, 3, 1));
-    }
-    fx_free(&fx, true);
+    expect_ground_wins(RMG_CONNECTION_FICTIVE);
 }
 
 /* CON-12/13: monolith and random links do not attract; the default links to 2 decide. */
@@ -182,7 +188,7 @@ static void test_con12_con13_monolith_and_random_do_not_attract(void **state)
     rmg_connection_placement weightless[2] = {RMG_LINK_MONOLITH, RMG_LINK_RANDOM};
     for (int k = 0; k < 2; k++) {
         fixture fx;
-        assert_int_equal(fx_init(&fx, NULL), RMG_OK);
+        fx_begin(&fx, 0, 0);
         two_level_choice(&fx, weightless[k], RMG_CONNECTION_STANDARD, RMG_LINK_GROUND, 1);
         for (uint64_t seed = 1; seed <= SEEDS; seed++) {
             must_place(&fx, 48, 48, 2, RMG_WATER_NONE, seed);
@@ -198,10 +204,7 @@ static void test_con11_gate_without_underground_is_default(void **state)
 {
     (void)state;
     fixture fx;
-    assert_int_equal(fx_init(&fx, NULL), RMG_OK);
-    fx_zone(&fx, 1, 10);
-    fx_zone(&fx, 2, 10);
-    fx_zone(&fx, 3, 10);
+    fx_begin(&fx, 3, 10);
     fx_link(&fx, 1, 2, RMG_LINK_UNDERGROUND_GATE, RMG_CONNECTION_STANDARD);
     fx_link(&fx, 2, 3, RMG_LINK_UNDERGROUND_GATE, RMG_CONNECTION_STANDARD);
     for (uint64_t seed = 1; seed <= SEEDS; seed++) {
@@ -223,10 +226,7 @@ static void test_con11_gate_stacks_zones(void **state)
 {
     (void)state;
     fixture fx;
-    assert_int_equal(fx_init(&fx, NULL), RMG_OK);
-    fx_zone(&fx, 1, 10);
-    fx_zone(&fx, 2, 10);
-    fx_zone(&fx, 3, 10);
+    fx_begin(&fx, 3, 10);
     fx_zone_by_id(&fx, 2)->placement = RMG_PLACEMENT_UNDERGROUND;
     fx_zone_by_id(&fx, 1)->placement = RMG_PLACEMENT_SURFACE;
     fx_link(&fx, 1, 3, RMG_LINK_GROUND, RMG_CONNECTION_STANDARD);
@@ -249,9 +249,7 @@ static void test_con11_gate_stacks_zones(void **state)
 static int diagonal_pairs(double sparseness)
 {
     fixture fx;
-    assert_int_equal(fx_init(&fx, NULL), RMG_OK);
-    fx_zone(&fx, 1, 10);
-    fx_zone(&fx, 2, 10);
+    fx_begin(&fx, 2, 10);
     fx_link(&fx, 1, 2, RMG_LINK_DEFAULT, RMG_CONNECTION_STANDARD);
     fx_tpl(&fx)->zone_sparseness = sparseness;
     int diagonal = 0;
@@ -283,7 +281,7 @@ static void test_plc04_default_sparseness_chooses_at_random(void **state)
 static int layout_spread(double sparseness)
 {
     fixture fx;
-    assert_int_equal(fx_init(&fx, NULL), RMG_OK);
+    fx_begin(&fx, 0, 0);
     for (int i = 1; i <= 7; i++)
         fx_zone(&fx, i, 10);
     fx_tpl(&fx)->zone_sparseness = sparseness;
@@ -320,7 +318,7 @@ static void test_plc12_four_around_centre_with_repulsion(void **state)
 {
     (void)state;
     fixture fx;
-    assert_int_equal(fx_init(&fx, NULL), RMG_OK);
+    fx_begin(&fx, 0, 0);
     fx_zone(&fx, 1, 20);
     for (int i = 2; i <= 5; i++) {
         fx_zone(&fx, i, 10);
@@ -345,7 +343,7 @@ static void test_plc05_repulsion_is_what_pushes_apart(void **state)
 {
     (void)state;
     fixture fx;
-    assert_int_equal(fx_init(&fx, NULL), RMG_OK);
+    fx_begin(&fx, 0, 0);
     fx_zone(&fx, 1, 20);
     for (int i = 2; i <= 3; i++) {
         fx_zone(&fx, i, 10);
@@ -369,7 +367,7 @@ static void test_plc05_repulsion_is_what_pushes_apart(void **state)
 static int ring_unmet(int centre, const int ring[6])
 {
     fixture fx;
-    assert_int_equal(fx_init(&fx, NULL), RMG_OK);
+    fx_begin(&fx, 0, 0);
     for (int i = 1; i <= 7; i++)
         fx_zone(&fx, i, 10);
     for (int i = 0; i < 6; i++) {
@@ -459,9 +457,7 @@ static void test_zon03_placement_ignored_without_underground(void **state)
 {
     (void)state;
     fixture fx;
-    assert_int_equal(fx_init(&fx, NULL), RMG_OK);
-    fx_zone(&fx, 1, 10);
-    fx_zone(&fx, 2, 10);
+    fx_begin(&fx, 2, 10);
     fx_zone_by_id(&fx, 2)->placement = RMG_PLACEMENT_UNDERGROUND;
     must_place(&fx, 36, 36, 1, RMG_WATER_NONE, 3);
     assert_int_equal(fx_map_zone(&fx, 2)->level, 0);
@@ -472,7 +468,7 @@ static void test_zon04_forced_levels_are_absolute(void **state)
 {
     (void)state;
     fixture fx;
-    assert_int_equal(fx_init(&fx, NULL), RMG_OK);
+    fx_begin(&fx, 0, 0);
     for (int i = 1; i <= 6; i++) {
         fx_zone(&fx, i, 10);
         fx_zone_by_id(&fx, i)->placement = i % 2 ? RMG_PLACEMENT_SURFACE : RMG_PLACEMENT_UNDERGROUND;
@@ -493,7 +489,7 @@ static void test_zon04_forced_levels_are_absolute(void **state)
 static int start_zone_underground(int town)
 {
     fixture fx;
-    assert_int_equal(fx_init(&fx, NULL), RMG_OK);
+    fx_begin(&fx, 0, 0);
     struct rmg_content content;
     memset(&content, 0, sizeof content);
     rmg__faction factions[3];
@@ -537,7 +533,7 @@ static void test_zon05_non_evil_start_zone_on_surface(void **state)
 static size_t rock_tiles(double radius, bool enabled, int levels)
 {
     fixture fx;
-    assert_int_equal(fx_init(&fx, NULL), RMG_OK);
+    fx_begin(&fx, 0, 0);
     mixed_template(&fx, 8, RMG_LINK_DEFAULT);
     fx_tpl(&fx)->rock_masses = enabled;
     fx_tpl(&fx)->rock_radius = radius;
@@ -569,7 +565,7 @@ static void test_plc15_tiny_radius_switches_rock_off(void **state)
 {
     (void)state;
     fixture fx;
-    assert_int_equal(fx_init(&fx, NULL), RMG_OK);
+    fx_begin(&fx, 0, 0);
     mixed_template(&fx, 6, RMG_LINK_DEFAULT);
     fx_tpl(&fx)->rock_masses = true;
     fx_tpl(&fx)->rock_radius = 0.1;
@@ -595,7 +591,7 @@ static void test_plc17_water_replaces_surface_rock(void **state)
     rmg_water_level levels[2] = {RMG_WATER_NORMAL, RMG_WATER_ISLANDS};
     for (int k = 0; k < 2; k++) {
         fixture fx;
-        assert_int_equal(fx_init(&fx, NULL), RMG_OK);
+        fx_begin(&fx, 0, 0);
         mixed_template(&fx, 8, RMG_LINK_DEFAULT);
         fx_tpl(&fx)->rock_masses = true;
         fx_tpl(&fx)->rock_radius = 0.3; /* must not matter for water (PLC-17) */
@@ -624,7 +620,7 @@ static void test_wat03_mirror_copies_surface(void **state)
 {
     (void)state;
     fixture fx;
-    assert_int_equal(fx_init(&fx, NULL), RMG_OK);
+    fx_begin(&fx, 0, 0);
     mixed_template(&fx, 6, RMG_LINK_GROUND);
     fx_tpl(&fx)->rock_masses = true;
     fx.pack->mirror = true;
@@ -658,7 +654,7 @@ static void test_bad_input_zero_size_names_the_zone(void **state)
 {
     (void)state;
     fixture fx;
-    assert_int_equal(fx_init(&fx, NULL), RMG_OK);
+    fx_begin(&fx, 0, 0);
     fx_zone(&fx, 1, 10);
     fx_zone(&fx, 7, 0);
     assert_int_equal(fx_place(&fx, 36, 36, 1, RMG_WATER_NONE, 1), RMG_ERR_INVALID_DATA);
@@ -672,7 +668,7 @@ static void test_bad_input_more_zones_than_the_map_holds(void **state)
 {
     (void)state;
     fixture fx;
-    assert_int_equal(fx_init(&fx, NULL), RMG_OK);
+    fx_begin(&fx, 0, 0);
     for (int i = 1; i <= 40; i++)
         fx_zone(&fx, i, 10);
     assert_int_equal(fx_place(&fx, 12, 12, 1, RMG_WATER_NONE, 1), RMG_ERR_IMPOSSIBLE);
@@ -686,7 +682,7 @@ static void test_inactive_zones_and_links_are_skipped(void **state)
 {
     (void)state;
     fixture fx;
-    assert_int_equal(fx_init(&fx, NULL), RMG_OK);
+    fx_begin(&fx, 0, 0);
     mixed_template(&fx, 5, RMG_LINK_DEFAULT);
     rmg_status st = fx_place(&fx, 48, 48, 1, RMG_WATER_NONE, 1); /* sets the active flags */
     assert_int_equal(st, RMG_OK);
@@ -709,7 +705,7 @@ static void test_place_is_deterministic(void **state)
 {
     (void)state;
     fixture fx;
-    assert_int_equal(fx_init(&fx, NULL), RMG_OK);
+    fx_begin(&fx, 0, 0);
     mixed_template(&fx, 10, RMG_LINK_DEFAULT);
     fx_tpl(&fx)->rock_masses = true;
     size_t n = 72 * 72 * 2;
@@ -749,6 +745,91 @@ static void test_place_allocation_failures(void **state)
     rmg_test_oom_sweep(oom_op, (void *)(uintptr_t)1, 0, 1);
 }
 
+/* ---- public API: preview and report accessors ------------------------------------------------ */
+
+static void test_preview_api(void **state)
+{
+    (void)state;
+    fixture fx;
+    fx_begin(&fx, 5, 10);
+    for (int i = 2; i <= 5; i++)
+        fx_link(&fx, 1, i, i == 5 ? RMG_LINK_MONOLITH : RMG_LINK_GROUND, RMG_CONNECTION_STANDARD);
+    fx_tpl(&fx)->rock_masses = true;
+    rmg_generate_options opt;
+    rmg_generate_options_init(&opt);
+    opt.width = opt.height = 60;
+    rmg_map *map = NULL;
+    assert_int_equal(rmg_place_preview(fx.ctx, fx.pack, 0, &opt, &map), RMG_OK);
+    assert_null(fx_check_partition(map));
+    assert_int_equal(rmg_map_width(map), 60);
+    assert_int_equal(rmg_place_zone_count(map), rmg_map_zone_count(map));
+    assert_true(rmg_place_zone_count(map) > 5); /* five zones and rock */
+    for (size_t i = 0; i < rmg_place_zone_count(map); i++) {
+        rmg_place_zone_info z = {.struct_size = sizeof z};
+        assert_int_equal(rmg_place_zone(map, i, &z), RMG_OK);
+        assert_int_equal(z.id, (int)i + 1);
+        assert_true(z.tiles > 0);
+        assert_int_equal(z.template_zone, i < 5 ? (int)i + 1 : 0);
+        assert_int_equal(z.kind, i < 5 ? RMG_ZONE_TREASURE : RMG_ZONE_ROCK);
+        if (i < 5)
+            assert_true(z.cell_col >= 0 && z.land_share > 0 && fabs(z.weight_share - 0.2) < 1e-9);
+    }
+    assert_int_equal(rmg_place_link_count(map), 4);
+    rmg_place_link_info l = {.struct_size = sizeof l};
+    assert_int_equal(rmg_place_link(map, 3, &l), RMG_OK);
+    assert_int_equal(l.template_index, 3);
+    assert_int_equal(l.placement, RMG_LINK_MONOLITH);
+    assert_int_equal(l.met, 1);
+    assert_int_equal(rmg_place_link(map, 0, &l), RMG_OK);
+    assert_int_equal(l.zone_a, 1);
+    assert_int_equal(l.zone_b, 2);
+    assert_int_equal(l.adjacent, l.met);
+    /* Bad arguments. */
+    assert_int_equal(rmg_place_link(map, 4, &l), RMG_ERR_NOT_FOUND);
+    l.struct_size = 4;
+    assert_int_equal(rmg_place_link(map, 0, &l), RMG_ERR_INVALID_ARG);
+    assert_int_equal(rmg_place_zone_count(NULL), 0);
+    rmg_map *again = NULL;
+    assert_int_equal(rmg_place_preview(fx.ctx, fx.pack, 0, &opt, &again), RMG_OK); /* same seed, same map */
+    size_t bytes = rmg_map_layer_size(map, RMG_LAYER_ZONE);
+    uint16_t *a = malloc(bytes), *b = malloc(bytes);
+    assert_int_equal(rmg_map_copy_layer(map, RMG_LAYER_ZONE, a, bytes), RMG_OK);
+    assert_int_equal(rmg_map_copy_layer(again, RMG_LAYER_ZONE, b, bytes), RMG_OK);
+    assert_memory_equal(a, b, bytes);
+    free(a);
+    free(b);
+    rmg_map_destroy(again);
+    rmg_map_destroy(map);
+    assert_int_equal(rmg_place_preview(fx.ctx, fx.pack, 1, &opt, &map), RMG_ERR_NOT_FOUND);
+    assert_null(map);
+    opt.width = 5000;
+    assert_int_equal(rmg_place_preview(fx.ctx, fx.pack, 0, &opt, &map), RMG_ERR_INVALID_ARG);
+    assert_int_equal(rmg_place_preview(fx.ctx, NULL, 0, &opt, &map), RMG_ERR_INVALID_ARG);
+    fx_free(&fx, true);
+}
+
+static rmg_status preview_op(rmg_context *ctx, void *user)
+{
+    (void)user;
+    fixture fx;
+    rmg_status st = fx_init(&fx, ctx);
+    for (int i = 1; st == RMG_OK && i <= 4; i++)
+        if (fx_zone(&fx, i, 10) < 0 || (i > 1 && fx_link(&fx, 1, i, RMG_LINK_DEFAULT, RMG_CONNECTION_FICTIVE) < 0))
+            st = rmg__error_nomem(ctx);
+    rmg_map *map = NULL;
+    if (st == RMG_OK)
+        st = rmg_place_preview(ctx, fx.pack, 0, NULL, &map);
+    rmg_map_destroy(map);
+    fx_free(&fx, false);
+    return st;
+}
+
+static void test_preview_allocation_failures(void **state)
+{
+    (void)state;
+    rmg_test_oom_sweep(preview_op, NULL, 0, 1);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -781,6 +862,8 @@ int main(void)
         cmocka_unit_test(test_inactive_zones_and_links_are_skipped),
         cmocka_unit_test(test_place_is_deterministic),
         cmocka_unit_test(test_place_allocation_failures),
+        cmocka_unit_test(test_preview_api),
+        cmocka_unit_test(test_preview_allocation_failures),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
