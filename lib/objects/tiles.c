@@ -139,8 +139,14 @@ static bool neighbour(const struct rmg_map *m, size_t t, int k, size_t *out)
  * coordinates of t computed once: the placement searches call this for every tile they touch. */
 static int neighbours(const struct rmg_map *m, size_t t, size_t out[8])
 {
-    size_t w = (size_t)m->width, rest = t % (w * (size_t)m->height);
-    int x = (int)(rest % w), y = (int)(rest / w), n = 0;
+    /* One 32-bit division (maps have at most 1024 x 1024 x 2 tiles); levels are few, so the
+     * level is removed by subtraction. */
+    size_t w = (size_t)m->width;
+    uint32_t plane = (uint32_t)(w * (size_t)m->height), rest = (uint32_t)t;
+    while (rest >= plane)
+        rest -= plane;
+    uint32_t row = rest / (uint32_t)w;
+    int x = (int)(rest - row * (uint32_t)w), y = (int)row, n = 0;
     if (x > 0 && y > 0 && x + 1 < m->width && y + 1 < m->height) {
         /* Inside the map: all eight, no bounds to check (most tiles). */
         out[0] = t - w - 1;
@@ -464,8 +470,15 @@ static size_t candidates(rmg__placer *p, const rmg__pl_request *req, rmg_rng *rn
     size_t keep = req->tries ? (size_t)req->tries : 96;
     if (req->near)
         return keep_nearest(p, req, n, keep);
-    rmg_rng_shuffle(rng, p->cand, n, sizeof *p->cand);
-    return n < keep ? n : keep;
+    /* A uniform random sample of `keep` candidates: the first steps of a Fisher-Yates shuffle. */
+    size_t take = n < keep ? n : keep;
+    for (size_t i = 0; i < take; i++) {
+        size_t j = i + (size_t)rmg_rng_below(rng, n - i);
+        uint32_t tmp = p->cand[i];
+        p->cand[i] = p->cand[j];
+        p->cand[j] = tmp;
+    }
+    return take;
 }
 
 /* ---- singles and clusters -------------------------------------------------------------------- */
