@@ -167,3 +167,10 @@ rmg_status rmg_place_link(const rmg_map *map, size_t index, rmg_place_link_info 
     f.met = r->met;
     return copy_out(out, &f, sizeof f, offsetof(rmg_place_link_info, met) + sizeof f.met);
 }
+
+int rmg__place_mirror_of(const struct rmg_map *m, int map_id)
+{
+    if (!m || !m->place_report || map_id < 1 || (size_t)map_id > m->place_report->n_zones)
+        return 0;
+    return m->place_report->zones[map_id - 1].mirror_of;
+}

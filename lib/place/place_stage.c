@@ -351,9 +351,12 @@ static rmg_status grow_zones_setup(place_ctx *pc, rmg_rng *rng)
         z->seed_tile_y = RMG__MAX(0, RMG__MIN(pc->m->height - 1, (int)floor(z->cy)));
         z->target = (size_t)RMG__MAX(1.0, floor(density[z->level] * mz->size_weight + 0.5));
         z->inv_radius = 1.0 / sqrt((double)z->target / PI);
-        double angle = (double)rmg_rng_below(rng, 1u << 20) * (2.0 * PI / (double)(1u << 20));
-        z->noise_c = cos(angle);
-        z->noise_s = sin(angle);
+        /* A random direction for the zone's noise mix, as the rational point ((1-t^2), 2t) /
+         * (1+t^2) of the unit circle: only correctly rounded operations, so every platform
+         * computes the same bits (libm's sin/cos may differ in the last place). */
+        double t = ((double)rmg_rng_below(rng, 1u << 21) - (double)(1u << 20)) / (double)(1u << 18);
+        z->noise_c = (1.0 - t * t) / (1.0 + t * t);
+        z->noise_s = 2.0 * t / (1.0 + t * t);
     }
     return RMG_OK;
 }
