@@ -1,0 +1,80 @@
+/*
+ * The fuzz targets (issue 12), shared by the libFuzzer harnesses (tests/fuzz/fuzz_*.c) and by
+ * the regression replay (tests/test_fuzz_regressions.c), so a crash input found by the fuzzer
+ * is replayed through exactly the same code in every `make test`.
+ *
+ * Each target takes arbitrary bytes and must never crash, hang, leak or trip a sanitizer:
+ * whatever it returns is fine.
+ */
+#ifndef RMG_FUZZ_TARGETS_H
+#define RMG_FUZZ_TARGETS_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <string.h>
+
+#include "rmg/rmg.h"
+
+/* Inputs above this size are skipped: the loaders' limits are tested elsewhere and big
+ * inputs only slow the fuzzer down. */
+#define RMG_FUZZ_MAX_INPUT (256u * 1024u)
+
+/* Loads `data` as a template pack in `format`; with generate, also generates a small map from
+ * it (one attempt, bounded time) and serializes it. */
+static inline int rmg_fuzz_load(const uint8_t *data, size_t size, rmg_template_format format, bool generate)
+{
+    if (size > RMG_FUZZ_MAX_INPUT)
+        return 0;
+    rmg_context *ctx = NULL;
+    if (rmg_context_create(&ctx, NULL) != RMG_OK)
+        return 0;
+    rmg_context_set_seed(ctx, 1);
+    rmg_pack *pack = NULL;
+    if (rmg_pack_load_string(ctx, (const char *)data, size, "fuzz", format, &pack) == RMG_OK && generate &&
+        rmg_pack_template_count(pack) > 0) {
+        rmg_generate_options go;
+        rmg_generate_options_init(&go);
+        go.width = go.height = 36;
+        go.levels = 1;
+        go.max_attempts = 1;
+        go.time_budget_ms = 2000;
+        rmg_map *map = NULL;
+        if (rmg_generate(ctx, pack, &go, &map) == RMG_OK) {
+            char *json = NULL;
+            size_t len = 0;
+            size_t violations = 0;
+            rmg_map_validate(map, NULL, &violations);
+            if (rmg_map_to_json(map, &json, &len) == RMG_OK)
+                rmg_free(ctx, json);
+        }
+        rmg_map_destroy(map);
+    }
+    rmg_pack_destroy(pack);
+    rmg_context_destroy(ctx);
+    return 0;
+}
+
+static inline int rmg_fuzz_yaml(const uint8_t *data, size_t size)
+{
+    return rmg_fuzz_load(data, size, RMG_FORMAT_YAML, false);
+}
+
+static inline int rmg_fuzz_h3t(const uint8_t *data, size_t size)
+{
+    /* Both h3t editions: HotA ("Pack" first cell) and SoD, chosen by content. */
+    rmg_fuzz_load(data, size, RMG_FORMAT_H3T, false);
+    return rmg_fuzz_load(data, size, RMG_FORMAT_SOD, false);
+}
+
+static inline int rmg_fuzz_vcmi(const uint8_t *data, size_t size)
+{
+    return rmg_fuzz_load(data, size, RMG_FORMAT_VCMI, false);
+}
+
+static inline int rmg_fuzz_generate(const uint8_t *data, size_t size)
+{
+    return rmg_fuzz_load(data, size, RMG_FORMAT_AUTO, true);
+}
+
+#endif
