@@ -51,3 +51,12 @@ def test_batch_stats_over_seeds(tmp_path: Path) -> None:
     assert summary["per_map"]["towns"]["min"] >= 2
     text = run("batch_stats.py", "--runs", "2", cwd=tmp_path)
     assert text.returncode == 0 and "2/2 maps generated" in text.stdout
+
+
+def test_replace_placement_example_puts_zones_on_a_grid(tmp_path: Path) -> None:
+    out = run("replace_placement.py", "--size", "M", "-o", "grid.png", cwd=tmp_path)
+    assert out.returncode == 0, out.stderr
+    centres = [line for line in out.stdout.splitlines() if line.startswith("zone ")]
+    assert len(centres) >= 4 and "centre 12,12, 576 tiles" in centres[0]
+    assert "warning: place plugin:" in out.stdout and "zones placed on a grid" in out.stdout
+    assert (tmp_path / "grid.png").read_bytes()[:4] == b"\x89PNG"

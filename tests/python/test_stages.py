@@ -2,33 +2,16 @@
 
 from __future__ import annotations
 
-import math
-from typing import List, Tuple
+import sys
+from typing import List
 
 import pytest
 
 import rmg
+from conftest import source_dir
 
-
-def grid_cells(width: int, height: int, n: int) -> List[Tuple[int, int, int, int]]:
-    """n rectangles (x0, y0, x1, y1) on a grid of ceil(sqrt(n)) columns; the last takes the
-    rest of its row."""
-    cols = math.ceil(math.sqrt(n))
-    rows = math.ceil(n / cols)
-    cells = []
-    for i in range(n):
-        c, r = i % cols, i // cols
-        x1 = width if i == n - 1 else (c + 1) * width // cols
-        cells.append((c * width // cols, r * height // rows, x1, (r + 1) * height // rows))
-    return cells
-
-
-def grid_placement(view: rmg.StageView) -> None:
-    """Zones on a fixed grid (the Python twin of examples/replace_placement.c)."""
-    m = view.map
-    for i, (x0, y0, x1, y1) in enumerate(grid_cells(m.width, m.height, len(m.zones))):
-        view.place_zone(i, 0, (x0 + x1) // 2, (y0 + y1) // 2)
-        view.fill_zone(i + 1, x0, y0, x1, y1)
+sys.path.insert(0, str(source_dir() / "examples" / "python"))
+from replace_placement import grid_cells, grid_placement  # noqa: E402 - the example's stage, tested here
 
 
 def test_replaced_placement_shows_in_the_map(ctx: rmg.Context, builtin: rmg.Template) -> None:
