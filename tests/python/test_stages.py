@@ -131,3 +131,14 @@ def test_keyboard_interrupt_in_a_plugin_is_not_swallowed_by_fallback(ctx: rmg.Co
     ctx.set_stage("objects", interrupted, policy="fallback")
     with pytest.raises(KeyboardInterrupt):
         ctx.generate(size="S")
+
+
+def test_generating_again_from_inside_a_stage_is_refused(ctx: rmg.Context) -> None:
+    def nested(view: rmg.StageView) -> None:
+        view.context.generate(size="S")  # would recurse into this very plugin
+
+    ctx.set_stage("finish", nested)
+    with pytest.raises(RuntimeError, match="same context"):
+        ctx.generate(size="S")
+    ctx.set_stage("finish", None)
+    assert ctx.generate(size="S").width == 36

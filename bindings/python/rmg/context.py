@@ -81,6 +81,7 @@ class Context:
         self._state = cb.CallbackState(self._lib)
         self._children: "weakref.WeakSet[Any]" = weakref.WeakSet()
         self._stages: Dict[Stage, Tuple[Any, ...]] = {}
+        self._generating = False
         opts = S.ContextOptions()
         self._lib.rmg_context_options_init(byref(opts))
         opts.seed = int(seed) & cb.MASK64
@@ -292,8 +293,15 @@ class Context:
         opts.time_budget_ms = int(time_budget_ms)
         pack = template.handle if template is not None else None
         out = c_void_p()
+        if self._generating:
+            raise RuntimeError("generate() called from a callback of a generation on the same context; use another Context")
         self._lib.rmg_context_reset_cancel(self.handle)
-        return self.adopt_result(self._lib.rmg_generate(self.handle, pack, byref(opts), byref(out)), out, Map._wrap)
+        self._generating = True
+        try:
+            status = self._lib.rmg_generate(self.handle, pack, byref(opts), byref(out))
+        finally:
+            self._generating = False
+        return self.adopt_result(status, out, Map._wrap)
 
     # ---- stage plugins -------------------------------------------------------------------
 
