@@ -117,7 +117,11 @@ uint32_t rmg__bld_bfs(rmg__bld *b, const uint32_t *sources, size_t n_sources, rm
     const int w = b->w, h = b->h;
     while (head < tail) {
         uint32_t t = b->queue[head++];
-        int x = (int)(t % (uint32_t)w), y = (int)((t / (uint32_t)w) % (uint32_t)h);
+        uint32_t row = t / (uint32_t)w; /* one division: the level is removed by subtraction */
+        int x = (int)(t - row * (uint32_t)w);
+        while (row >= (uint32_t)h)
+            row -= (uint32_t)h;
+        int y = (int)row;
         for (int d = 0; d < 8; d++) {
             int nx = x + DX[d], ny = y + DY[d];
             if (nx < 0 || ny < 0 || nx >= w || ny >= h)
