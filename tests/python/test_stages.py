@@ -142,3 +142,37 @@ def test_generating_again_from_inside_a_stage_is_refused(ctx: rmg.Context) -> No
         ctx.generate(size="S")
     ctx.set_stage("finish", None)
     assert ctx.generate(size="S").width == 36
+
+
+def test_objects_stage_blocks_and_reserves_tiles_before_the_builtin(ctx: rmg.Context) -> None:
+    blocked: List[tuple] = []
+    reserved: List[tuple] = []
+
+    def carve(view: rmg.StageView) -> None:
+        m = view.map
+        for index, open_land in enumerate(m.layer("passable")):
+            if not open_land or len(reserved) == 10:
+                continue
+            tile = m.tile_xyz(index)
+            try:
+                if len(blocked) < 20:
+                    view.set_blocked(*tile, True)
+                    blocked.append(tile)
+                else:
+                    view.reserve_path(*tile)
+                    reserved.append(tile)
+            except rmg.Error as err:  # borders, passages: the view refuses, the plugin goes on
+                assert err.status == rmg.Status.ERR_INVALID_ARG
+        view.run_builtin()
+        with pytest.raises(rmg.Error, match="only before the built-in objects run"):
+            view.set_blocked(*reserved[0], True)
+
+    ctx.set_stage("objects", carve)
+    m = ctx.generate(size="S", seed=2)
+    assert len(blocked) == 20 and len(reserved) == 10
+    objects = {o.id: o for o in m.objects}
+    for tile in blocked:
+        assert m.passable_at(*tile) == 0
+        assert objects[m.object_at(*tile)].kind == rmg.ObjectKind.OBSTACLE
+    for tile in reserved:
+        assert m.passable_at(*tile) == 1
