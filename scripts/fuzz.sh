@@ -35,7 +35,7 @@ seed() { # seed HARNESS: fills $work/HARNESS with seed inputs
   case $1 in
     h3t) find "$shared/corpus/h3t" "$shared/corpus/sod" -type f -size -256k -exec cp -t "$dir" {} + 2>/dev/null || true ;;
     vcmi) find "$shared/corpus/vcmi" -type f -size -256k -exec cp -t "$dir" {} + 2>/dev/null || true ;;
-    generate) find "$shared/corpus/sod" -type f -size -64k | head -20 | xargs -r cp -t "$dir" ;;
+    generate) { find "$shared/corpus/sod" -type f -size -64k 2>/dev/null || true; } | head -20 | xargs -r cp -t "$dir" ;;
   esac
   [ -d "tests/fuzz/regressions/$1" ] && cp tests/fuzz/regressions/"$1"/* "$dir"/ 2>/dev/null || true
 }

@@ -1,0 +1,16 @@
+#!/usr/bin/env bash
+# ThreadSanitizer run (issue 12): builds the library and the reliability test with
+# -DRMG_TSAN=ON and runs the test that generates on several threads at once (independent
+# contexts) and the cancel-from-another-thread test. Any data race fails the run.
+#   scripts/check-tsan.sh            (build dir build/tsan)
+set -euo pipefail
+cd "$(dirname "$0")/.."
+dir=${RMG_TSAN_BUILD:-build/tsan}
+cmake -S . -B "$dir" -DCMAKE_BUILD_TYPE=Debug -DRMG_TSAN=ON -DRMG_SANITIZE=OFF -DRMG_BUILD_BENCH=OFF >/dev/null
+cmake --build "$dir" --target test_reliability -j "${JOBS:-2}" >/dev/null
+export RMG_SHARED_DIR=${RMG_SHARED_DIR:-$PWD/../shared}
+# halt_on_error: the first race fails the run with TSan's report.
+for t in test_threads_generate_independently test_cancel_from_another_thread_stops_cleanly; do
+  TSAN_OPTIONS="halt_on_error=1 second_deadlock_stack=1" RMG_TEST_FILTER=$t "$dir/tests/test_reliability"
+done
+echo "tsan: no data race"
