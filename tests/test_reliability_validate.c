@@ -114,6 +114,35 @@ static void test_unreachable_entry_fires(void **state)
     expect_violation(f, NULL);
 }
 
+/* A zone whose free area is walled down to two distant tiles: split into two parts. */
+static void test_split_zone_fires(void **state)
+{
+    fixture *f = *state;
+    struct rmg_map *m = f->map;
+    uint16_t *saved = malloc(m->n_tiles * sizeof *saved);
+    memcpy(saved, m->flags, m->n_tiles * sizeof *saved);
+    size_t first = m->n_tiles, kept = 0;
+    for (size_t t = 0; t < m->n_tiles; t++) {
+        if (m->tile_zone[t] != 1 || !(rmg__map_tile_passable(m, t) || (m->flags[t] & RMG__T_GUARD)))
+            continue;
+        int x = (int)(t % (size_t)m->width), y = (int)(t / (size_t)m->width % (size_t)m->height);
+        int fx = (int)(first % (size_t)m->width), fy = (int)(first / (size_t)m->width % (size_t)m->height);
+        if (first == m->n_tiles) {
+            first = t;
+            kept++;
+        } else if (kept == 1 && (abs(x - fx) > 1 || abs(y - fy) > 1)) {
+            kept++;
+        } else {
+            m->flags[t] = (uint16_t)((m->flags[t] & ~(RMG__T_ENTRY | RMG__T_GUARD)) | RMG__T_BLOCKED);
+        }
+    }
+    assert_int_equal(kept, 2);
+    expect_violation(f, "free area split into 2 parts");
+    memcpy(m->flags, saved, m->n_tiles * sizeof *saved);
+    free(saved);
+    expect_violation(f, NULL);
+}
+
 /* A guarded group whose guard is removed from its tile: reachable without the fight. */
 static void test_guard_bypass_fires(void **state)
 {
@@ -272,6 +301,7 @@ int main(void)
         cmocka_unit_test(test_generated_map_is_valid),
         cmocka_unit_test(test_validate_rejects_bad_arguments),
         cmocka_unit_test(test_unreachable_entry_fires),
+        cmocka_unit_test(test_split_zone_fires),
         cmocka_unit_test(test_guard_bypass_fires),
         cmocka_unit_test(test_overlap_fires),
         cmocka_unit_test(test_forbidden_terrain_fires),
