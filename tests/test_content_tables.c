@@ -8,71 +8,21 @@
 
 #include "content/content_internal.h"
 #include "rmg_test.h"
+#include "rmg_test_tsv.h"
 
-/* ---- a tiny TSV reader ---------------------------------------------------------------- */
-
-typedef struct tsv {
-    char *text;
-    char **cells;        /* rows * cols */
-    size_t rows, cols;   /* rows without the header */
-    char **header;
-} tsv;
-
-static size_t split(char *line, char **out, size_t max)
+/* Every table row has exactly the header's columns. */
+static rmg_test_tsv read_tsv(const char *name)
 {
-    size_t n = 0;
-    for (char *p = line;; p++) {
-        if (n < max)
-            out[n] = p;
-        n++;
-        p = strchr(p, '\t');
-        if (!p)
-            break;
-        *p = '\0';
-    }
-    return n;
-}
-
-static tsv read_tsv(const char *name)
-{
-    tsv t = {0};
-    size_t len;
-    t.text = rmg_test_read_file(rmg_test_shared(name), &len);
-    assert_non_null(t.text);
-    size_t lines = 0;
-    for (size_t i = 0; i < len; i++)
-        lines += t.text[i] == '\n';
-    char *save = NULL;
-    char *line = strtok_r(t.text, "\n", &save);
-    assert_non_null(line);
-    t.header = calloc(64, sizeof *t.header);
-    t.cols = split(line, t.header, 64);
-    t.cells = calloc((lines + 1) * t.cols, sizeof *t.cells);
-    while ((line = strtok_r(NULL, "\n", &save)) != NULL) {
-        size_t ll = strlen(line);
-        if (ll && line[ll - 1] == '\r')
-            line[ll - 1] = '\0';
-        size_t got = split(line, t.cells + t.rows * t.cols, t.cols);
-        assert_int_equal(got, t.cols);
-        t.rows++;
-    }
+    rmg_test_tsv t;
+    rmg_test_tsv_load(&t, name);
+    assert_int_equal(t.ragged_rows, 0);
     return t;
 }
 
-static const char *cell(const tsv *t, size_t row, const char *col)
+/* A short name: the row checks below read a few hundred cells. */
+static const char *cell(const rmg_test_tsv *t, size_t row, const char *column)
 {
-    for (size_t c = 0; c < t->cols; c++)
-        if (strcmp(t->header[c], col) == 0)
-            return t->cells[row * t->cols + c];
-    fail_msg("no column %s", col);
-    return NULL;
-}
-
-static void free_tsv(tsv *t)
-{
-    free(t->text);
-    free(t->cells);
-    free(t->header);
+    return rmg_test_tsv_cell(t, row, column);
 }
 
 static bool yes(const char *s)
@@ -108,25 +58,12 @@ static int faction_id(const struct rmg_content *c, const char *key)
     return c->factions[f].id;
 }
 
-static bool is_hota_key(const tsv *t, size_t r)
+static bool is_hota_key(const rmg_test_tsv *t, size_t r)
 {
     return yes(cell(t, r, "is_hota"));
 }
 
 /* ---- object-defaults.tsv: all 13 columns ------------------------------------------------ */
-
-static int64_t special(const char *s)
-{
-    if (strcmp(s, "formula") == 0)
-        return RMG__VALUE_FORMULA;
-    if (strcmp(s, "n/a") == 0)
-        return RMG__NA;
-    if (strcmp(s, "unlimited") == 0)
-        return RMG__UNLIMITED;
-    if (strcmp(s, "rule") == 0)
-        return RMG__RULE;
-    return strtoll(s, NULL, 10);
-}
 
 static void check_fixed(const char *col, bool fixed, int64_t cap)
 {
@@ -160,7 +97,7 @@ static void check_terrains(const struct rmg_content *c, const char *col, const r
     assert_int_equal(o->terrains, want);
 }
 
-static void check_object_row(const struct rmg_content *c, const tsv *t, size_t r)
+static void check_object_row(const struct rmg_content *c, const rmg_test_tsv *t, size_t r)
 {
     const char *key = cell(t, r, "key");
     long i = rmg__content_find_object(c, key);
@@ -172,11 +109,11 @@ static void check_object_row(const struct rmg_content *c, const tsv *t, size_t r
     assert_string_equal(o->name, cell(t, r, "english_name"));
     assert_string_equal(o->name_ru, cell(t, r, "russian_name"));
     assert_string_equal(o->family, cell(t, r, "family"));
-    assert_int_equal(o->value, special(cell(t, r, "value")));
-    assert_int_equal(o->frequency, special(cell(t, r, "frequency")));
-    assert_int_equal(o->max_map, special(cell(t, r, "max_map")));
+    assert_int_equal(o->value, rmg_test_tsv_object_number(cell(t, r, "value")));
+    assert_int_equal(o->frequency, rmg_test_tsv_object_number(cell(t, r, "frequency")));
+    assert_int_equal(o->max_map, rmg_test_tsv_object_number(cell(t, r, "max_map")));
     check_fixed(cell(t, r, "max_map_fixed"), o->max_map_fixed, o->max_map);
-    assert_int_equal(o->max_zone, special(cell(t, r, "max_zone")));
+    assert_int_equal(o->max_zone, rmg_test_tsv_object_number(cell(t, r, "max_zone")));
     check_fixed(cell(t, r, "max_zone_fixed"), o->max_zone_fixed, o->max_zone);
     check_terrains(c, cell(t, r, "terrains"), o);
     assert_int_equal(o->banned_by_default, yes(cell(t, r, "banned_by_default")));
@@ -190,7 +127,7 @@ static void check_object_row(const struct rmg_content *c, const tsv *t, size_t r
 static void test_obj04_object_defaults_all_columns(void **state)
 {
     (void)state;
-    tsv t = read_tsv("data/object-defaults.tsv");
+    rmg_test_tsv t = read_tsv("data/object-defaults.tsv");
     assert_int_equal(t.rows, 188);
     assert_int_equal(t.cols, 13);
     rmg_context *ctx;
@@ -205,12 +142,12 @@ static void test_obj04_object_defaults_all_columns(void **state)
     for (size_t r = 0; r < t.rows; r++)
         check_object_row(c, &t, r);
     rmg_context_destroy(ctx);
-    free_tsv(&t);
+    rmg_test_tsv_free(&t);
 }
 
 /* ---- the other tables --------------------------------------------------------------------- */
 
-static void check_creature_row(const struct rmg_content *c, const tsv *t, size_t r)
+static void check_creature_row(const struct rmg_content *c, const rmg_test_tsv *t, size_t r)
 {
     bool sod = c->variant == RMG_CONTENT_SOD;
     long i = rmg__content_find_creature(c, cell(t, r, "key"));
@@ -242,7 +179,7 @@ static void check_creature_row(const struct rmg_content *c, const tsv *t, size_t
     assert_int_equal(cr->is_hota, is_hota_key(t, r));
 }
 
-static void check_faction_row(const struct rmg_content *c, const tsv *t, size_t r)
+static void check_faction_row(const struct rmg_content *c, const rmg_test_tsv *t, size_t r)
 {
     bool sod = c->variant == RMG_CONTENT_SOD;
     const char *key = cell(t, r, "key");
@@ -266,7 +203,7 @@ static void check_faction_row(const struct rmg_content *c, const tsv *t, size_t 
     assert_int_equal(f->is_hota, is_hota_key(t, r));
 }
 
-static void check_terrain_row(const struct rmg_content *c, const tsv *t, size_t r)
+static void check_terrain_row(const struct rmg_content *c, const rmg_test_tsv *t, size_t r)
 {
     long i = rmg__content_find_terrain(c, cell(t, r, "key"));
     if (c->variant == RMG_CONTENT_SOD && is_hota_key(t, r)) {
@@ -297,7 +234,7 @@ static int artifact_class(const char *s)
     return -1;
 }
 
-static void check_artifact_row(const struct rmg_content *c, const tsv *t, size_t r)
+static void check_artifact_row(const struct rmg_content *c, const rmg_test_tsv *t, size_t r)
 {
     long i = rmg__content_find_artifact(c, cell(t, r, "key"));
     if (c->variant == RMG_CONTENT_SOD && is_hota_key(t, r)) {
@@ -317,7 +254,7 @@ static void check_artifact_row(const struct rmg_content *c, const tsv *t, size_t
     assert_int_equal(a->is_hota, is_hota_key(t, r));
 }
 
-static void check_spell_row(const struct rmg_content *c, const tsv *t, size_t r)
+static void check_spell_row(const struct rmg_content *c, const rmg_test_tsv *t, size_t r)
 {
     long i = rmg__content_find_spell(c, cell(t, r, "key"));
     assert_true(i >= 0);
@@ -337,7 +274,7 @@ static void check_spell_row(const struct rmg_content *c, const tsv *t, size_t r)
     assert_int_equal(s->learnable, yes(cell(t, r, "learnable")));
 }
 
-static void check_skill_row(const struct rmg_content *c, const tsv *t, size_t r)
+static void check_skill_row(const struct rmg_content *c, const rmg_test_tsv *t, size_t r)
 {
     long i = rmg__content_find_skill(c, cell(t, r, "key"));
     if (c->variant == RMG_CONTENT_SOD && is_hota_key(t, r)) {
@@ -349,7 +286,7 @@ static void check_skill_row(const struct rmg_content *c, const tsv *t, size_t r)
     assert_int_equal(c->skills[i].id, num(cell(t, r, "h3m_id"), -1));
 }
 
-static void check_hero_row(const struct rmg_content *c, const tsv *t, size_t r)
+static void check_hero_row(const struct rmg_content *c, const rmg_test_tsv *t, size_t r)
 {
     long i = rmg__content_find_hero(c, cell(t, r, "key"));
     if (c->variant == RMG_CONTENT_SOD && is_hota_key(t, r)) {
@@ -370,12 +307,12 @@ static void check_hero_row(const struct rmg_content *c, const tsv *t, size_t r)
     assert_int_equal(h->water_rule, want);
 }
 
-typedef void (*row_check)(const struct rmg_content *, const tsv *, size_t);
+typedef void (*row_check)(const struct rmg_content *, const rmg_test_tsv *, size_t);
 
 /* Every row agrees in both variants; the SoD ruleset has exactly the non-HotA rows. */
 static void check_table(const char *name, row_check fn, size_t (*count)(const struct rmg_content *))
 {
-    tsv t = read_tsv(name);
+    rmg_test_tsv t = read_tsv(name);
     for (int v = RMG_CONTENT_HOTA; v <= RMG_CONTENT_SOD; v++) {
         rmg_context *ctx;
         const struct rmg_content *c = load(&ctx, (rmg_content_variant)v);
@@ -391,7 +328,7 @@ static void check_table(const char *name, row_check fn, size_t (*count)(const st
         assert_int_equal(count(c), expected);
         rmg_context_destroy(ctx);
     }
-    free_tsv(&t);
+    rmg_test_tsv_free(&t);
 }
 
 static size_t n_creatures(const struct rmg_content *c) { return c->n_creatures; }
@@ -449,7 +386,7 @@ static void test_heroes_table(void **state)
 static void test_object_classes_match_table(void **state)
 {
     (void)state;
-    tsv t = read_tsv("data/object-classes.tsv");
+    rmg_test_tsv t = read_tsv("data/object-classes.tsv");
     rmg_context *ctx;
     const struct rmg_content *c = load(&ctx, RMG_CONTENT_HOTA);
     for (size_t i = 0; i < c->n_objects; i++) {
@@ -467,7 +404,7 @@ static void test_object_classes_match_table(void **state)
         assert_true(o->footprint.visit != 0 || strcmp(o->key, "grave") == 0 || o->footprint.block != 0);
     }
     rmg_context_destroy(ctx);
-    free_tsv(&t);
+    rmg_test_tsv_free(&t);
 }
 
 int main(void)

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "rmg_test.h"
+#include "rmg_test_tsv.h"
 #include "content/content_internal.h"
 #include "template/model.h"
 
@@ -29,19 +30,6 @@ static uint32_t fx_terrains(const char *list)
         }
     }
     return mask;
-}
-
-static int64_t fx_number(const char *s)
-{
-    if (strcmp(s, "formula") == 0)
-        return RMG__VALUE_FORMULA;
-    if (strcmp(s, "n/a") == 0)
-        return RMG__NA;
-    if (strcmp(s, "unlimited") == 0)
-        return RMG__UNLIMITED;
-    if (strcmp(s, "rule") == 0)
-        return RMG__RULE;
-    return strtoll(s, NULL, 10);
 }
 
 static char *fx_field(char **cursor)
@@ -81,11 +69,11 @@ static void fx_add_object(struct rmg_content *c, char *line)
     d->name = rmg__arena_strdup(&c->arena, fx_field(&cur));
     d->name_ru = rmg__arena_strdup(&c->arena, fx_field(&cur));
     d->family = rmg__arena_strdup(&c->arena, fx_field(&cur));
-    d->value = fx_number(fx_field(&cur));
-    d->frequency = fx_number(fx_field(&cur));
-    d->max_map = fx_number(fx_field(&cur));
+    d->value = rmg_test_tsv_object_number(fx_field(&cur));
+    d->frequency = rmg_test_tsv_object_number(fx_field(&cur));
+    d->max_map = rmg_test_tsv_object_number(fx_field(&cur));
     d->max_map_fixed = strcmp(fx_field(&cur), "yes") == 0;
-    d->max_zone = fx_number(fx_field(&cur));
+    d->max_zone = rmg_test_tsv_object_number(fx_field(&cur));
     d->max_zone_fixed = strcmp(fx_field(&cur), "yes") == 0;
     const char *terr = fx_field(&cur);
     d->terrains_na = strcmp(terr, "n/a") == 0;

@@ -9,85 +9,30 @@
 #include <string.h>
 
 #include "rmg_test.h"
+#include "rmg_test_tsv.h"
 #include "solve/solve_internal.h"
 
 /* ---- TSV tables ------------------------------------------------------------------------------ */
 
-typedef struct sfx_tsv {
-    char *text;
-    char **cells;                /* rows * cols */
-    size_t rows, cols;           /* rows without the header */
-    char **header;
-} sfx_tsv;
-
-/* The terminating NUL of the file text: an empty cell for short rows. */
-static inline char *tab_end_of(char *text, size_t len)
-{
-    return text + len;
-}
-
-static inline void sfx_tsv_load(sfx_tsv *t, const char *name)
+/* `name` is a file of the shared data folder. */
+static inline void sfx_tsv_load(rmg_test_tsv *t, const char *name)
 {
     char rel[128];
     snprintf(rel, sizeof rel, "data/%s", name);
-    size_t len = 0;
-    t->text = rmg_test_read_file(rmg_test_shared(rel), &len);
-    assert_non_null(t->text);
-    size_t lines = 0;
-    for (size_t i = 0; i < len; i++)
-        lines += t->text[i] == '\n';
-    t->cols = 1;
-    for (char *p = t->text; *p && *p != '\n'; p++)
-        t->cols += *p == '\t';
-    t->cells = calloc((lines + 1) * t->cols, sizeof *t->cells);
-    assert_non_null(t->cells);
-    size_t row = 0;
-    char *p = t->text;
-    while (*p) {
-        char *end = strchr(p, '\n');
-        if (end)
-            *end = 0;
-        if (*p) {
-            char *cell = p;
-            for (size_t c = 0; c < t->cols; c++) {
-                char *tab = cell ? strchr(cell, '\t') : NULL;
-                if (tab)
-                    *tab = 0;
-                t->cells[row * t->cols + c] = cell ? cell : tab_end_of(t->text, len);
-                cell = tab ? tab + 1 : NULL;
-            }
-            row++;
-        }
-        if (!end)
-            break;
-        p = end + 1;
-    }
-    t->header = t->cells;
-    t->cells += t->cols;
-    t->rows = row - 1;
+    rmg_test_tsv_load(t, rel);
 }
 
-static inline void sfx_tsv_free(sfx_tsv *t)
+static inline const char *sfx_cell(const rmg_test_tsv *t, size_t row, const char *column)
 {
-    free(t->header);
-    free(t->text);
+    return rmg_test_tsv_cell(t, row, column);
 }
 
-static inline const char *sfx_cell(const sfx_tsv *t, size_t row, const char *column)
-{
-    for (size_t c = 0; c < t->cols; c++)
-        if (strcmp(t->header[c], column) == 0)
-            return t->cells[row * t->cols + c];
-    fail_msg("no column %s", column);
-    return "";
-}
-
-static inline int sfx_int(const sfx_tsv *t, size_t row, const char *column)
+static inline int sfx_int(const rmg_test_tsv *t, size_t row, const char *column)
 {
     return atoi(sfx_cell(t, row, column));
 }
 
-static inline bool sfx_yes(const sfx_tsv *t, size_t row, const char *column)
+static inline bool sfx_yes(const rmg_test_tsv *t, size_t row, const char *column)
 {
     return strcmp(sfx_cell(t, row, column), "yes") == 0;
 }
@@ -131,7 +76,7 @@ static inline int sfx_artifact_class(const char *s)
 
 static inline void sfx_load_terrains(struct rmg_content *c)
 {
-    sfx_tsv t = {0};
+    rmg_test_tsv t = {0};
     sfx_tsv_load(&t, "terrains.tsv");
     c->terrains = rmg__arena_alloc(&c->arena, t.rows * sizeof *c->terrains);
     for (size_t r = 0; r < t.rows; r++) {
@@ -142,12 +87,12 @@ static inline void sfx_load_terrains(struct rmg_content *c)
         x->allowed_surface = sfx_yes(&t, r, "allowed_surface");
         x->allowed_underground = sfx_yes(&t, r, "allowed_underground");
     }
-    sfx_tsv_free(&t);
+    rmg_test_tsv_free(&t);
 }
 
 static inline void sfx_load_factions(struct rmg_content *c)
 {
-    sfx_tsv t = {0};
+    rmg_test_tsv t = {0};
     sfx_tsv_load(&t, "factions.tsv");
     c->factions = rmg__arena_alloc(&c->arena, t.rows * sizeof *c->factions);
     for (size_t r = 0; r < t.rows; r++) {
@@ -159,12 +104,12 @@ static inline void sfx_load_factions(struct rmg_content *c)
         const char *al = sfx_cell(&t, r, "alignment");
         f->alignment = strcmp(al, "good") == 0 ? RMG_ALIGN_GOOD : strcmp(al, "evil") == 0 ? RMG_ALIGN_EVIL : RMG_ALIGN_NEUTRAL;
     }
-    sfx_tsv_free(&t);
+    rmg_test_tsv_free(&t);
 }
 
 static inline void sfx_load_items(struct rmg_content *c)
 {
-    sfx_tsv t = {0};
+    rmg_test_tsv t = {0};
     sfx_tsv_load(&t, "artifacts.tsv");
     c->artifacts = rmg__arena_alloc(&c->arena, t.rows * sizeof *c->artifacts);
     for (size_t r = 0; r < t.rows; r++) {
@@ -175,7 +120,7 @@ static inline void sfx_load_items(struct rmg_content *c)
         a->combination = sfx_cell(&t, r, "combination_of")[0] != 0;
         a->part_of = -1;
     }
-    sfx_tsv_free(&t);
+    rmg_test_tsv_free(&t);
     sfx_tsv_load(&t, "spells.tsv");
     c->spells = rmg__arena_alloc(&c->arena, t.rows * sizeof *c->spells);
     for (size_t r = 0; r < t.rows; r++) {
@@ -187,7 +132,7 @@ static inline void sfx_load_items(struct rmg_content *c)
         s->adventure = sfx_yes(&t, r, "adventure");
         s->learnable = sfx_yes(&t, r, "learnable");
     }
-    sfx_tsv_free(&t);
+    rmg_test_tsv_free(&t);
     sfx_tsv_load(&t, "skills.tsv");
     c->skills = rmg__arena_alloc(&c->arena, t.rows * sizeof *c->skills);
     for (size_t r = 0; r < t.rows; r++) {
@@ -195,7 +140,7 @@ static inline void sfx_load_items(struct rmg_content *c)
         s->key = rmg__arena_strdup(&c->arena, sfx_cell(&t, r, "key"));
         s->id = sfx_int(&t, r, "h3m_id");
     }
-    sfx_tsv_free(&t);
+    rmg_test_tsv_free(&t);
     sfx_tsv_load(&t, "heroes.tsv");
     c->heroes = rmg__arena_alloc(&c->arena, t.rows * sizeof *c->heroes);
     for (size_t r = 0; r < t.rows; r++) {
@@ -205,7 +150,7 @@ static inline void sfx_load_items(struct rmg_content *c)
         h->faction = sfx_faction_id(c, sfx_cell(&t, r, "faction"));
         h->campaign_only = sfx_yes(&t, r, "campaign_only");
     }
-    sfx_tsv_free(&t);
+    rmg_test_tsv_free(&t);
 }
 
 /* Spell scrolls (level 1..5, 6 = special) and spell Pandora's boxes as the content defines them. */
