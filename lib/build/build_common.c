@@ -63,6 +63,21 @@ bool rmg__bld_nbr(const rmg__bld *b, uint32_t t, int dir, uint32_t *out)
     return true;
 }
 
+int rmg__bld_nbrs(const rmg__bld *b, uint32_t t, uint32_t out[8])
+{
+    uint32_t row = t / (uint32_t)b->w;
+    int x = (int)(t - row * (uint32_t)b->w), n = 0;
+    while (row >= (uint32_t)b->h)
+        row -= (uint32_t)b->h;
+    int y = (int)row;
+    for (int d = 0; d < 8; d++) {
+        int nx = x + DX[d], ny = y + DY[d];
+        if (nx >= 0 && ny >= 0 && nx < b->w && ny < b->h)
+            out[n++] = (uint32_t)((int64_t)t + (int64_t)DY[d] * b->w + DX[d]);
+    }
+    return n;
+}
+
 int rmg__bld_cheb(const rmg__bld *b, uint32_t a, uint32_t c)
 {
     int dx = rmg__bld_x(b, a) - rmg__bld_x(b, c), dy = rmg__bld_y(b, a) - rmg__bld_y(b, c);

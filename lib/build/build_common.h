@@ -33,6 +33,9 @@ static inline int rmg__bld_z(const rmg__bld *b, uint32_t t) { return (int)(t / (
 
 /* Neighbour `dir` (0..3 orthogonal, 4..7 diagonal) of t on the same level; false off the map. */
 bool rmg__bld_nbr(const rmg__bld *b, uint32_t t, int dir, uint32_t *out);
+/* The on-map neighbours of t in direction order 0..7 (as rmg__bld_nbr gives them), with one
+ * division for the whole tile; returns how many. */
+int rmg__bld_nbrs(const rmg__bld *b, uint32_t t, uint32_t out[8]);
 /* Chebyshev distance between two tiles of the same level. */
 int rmg__bld_cheb(const rmg__bld *b, uint32_t a, uint32_t c);
 /* Squared Euclidean distance between two tiles (levels ignored). */

@@ -72,11 +72,11 @@ static void flood_main(rmg__bld *b, uint32_t from, zone_user *zu)
     b->mark[from] |= MK_MAIN;
     b->queue[tail++] = from;
     while (head < tail) {
-        uint32_t t = b->queue[head++];
-        for (int d = 0; d < 8; d++) {
-            uint32_t u;
-            if (!rmg__bld_nbr(b, t, d, &u) || b->seen[u] == stamp || (b->mark[u] & MK_MAIN) ||
-                !kept_walk_in_zone(b, u, zu))
+        uint32_t t = b->queue[head++], nb[8];
+        int n_nb = rmg__bld_nbrs(b, t, nb);
+        for (int d = 0; d < n_nb; d++) {
+            uint32_t u = nb[d];
+            if (b->seen[u] == stamp || (b->mark[u] & MK_MAIN) || !kept_walk_in_zone(b, u, zu))
                 continue;
             b->seen[u] = stamp;
             b->mark[u] |= MK_MAIN;
@@ -177,10 +177,11 @@ static void open_space(rmg__bld *b, const uint32_t *tiles, size_t n, zone_user *
             b->queue[tail++] = tiles[i];
         }
     while (head < tail) {
-        uint32_t t = b->queue[head++];
-        for (int d = 0; d < 8; d++) {
-            uint32_t u;
-            if (!rmg__bld_nbr(b, t, d, &u) || b->seen[u] == stamp || !walk_in_zone(b, u, zu))
+        uint32_t t = b->queue[head++], nb[8];
+        int n_nb = rmg__bld_nbrs(b, t, nb);
+        for (int d = 0; d < n_nb; d++) {
+            uint32_t u = nb[d];
+            if (b->seen[u] == stamp || !walk_in_zone(b, u, zu))
                 continue;
             b->seen[u] = stamp;
             uint32_t du = b->dist[t] + 1;
