@@ -64,18 +64,21 @@ static void measure_template(rmg_context *ctx, struct rmg_pack *pack, size_t ind
     if (t->n_zones == 0 || t->n_zones > MAX_TEMPLATE_ZONES || t->n_connections > FX_MAX_LINKS ||
         !normal_size(pack, t, &side, &levels))
         return;
+    int players = player_count(t);
+    if (active_zones(t, players) == 0) /* no player count of 1..8 activates a zone (with 1 human) */
+        return;
     bool saved_rock = t->rock_masses;
     t->rock_masses = rock;
     fixture fx;
     memset(&fx, 0, sizeof fx);
     fx.ctx = ctx;
     fx.pack = pack;
+    fx.players = players;
     for (int i = 0; i < FX_MAX_ZONES; i++)
         fx.sol[i].player_town_type = -1;
     /* fx_place works on pack->templates[0]: swap the template in for the run. */
     rmg__template first = pack->templates[0];
     pack->templates[0] = *t;
-    fx.players = player_count(t);
     q->templates++;
     for (uint64_t seed = 1; seed <= seeds; seed++) {
         rmg_status st = fx_place(&fx, side, side, levels, RMG_WATER_NONE, seed);

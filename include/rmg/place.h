@@ -6,6 +6,21 @@
  * The preview map holds only zones and tile ownership: read it with the map accessors of
  * rmg/map.h (rmg_map_zone_count, rmg_map_zone, rmg_map_copy_layer with RMG_LAYER_ZONE,
  * rmg_map_tile_zone) and free it with rmg_map_destroy.
+ *
+ * How the template's levers act here (the choices the spec leaves open, §14):
+ *   - Zones take cells of a hexagonal lattice, one per zone, in zone-number order. "Adjacent"
+ *     means neighbouring cells on one level, "stacked" the same cell on the other level.
+ *   - Link weights: ground and underground_gate 1000, default 1, monolith and random 0;
+ *     fictive connections count like real ones.
+ *   - Sparseness square side S0 = zone_sparseness * sqrt(n * 0.866) cells, n = zones expected
+ *     on the level; once S0 is below one cell (sparseness < 1 / sqrt(0.866 n)) the first two
+ *     zones always go diagonal (PLC-07), above it their relative position is random.
+ *   - Rock radius r: the game zones of a level get f(r) = r / (r + 0.35) of its area (r = 1:
+ *     74%, the underground default r = 4: 92%), rock zones the rest; r < 0.2 switches rock
+ *     masses off. Water maps: water zones take 30% (normal) or 45% (islands, every zone an
+ *     island) of the surface instead.
+ *   - Zone areas follow the size weights (one tiles-per-weight density across levels with
+ *     filler); without filler the leftover tiles go to the zones that reach them first.
  */
 #ifndef RMG_PLACE_H
 #define RMG_PLACE_H

@@ -20,8 +20,8 @@
  *   - Sparseness square: S0 = zone_sparseness * sqrt(n * sqrt(3)/2) cell units, n = the zones
  *     expected on the level (forced there + a share of the free ones). sqrt(n * sqrt(3)/2) is
  *     the side of a square holding n hexagons' area, so at sparseness 1 the square is one cell
- *     larger than a tight pack (free placement early on); below ~0.7 it binds from the second
- *     zone (first two zones diagonal, PLC-07).
+ *     larger than a tight pack (free placement early on); once S0 < 1 cell it binds from the
+ *     second zone (first two zones diagonal, PLC-07: a diagonal pair's square has side 0.87).
  *   - Rock radius r: game zones of the level together receive a capacity of f(r) = r/(r+0.35)
  *     of the level's area, the rest is left to rock zones (r = 1: 74%, r = 4: 92%). r below
  *     RMG__PLACE_MIN_ROCK_RADIUS switches rock masses off (PLC-15).
