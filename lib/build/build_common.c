@@ -112,51 +112,6 @@ uint32_t rmg__bld_zone_centre(const rmg__bld *b, int zone_id)
     return (uint32_t)rmg__tile(b->w, b->h, x, y, z->level);
 }
 
-uint32_t rmg__bld_bfs(rmg__bld *b, const uint32_t *sources, size_t n_sources, rmg__bld_pred pass,
-                      rmg__bld_pred goal, void *user)
-{
-    uint32_t stamp = rmg__bld_stamp(b);
-    size_t head = 0, tail = 0;
-    for (size_t i = 0; i < n_sources; i++) {
-        uint32_t s = sources[i];
-        if (b->seen[s] == stamp)
-            continue;
-        b->seen[s] = stamp;
-        b->prev[s] = 0;
-        if (goal(b, s, user))
-            return s + 1;
-        b->queue[tail++] = s;
-    }
-    /* Same neighbour order as rmg__bld_nbr, with the coordinates of t computed once per tile
-     * rather than per neighbour (this search dominates the finish stage). */
-    const int w = b->w, h = b->h;
-    while (head < tail) {
-        uint32_t t = b->queue[head++];
-        uint32_t row = t / (uint32_t)w; /* one division: the level is removed by subtraction */
-        int x = (int)(t - row * (uint32_t)w);
-        while (row >= (uint32_t)h)
-            row -= (uint32_t)h;
-        int y = (int)row;
-        for (int d = 0; d < 8; d++) {
-            int nx = x + DX[d], ny = y + DY[d];
-            if (nx < 0 || ny < 0 || nx >= w || ny >= h)
-                continue;
-            uint32_t u = (uint32_t)((int64_t)t + (int64_t)DY[d] * w + DX[d]);
-            if (b->seen[u] == stamp)
-                continue;
-            bool is_goal = goal(b, u, user);
-            if (!is_goal && !pass(b, u, user))
-                continue;
-            b->seen[u] = stamp;
-            b->prev[u] = t + 1;
-            if (is_goal)
-                return u + 1;
-            b->queue[tail++] = u;
-        }
-    }
-    return 0;
-}
-
 /* ---- indexed binary heap on b->queue keyed by b->dist ------------------------------------- */
 
 static void heap_swap(rmg__bld *b, size_t i, size_t j)

@@ -52,8 +52,42 @@ typedef bool (*rmg__bld_pred)(const rmg__bld *b, uint32_t t, void *user);
 /* Breadth-first search (8 directions) from `sources` over tiles where `pass` holds, stopping
  * at the first tile where `goal` holds (which needs not be passable itself). Returns the goal
  * tile + 1, or 0 when none is reachable. prev[] then describes the path. */
-uint32_t rmg__bld_bfs(rmg__bld *b, const uint32_t *sources, size_t n_sources, rmg__bld_pred pass,
-                      rmg__bld_pred goal, void *user);
+static inline uint32_t rmg__bld_bfs(rmg__bld *b, const uint32_t *sources, size_t n_sources, rmg__bld_pred pass,
+                                    rmg__bld_pred goal, void *user)
+{
+    /* Inline so the compiler can call the predicates directly: this search dominates the
+     * finish stage. */
+    uint32_t stamp = rmg__bld_stamp(b);
+    size_t head = 0, tail = 0;
+    for (size_t i = 0; i < n_sources; i++) {
+        uint32_t s = sources[i];
+        if (b->seen[s] == stamp)
+            continue;
+        b->seen[s] = stamp;
+        b->prev[s] = 0;
+        if (goal(b, s, user))
+            return s + 1;
+        b->queue[tail++] = s;
+    }
+    while (head < tail) {
+        uint32_t t = b->queue[head++], nb[8];
+        int n_nb = rmg__bld_nbrs(b, t, nb);
+        for (int d = 0; d < n_nb; d++) {
+            uint32_t u = nb[d];
+            if (b->seen[u] == stamp)
+                continue;
+            bool is_goal = goal(b, u, user);
+            if (!is_goal && !pass(b, u, user))
+                continue;
+            b->seen[u] = stamp;
+            b->prev[u] = t + 1;
+            if (is_goal)
+                return u + 1;
+            b->queue[tail++] = u;
+        }
+    }
+    return 0;
+}
 /* Weighted search: `cost` returns the cost of entering a tile (0 = impassable). */
 typedef uint32_t (*rmg__bld_cost)(const rmg__bld *b, uint32_t t, void *user);
 uint32_t rmg__bld_dijkstra(rmg__bld *b, const uint32_t *sources, size_t n_sources, rmg__bld_cost cost,
