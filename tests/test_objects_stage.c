@@ -405,7 +405,7 @@ static void test_mis12_keymaster_reward(void **state)
     for (int r = 0; r < 3; r++)
         set_treasure(z2, r, 0, 0, 0);
     rule(&w, &z2->rules, RMG_RULE_FORBID, RMG_TARGET_OBJECT, "keymaster_tent_5000");
-    set_treasure(&w.tpl->zones[0], 1, 5000, 5000, 4);
+    set_treasure(&w.tpl->zones[0], 1, 5000, 5000, 40);
     run_stage(&w);
     struct rmg_map *m = w.g.map;
     size_t tents = 0;
@@ -427,7 +427,7 @@ static void test_mis12_keymaster_reward(void **state)
         for (size_t k = 0; k < reward->objects.count; k++)
             assert_int_equal(m->objects.items[reward->objects.items[k] - 1].zone, 2);
     }
-    assert_true(tents >= 1 && tents <= RMG__KEY_COLORS); /* MIS-11: one per colour */
+    assert_int_equal(tents, RMG__KEY_COLORS); /* MIS-11: one per colour, every colour used */
     for (size_t i = 0; i < m->objects.count; i++)
         for (size_t j = i + 1; j < m->objects.count; j++)
             if (m->objects.items[i].kind == RMG_OBJECT_BORDER_GUARD && m->objects.items[j].kind == RMG_OBJECT_BORDER_GUARD)

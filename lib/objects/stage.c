@@ -69,7 +69,7 @@ typedef struct stage {
     RMG__VEC(rmg__eff_entry) customs; /* map-count slots of custom variants after the base ones */
     size_t n_base;
     int64_t *map_count;
-    int64_t pandoras, prisons, tents;
+    int64_t pandoras, prisons;
     int n_by_faction[32], N;
     uint32_t colors_used;
     uint8_t *artifact_used;
@@ -565,8 +565,8 @@ static bool trs_available(void *user, size_t i)
         return false;
     if (family_is(d, "prison") && s->prisons + (int64_t)pending_where(s, match_prefix, "prison") >= s->g->sol.prisons_max)
         return false; /* MIS-16 */
-    if (tent && s->tents + (int64_t)pending_where(s, match_prefix, "keymaster_tent") >= (int64_t)free_colors(s))
-        return false; /* MIS-11 */
+    if (tent && pending_where(s, match_prefix, "keymaster_tent") >= free_colors(s))
+        return false; /* MIS-11: placed tents hold their colours already */
     if (seer && (int64_t)pending_where(s, match_prefix, "seer_artifact_") >= (int64_t)quest_artifacts_left(s))
         return false; /* MIS-13 */
     return true;
@@ -597,7 +597,6 @@ static void count_objects(stage *s, zone_ctx *z, const size_t *idx, size_t n, in
         s->map_count[z->uid[i]] += sign;
         s->pandoras += family_prefix(d, "pandora_") ? sign : 0;
         s->prisons += family_is(d, "prison") ? sign : 0;
-        s->tents += family_is(d, "keymaster_tent") ? sign : 0;
         z->hill_forts += family_is(d, "hill_fort") ? sign : 0;
         z->war_machines += family_is(d, "war_machine_seller") ? sign : 0;
     }
