@@ -875,44 +875,12 @@ static rmg_status read_connection(reader *r)
 
 /* ---- finishing a template ------------------------------------------------------------------------------ */
 
-typedef struct zone_key {
-    int id;
-    size_t index;
-} zone_key;
-
-static int compare_zone_key(const void *a, const void *b)
-{
-    const zone_key *x = a, *y = b;
-    if (x->id != y->id)
-        return x->id < y->id ? -1 : 1;
-    return x->index < y->index ? -1 : x->index > y->index;
-}
-
-static const zone_key *find_zone_key(const zone_key *keys, size_t n, int id)
-{
-    zone_key k = {id, 0};
-    size_t lo = 0, hi = n;
-    while (lo < hi) {
-        size_t mid = lo + (hi - lo) / 2;
-        if (keys[mid].id < k.id)
-            lo = mid + 1;
-        else
-            hi = mid;
-    }
-    return lo < n && keys[lo].id == id ? &keys[lo] : NULL;
-}
-
 /* Duplicate zone ids are errors; connection endpoints that name no zone are kept (validation
  * reports them) with a warning; mirror links are attached to their zones. Sorting keeps this
  * O(n log n) whatever the input. */
-static rmg_status check_zone_ids(reader *r, rmg__template *t, zone_key *keys)
+static rmg_status check_zone_ids(reader *r, rmg__template *t, rmg__zone_key *keys)
 {
-    for (size_t i = 0; i < t->n_zones; i++) {
-        keys[i].id = t->zones[i].id;
-        keys[i].index = i;
-    }
-    if (t->n_zones > 1)
-        qsort(keys, t->n_zones, sizeof *keys, compare_zone_key);
+    rmg__zone_keys_sort(t, keys);
     for (size_t i = 1; i < t->n_zones; i++) {
         if (keys[i].id == keys[i - 1].id) {
             const rmg__zone *dup = &t->zones[keys[i].index], *first = &t->zones[keys[i - 1].index];
@@ -924,7 +892,7 @@ static rmg_status check_zone_ids(reader *r, rmg__template *t, zone_key *keys)
     }
     for (size_t i = 0; i < t->n_connections; i++) {
         const rmg__connection *c = &t->connections[i];
-        if (!find_zone_key(keys, t->n_zones, c->zone_a) || !find_zone_key(keys, t->n_zones, c->zone_b)) {
+        if (!rmg__zone_keys_find(keys, t->n_zones, c->zone_a) || !rmg__zone_keys_find(keys, t->n_zones, c->zone_b)) {
             r->base.row = c->loc.line;
             rmg__h3t_note(&r->base, RMG__H3T_W_UNKNOWN_ENDPOINT, c->loc.column - 1, t->name);
         }
@@ -932,11 +900,11 @@ static rmg_status check_zone_ids(reader *r, rmg__template *t, zone_key *keys)
     return RMG_OK;
 }
 
-static rmg_status attach_mirror_links(reader *r, rmg__template *t, const zone_key *keys)
+static rmg_status attach_mirror_links(reader *r, rmg__template *t, const rmg__zone_key *keys)
 {
     for (size_t i = 0; i < r->mirrors.count; i++) {
         const pending_mirror *m = &r->mirrors.items[i];
-        const zone_key *k = find_zone_key(keys, t->n_zones, m->zone);
+        const rmg__zone_key *k = rmg__zone_keys_find(keys, t->n_zones, m->zone);
         if (!k) {
             r->base.row = m->row;
             return rmg__h3t_error(&r->base, m->col, "Connections/Zone 1",
@@ -960,7 +928,7 @@ static rmg_status finish_template(reader *r)
     r->in_template = false;
     rmg__template *t = current_template(r);
     int row = r->base.row;
-    zone_key *keys = NULL;
+    rmg__zone_key *keys = NULL;
     if (t->n_zones && !(keys = rmg__malloc(r->base.ctx, t->n_zones * sizeof *keys)))
         return rmg__error_nomem(r->base.ctx);
     rmg_status st = check_zone_ids(r, t, keys);

@@ -1,5 +1,6 @@
 /* Template model: creation with spec defaults, appending parts, warnings. */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "model.h"
@@ -117,6 +118,35 @@ long rmg__template_find_zone(const rmg__template *t, int id)
         if (t->zones[i].id == id)
             return (long)i;
     return -1;
+}
+
+static int compare_zone_keys(const void *a, const void *b)
+{
+    const rmg__zone_key *x = a, *y = b;
+    if (x->id != y->id)
+        return x->id < y->id ? -1 : 1;
+    return x->index < y->index ? -1 : x->index > y->index;
+}
+
+void rmg__zone_keys_sort(const rmg__template *t, rmg__zone_key *keys)
+{
+    for (size_t i = 0; i < t->n_zones; i++)
+        keys[i] = (rmg__zone_key){t->zones[i].id, i};
+    if (t->n_zones > 1)
+        qsort(keys, t->n_zones, sizeof *keys, compare_zone_keys);
+}
+
+const rmg__zone_key *rmg__zone_keys_find(const rmg__zone_key *keys, size_t n, int id)
+{
+    size_t lo = 0, hi = n;
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        if (keys[mid].id < id)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return lo < n && keys[lo].id == id ? &keys[lo] : NULL;
 }
 
 rmg_status rmg__pack_warn(struct rmg_pack *pack, const char *fmt, ...)

@@ -233,4 +233,17 @@ bool rmg__pack_equal(const struct rmg_pack *a, const struct rmg_pack *b, char *w
 /* Size code of a setup (PCK-02). */
 int rmg__size_code(int width, int height, int levels);
 
+/* A zone number and the zone's index in t->zones. The importers and the validator sort these
+ * once per template so that id lookups stay O(log n) even for templates with very many zones. */
+typedef struct rmg__zone_key {
+    int id;
+    size_t index;
+} rmg__zone_key;
+
+/* Fills keys[0 .. t->n_zones) with the template's zones sorted by (id, index): zones sharing an
+ * id stay adjacent, the first defined first. */
+void rmg__zone_keys_sort(const rmg__template *t, rmg__zone_key *keys);
+/* The first-defined zone numbered `id` among n sorted keys, or NULL. */
+const rmg__zone_key *rmg__zone_keys_find(const rmg__zone_key *keys, size_t n, int id);
+
 #endif

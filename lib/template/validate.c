@@ -93,14 +93,6 @@ void *rmg__check_alloc(rmg__checker *ck, size_t count, size_t size)
     return p;
 }
 
-static int compare_zone_keys(const void *a, const void *b)
-{
-    const rmg__zone_key *x = a, *y = b;
-    if (x->id != y->id)
-        return x->id < y->id ? -1 : 1;
-    return x->index < y->index ? -1 : x->index > y->index;
-}
-
 /* Sorted zone numbers, so lookups stay O(log n) even for huge templates. */
 static bool index_zones(rmg__checker *ck, const rmg__template *t)
 {
@@ -108,23 +100,14 @@ static bool index_zones(rmg__checker *ck, const rmg__template *t)
     ck->n_zone_keys = ck->zone_keys ? t->n_zones : 0;
     if (!ck->zone_keys)
         return false;
-    for (size_t i = 0; i < t->n_zones; i++)
-        ck->zone_keys[i] = (rmg__zone_key){t->zones[i].id, i};
-    qsort(ck->zone_keys, t->n_zones, sizeof *ck->zone_keys, compare_zone_keys);
+    rmg__zone_keys_sort(t, ck->zone_keys);
     return true;
 }
 
 long rmg__check_find_zone(const rmg__checker *ck, int id)
 {
-    size_t lo = 0, hi = ck->n_zone_keys;
-    while (lo < hi) {
-        size_t mid = lo + (hi - lo) / 2;
-        if (ck->zone_keys[mid].id < id)
-            lo = mid + 1;
-        else
-            hi = mid;
-    }
-    return lo < ck->n_zone_keys && ck->zone_keys[lo].id == id ? (long)ck->zone_keys[lo].index : -1;
+    const rmg__zone_key *k = rmg__zone_keys_find(ck->zone_keys, ck->n_zone_keys, id);
+    return k ? (long)k->index : -1;
 }
 
 /* ---- template settings ---------------------------------------------------------------------- */

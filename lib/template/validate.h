@@ -9,11 +9,6 @@
 
 #include "model.h"
 
-typedef struct rmg__zone_key {
-    int id;
-    size_t index;
-} rmg__zone_key;
-
 typedef struct rmg__checker {
     const struct rmg_pack *pack;
     struct rmg_validation *out;

@@ -31,12 +31,6 @@ typedef struct rmg__vcmi_zone {
     const rmg__json *hints;                          /* townHints */
 } rmg__vcmi_zone;
 
-/* A zone number and its index in the template (sorted for lookups). */
-typedef struct rmg__vcmi_zid {
-    int id;
-    size_t index;
-} rmg__vcmi_zid;
-
 /* A warning kept once per template and text, with where it first happened and how often. */
 typedef struct rmg__vcmi_note {
     char *text;
@@ -57,7 +51,7 @@ typedef struct rmg__vcmi {
     rmg__buf description;                /* the templates' descriptions */
     size_t n_descriptions;
     const char *heroes_from;             /* template whose hero list went into the pack */
-    rmg__vcmi_zid *ids;                  /* the current template's zones by id */
+    rmg__zone_key *ids;                   /* the current template's zones by id */
     size_t n_ids;
 } rmg__vcmi;
 

@@ -373,24 +373,14 @@ static rmg_status zone_id(rmg__vcmi *r, const rmg__json_member *m, int *id)
     return rmg__vcmi_error(r, &at, 0, "zone id '%.40s' is not a positive whole number", m->key);
 }
 
-static int compare_ids(const void *a, const void *b)
-{
-    const rmg__vcmi_zid *x = a, *y = b;
-    if (x->id != y->id)
-        return x->id < y->id ? -1 : 1;
-    return x->index < y->index ? -1 : x->index > y->index;
-}
-
 /* Sorted (id, index) pairs for lookups; two keys with the same number ("1" and "01") are an
  * error at the later one. O(n log n) so a file with very many zones stays fast. */
 static rmg_status index_zones(rmg__vcmi *r, const rmg__template *t, const rmg__json *zones)
 {
     size_t n = t->n_zones, bytes;
-    if (!rmg__mul_ok(n ? n : 1, sizeof(rmg__vcmi_zid), &bytes) || !(r->ids = rmg__arena_alloc(&r->scratch, bytes)))
+    if (!rmg__mul_ok(n ? n : 1, sizeof(rmg__zone_key), &bytes) || !(r->ids = rmg__arena_alloc(&r->scratch, bytes)))
         return rmg__error_nomem(r->ctx);
-    for (size_t i = 0; i < n; i++)
-        r->ids[i] = (rmg__vcmi_zid){t->zones[i].id, i};
-    qsort(r->ids, n, sizeof *r->ids, compare_ids);
+    rmg__zone_keys_sort(t, r->ids);
     r->n_ids = n;
     size_t first = n, again = n;
     for (size_t i = 1; i < n; i++) {
@@ -409,15 +399,8 @@ static rmg_status index_zones(rmg__vcmi *r, const rmg__template *t, const rmg__j
 
 long rmg__vcmi_find_zone(const rmg__vcmi *r, int id)
 {
-    size_t lo = 0, hi = r->n_ids;
-    while (lo < hi) {
-        size_t mid = lo + (hi - lo) / 2;
-        if (r->ids[mid].id < id)
-            lo = mid + 1;
-        else
-            hi = mid;
-    }
-    return lo < r->n_ids && r->ids[lo].id == id ? (long)r->ids[lo].index : -1;
+    const rmg__zone_key *k = rmg__zone_keys_find(r->ids, r->n_ids, id);
+    return k ? (long)k->index : -1;
 }
 
 rmg_status rmg__vcmi_read_zones(rmg__vcmi *r, rmg__template *t, const rmg__json *zones, rmg__vcmi_zone *extra)
