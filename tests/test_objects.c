@@ -487,6 +487,7 @@ static void test_api_effective(void **state)
     rmg_object_list_destroy(list);
     assert_int_equal(rmg_objects_effective(f->ctx, f->pack, 0, 99, &list), RMG_ERR_NOT_FOUND);
     assert_int_equal(rmg_objects_effective(f->ctx, f->pack, 3, -1, &list), RMG_ERR_NOT_FOUND);
+    assert_int_equal(rmg_objects_effective(f->ctx, NULL, 0, 1, &list), RMG_ERR_INVALID_ARG);
     assert_null(list);
 }
 

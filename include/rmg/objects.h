@@ -42,7 +42,11 @@ RMG_API void rmg_object_info_init(rmg_object_info *info);
 
 /* The effective list of template `template_index` of `pack`, for zone `zone_id` (the template's
  * zone number) or for the whole map (zone_id < 0). pack NULL: the built-in defaults (L0 with
- * caps). Only objects in the list are returned (forbidden ones are left out). */
+ * caps; zone_id must be < 0). Only objects in the list are returned (forbidden ones are left
+ * out). Creature objects (dwellings, creature Pandora's boxes, creature Seer's Hut artifacts)
+ * come as one entry per creature, in content order, so per-creature and per-level rules show.
+ * Errors: RMG_ERR_NOT_FOUND (no such template or zone), RMG_ERR_INVALID_DATA (a custom variant
+ * without parameters, OBJ-15), RMG_ERR_NOMEM. */
 RMG_API rmg_status rmg_objects_effective(rmg_context *ctx, const rmg_pack *pack, size_t template_index, int zone_id,
                                          rmg_object_list **out);
 RMG_API size_t rmg_object_list_count(const rmg_object_list *list);

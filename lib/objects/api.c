@@ -25,7 +25,9 @@ static rmg_status find_template(rmg_context *ctx, const rmg_pack *pack, size_t t
     *tpl = NULL;
     *zone_index = -1;
     if (!pack)
-        return RMG_OK;
+        return zone_id < 0 ? RMG_OK
+                           : rmg__error_set(ctx, RMG_ERR_INVALID_ARG, "zone %d: the built-in defaults have no zones",
+                                            zone_id);
     if (template_index >= pack->n_templates)
         return rmg__error_set(ctx, RMG_ERR_NOT_FOUND, "template index %zu: the pack has %zu templates", template_index,
                               pack->n_templates);
