@@ -159,22 +159,38 @@ static void write_header(rmg__buf *b, const struct rmg_map *m, bool with_fingerp
     rmg__buf_puts(b, "],");
 }
 
+/* One element of a tile array: what printf(t ? ",%u" : "%u", v) writes, without printf (the
+ * tile arrays are most of the JSON, and every generated map is serialized for its
+ * fingerprint). */
+static void put_tile_value(rmg__buf *b, size_t t, unsigned v)
+{
+    char tmp[16];
+    size_t n = sizeof tmp;
+    do {
+        tmp[--n] = (char)('0' + v % 10);
+        v /= 10;
+    } while (v);
+    if (t)
+        tmp[--n] = ',';
+    rmg__buf_append(b, tmp + n, sizeof tmp - n);
+}
+
 static void write_tiles(rmg__buf *b, const struct rmg_map *m)
 {
     rmg__buf_puts(b, "\"tiles\":{\"terrain\":[");
     for (size_t t = 0; t < m->n_tiles; t++) {
         int id = m->terrain[t];
-        rmg__buf_printf(b, t ? ",%d" : "%d", id < RMG_TERRAIN_COUNT ? terrain_json_index[id] : 0);
+        put_tile_value(b, t, id < RMG_TERRAIN_COUNT ? (unsigned)terrain_json_index[id] : 0u);
     }
     rmg__buf_puts(b, "],\"zone\":[");
     for (size_t t = 0; t < m->n_tiles; t++)
-        rmg__buf_printf(b, t ? ",%u" : "%u", m->tile_zone[t]);
+        put_tile_value(b, t, m->tile_zone[t]);
     rmg__buf_puts(b, "],\"passable\":[");
     for (size_t t = 0; t < m->n_tiles; t++)
         rmg__buf_puts(b, t ? (rmg__map_tile_passable(m, t) ? ",1" : ",0") : (rmg__map_tile_passable(m, t) ? "1" : "0"));
     rmg__buf_puts(b, "],\"road\":[");
     for (size_t t = 0; t < m->n_tiles; t++)
-        rmg__buf_printf(b, t ? ",%u" : "%u", m->road[t]);
+        put_tile_value(b, t, m->road[t]);
     rmg__buf_puts(b, "]},");
 }
 
