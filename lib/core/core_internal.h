@@ -149,6 +149,9 @@ void rmg__buf_putc(rmg__buf *b, char c);
 /* Hands the NUL-terminated data to the caller (free with rmg__free); NULL if it failed. */
 char *rmg__buf_take(rmg__buf *b);
 void rmg__buf_free(rmg__buf *b);
+/* rmg__buf_take for functions that return text: stores it in *out and its length in *len (len may
+ * be NULL); RMG_ERR_NOMEM, reported on the buffer's context, with *out untouched if it failed. */
+rmg_status rmg__buf_finish(rmg__buf *b, char **out, size_t *len);
 
 /* ---- files ------------------------------------------------------------------------------- */
 

@@ -237,6 +237,18 @@ char *rmg__buf_take(rmg__buf *b)
     return d;
 }
 
+rmg_status rmg__buf_finish(rmg__buf *b, char **out, size_t *len)
+{
+    size_t n = b->len;
+    char *s = rmg__buf_take(b);
+    if (!s)
+        return rmg__error_nomem(b->ctx);
+    *out = s;
+    if (len)
+        *len = n;
+    return RMG_OK;
+}
+
 void rmg__buf_free(rmg__buf *b)
 {
     rmg__free(b->ctx, b->data);
@@ -276,10 +288,5 @@ rmg_status rmg__read_file(rmg_context *ctx, const char *path, size_t max_size, c
         rmg__buf_free(&b);
         return st;
     }
-    size_t total = b.len;
-    *data = rmg__buf_take(&b);
-    if (!*data)
-        return rmg__error_nomem(ctx);
-    *len = total;
-    return RMG_OK;
+    return rmg__buf_finish(&b, data, len);
 }

@@ -351,14 +351,7 @@ rmg_status rmg__map_json(const struct rmg_map *m, bool with_fingerprint, char **
     write_objects(&b, m, c);
     write_groups(&b, m);
     write_warnings(&b, m);
-    size_t n = b.len;
-    char *s = rmg__buf_take(&b);
-    if (!s)
-        return rmg__error_nomem(m->ctx);
-    *out = s;
-    if (len)
-        *len = n;
-    return RMG_OK;
+    return rmg__buf_finish(&b, out, len);
 }
 
 rmg_status rmg__map_fingerprint(const struct rmg_map *m, uint64_t *out)

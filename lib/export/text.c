@@ -84,12 +84,5 @@ rmg_status rmg_map_to_text(const rmg_map *map, char **out, size_t *len)
     }
     rmg__buf_putc(&b, '\n');
     rmg__buf_puts(&b, legend);
-    size_t n = b.len;
-    char *s = rmg__buf_take(&b);
-    if (!s)
-        return rmg__error_nomem(map->ctx);
-    *out = s;
-    if (len)
-        *len = n;
-    return RMG_OK;
+    return rmg__buf_finish(&b, out, len);
 }

@@ -324,16 +324,9 @@ rmg_status rmg__yaml_write(const struct rmg_pack *pack, char **out, size_t *len)
         fail(w, RMG_ERR_NOMEM);
     yaml_emitter_delete(&w->em);
     rmg_status st = w->st;
-    size_t n = w->out.len;
-    char *text = st == RMG_OK ? rmg__buf_take(&w->out) : NULL;
-    if (st == RMG_OK && !text)
-        st = rmg__error_nomem(pack->ctx);
+    if (st == RMG_OK)
+        st = rmg__buf_finish(&w->out, out, len);
     rmg__buf_free(&w->out);
     rmg__free(pack->ctx, w);
-    if (st != RMG_OK)
-        return st;
-    *out = text;
-    if (len)
-        *len = n;
-    return RMG_OK;
+    return st;
 }
