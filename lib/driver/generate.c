@@ -13,6 +13,7 @@
 #include <time.h>
 
 #include "driver_internal.h"
+#include "place/place_internal.h"
 
 static double now_ms(void)
 {
@@ -136,6 +137,22 @@ void rmg__resolve_options(const rmg__template *t, rmg_generate_options *o)
         o->humans = o->players;
 }
 
+/* Mirror packs (WAT-03/06) need two levels, and their underground copies of the start zones
+ * host as many players again when the template accepts them. */
+static void resolve_for_pack(const struct rmg_pack *pack, const rmg__template *t, rmg_generate_options *o)
+{
+    if (pack->mirror && !o->levels)
+        o->levels = 2;
+    if (pack->mirror && !o->players) {
+        rmg_generate_options probe = *o;
+        rmg__resolve_options(t, &probe);
+        probe.players = 2 * template_start_zones(t);
+        if (probe.players <= 8 && rmg__template_fits(t, &probe, NULL, 0))
+            o->players = probe.players;
+    }
+    rmg__resolve_options(t, o);
+}
+
 /* PCK-02: a template chosen at random among those that accept the setup. Open options are
  * resolved from the chosen template, so with nothing given every template qualifies. */
 static rmg_status select_template(rmg__gen *g, const rmg_generate_options *asked)
@@ -155,10 +172,7 @@ static rmg_status select_template(rmg__gen *g, const rmg_generate_options *asked
         if (asked->template_name && (!t->name || strcmp(t->name, asked->template_name) != 0))
             continue;
         rmg_generate_options o = *asked;
-        /* WAT-06: a mirror pack copies the surface underground, so it needs two levels. */
-        if (pack->mirror && !o.levels)
-            o.levels = 2;
-        rmg__resolve_options(t, &o);
+        resolve_for_pack(pack, t, &o);
         if ((!pack->mirror || o.levels == 2) && rmg__template_fits(t, &o, NULL, 0)) {
             weights[i] = 1;
             fits++;
@@ -182,9 +196,7 @@ static rmg_status select_template(rmg__gen *g, const rmg_generate_options *asked
     long pick = rmg_rng_weighted(&rng, weights, n);
     g->tpl = &pack->templates[pick];
     g->opt = *asked;
-    if (pack->mirror && !g->opt.levels)
-        g->opt.levels = 2;
-    rmg__resolve_options(g->tpl, &g->opt);
+    resolve_for_pack(pack, g->tpl, &g->opt);
     return RMG_OK;
 }
 
@@ -226,6 +238,25 @@ const char *rmg__stage_name(rmg_stage_id id)
 }
 
 /* Copies the solver's per-zone choices onto the map zones the placer created. */
+/* Players owning a start zone on the surface (the mirror pack's own players). */
+static int surface_players(const rmg__gen *g)
+{
+    int n = 0;
+    for (size_t i = 0; i < g->tpl->n_zones; i++)
+        if (g->zone_active[i] && g->sol.zones[i].owner > n)
+            n = g->sol.zones[i].owner;
+    return n;
+}
+
+/* WAT-03 leaves player colours of a mirror copy open: the copy of player p's zone belongs to
+ * player p + (surface players) when the setup has that many players, else to nobody. */
+static int mirror_owner(const rmg__gen *g, int original_owner)
+{
+    int shift = surface_players(g);
+    int owner = original_owner > 0 ? original_owner + shift : 0;
+    return owner > 0 && owner <= g->opt.players && owner <= 8 ? owner : 0;
+}
+
 static void annotate_zones(rmg__gen *g)
 {
     struct rmg_map *m = g->map;
@@ -241,6 +272,11 @@ static void annotate_zones(rmg__gen *g)
         z->faction = s->faction;
         z->chosen_terrain = s->terrain;
         z->monster_strength = tz->monster_strength;
+        if (rmg__place_mirror_of(m, z->id)) {
+            z->owner = mirror_owner(g, s->owner);
+            z->human = false;
+            continue;
+        }
         if (!z->owner)
             z->owner = s->owner;
         z->human = s->human;
