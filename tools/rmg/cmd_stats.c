@@ -258,17 +258,18 @@ static void usage(FILE *out)
     fputs(cli_gen_help, out);
 }
 
-int rmg_cmd_stats(int argc, char **argv)
+/* What the command line asks beyond the generation options. */
+typedef struct stats_options {
+    int threads;
+    bool json, fingerprints;
+} stats_options;
+
+/* Reads the command line into j and o. Returns -1 to go on, else the exit code: 0 after --help,
+ * 2 for a bad option. */
+static int parse_args(int argc, char **argv, job *j, stats_options *o)
 {
-    job j;
-    memset(&j, 0, sizeof j);
-    cli_gen_init(&j.gen);
-    j.runs = 20;
-    j.first_seed = 1;
-    int threads = 1;
-    bool json = false, fingerprints = false;
     for (int i = 1; i < argc; i++) {
-        int r = cli_gen_option(&j.gen, argc, argv, &i, "stats");
+        int r = cli_gen_option(&j->gen, argc, argv, &i, "stats");
         if (r < 0)
             return 2;
         if (r > 0)
@@ -277,78 +278,111 @@ int rmg_cmd_stats(int argc, char **argv)
             usage(stdout);
             return 0;
         } else if (strcmp(argv[i], "--runs") == 0 && i + 1 < argc) {
-            if (!cli_parse_int(argv[++i], 1, 1000000, &j.runs)) {
+            if (!cli_parse_int(argv[++i], 1, 1000000, &j->runs)) {
                 fprintf(stderr, "rmg stats: bad --runs\n");
                 return 2;
             }
         } else if (strcmp(argv[i], "--threads") == 0 && i + 1 < argc) {
-            if (!cli_parse_int(argv[++i], 1, 256, &threads)) {
+            if (!cli_parse_int(argv[++i], 1, 256, &o->threads)) {
                 fprintf(stderr, "rmg stats: bad --threads\n");
                 return 2;
             }
         } else if (strcmp(argv[i], "--first-seed") == 0 && i + 1 < argc) {
-            if (!cli_parse_u64(argv[++i], &j.first_seed)) {
+            if (!cli_parse_u64(argv[++i], &j->first_seed)) {
                 fprintf(stderr, "rmg stats: bad --first-seed\n");
                 return 2;
             }
         } else if (strcmp(argv[i], "--json") == 0) {
-            json = true;
+            o->json = true;
         } else if (strcmp(argv[i], "--fingerprints") == 0) {
-            fingerprints = true;
-        } else if (argv[i][0] != '-' && !j.gen.template_file) {
-            j.gen.template_file = argv[i];
+            o->fingerprints = true;
+        } else if (argv[i][0] != '-' && !j->gen.template_file) {
+            j->gen.template_file = argv[i];
         } else {
             fprintf(stderr, "rmg stats: unknown option '%s'\n", argv[i]);
             return 2;
         }
     }
+    return -1;
+}
+
+/* A progress bar on stderr until every run is done or the template failed to load. */
+static void show_progress(job *j)
+{
+    for (;;) {
+        pthread_mutex_lock(&j->lock);
+        int done = j->done, failed = j->load_error;
+        pthread_mutex_unlock(&j->lock);
+        fprintf(stderr, "\r[%-40.*s] %d/%d", j->runs ? 40 * done / j->runs : 40,
+                "########################################", done, j->runs);
+        if (done >= j->runs || failed)
+            break;
+        struct timespec ts = {0, 100 * 1000 * 1000};
+        nanosleep(&ts, NULL);
+    }
+    fprintf(stderr, "\n");
+}
+
+/* Runs the job on `threads` worker threads and waits for them. Returns how many started. */
+static int run_workers(job *j, int threads, bool progress)
+{
+    pthread_t *tids = calloc((size_t)threads, sizeof *tids);
+    int started = 0;
+    for (int t = 0; tids && t < threads; t++)
+        if (pthread_create(&tids[t], NULL, worker, j) == 0)
+            started++;
+    /* Without a worker nothing would ever finish: no bar then. */
+    if (progress && started)
+        show_progress(j);
+    for (int t = 0; t < started; t++)
+        pthread_join(tids[t], NULL);
+    free(tids);
+    return started;
+}
+
+/* Prints the report; returns the exit code (1 when a run failed, 2 when nothing could run). */
+static int report(const job *j, const stats_options *o, int started, double wall)
+{
+    if (j->load_error || !started) {
+        fprintf(stderr, "rmg stats: %s\n", started ? j->load_message : "cannot start worker threads");
+        return 2;
+    }
+    if (o->json) {
+        report_json(j);
+    } else {
+        report_text(j, wall);
+        if (o->fingerprints)
+            for (int i = 0; i < j->runs; i++)
+                printf("seed %llu %016llx\n", (unsigned long long)(j->first_seed + (uint64_t)i),
+                       (unsigned long long)j->results[i].fingerprint);
+    }
+    for (int i = 0; i < j->runs; i++)
+        if (!j->results[i].ok)
+            return 1;
+    return 0;
+}
+
+int rmg_cmd_stats(int argc, char **argv)
+{
+    job j;
+    memset(&j, 0, sizeof j);
+    cli_gen_init(&j.gen);
+    j.runs = 20;
+    j.first_seed = 1;
+    stats_options o = {1, false, false};
+    int code = parse_args(argc, argv, &j, &o);
+    if (code >= 0)
+        return code;
     j.results = calloc((size_t)j.runs, sizeof *j.results);
     if (!j.results) {
         fprintf(stderr, "rmg stats: out of memory\n");
         return 2;
     }
     pthread_mutex_init(&j.lock, NULL);
-    pthread_t *tids = calloc((size_t)threads, sizeof *tids);
     double t0 = cli_now_ms();
-    int started = 0;
-    for (int t = 0; tids && t < threads; t++)
-        if (pthread_create(&tids[t], NULL, worker, &j) == 0)
-            started++;
-    bool tty = isatty(STDERR_FILENO) && !json;
-    while (tty) {
-        pthread_mutex_lock(&j.lock);
-        int done = j.done, failed = j.load_error;
-        pthread_mutex_unlock(&j.lock);
-        fprintf(stderr, "\r[%-40.*s] %d/%d", j.runs ? 40 * done / j.runs : 40,
-                "########################################", done, j.runs);
-        if (done >= j.runs || failed)
-            break;
-        struct timespec ts = {0, 100 * 1000 * 1000};
-        nanosleep(&ts, NULL);
-    }
-    for (int t = 0; t < started; t++)
-        pthread_join(tids[t], NULL);
-    if (tty)
-        fprintf(stderr, "\n");
-    double wall = cli_now_ms() - t0;
-    int code = 0;
-    if (j.load_error || !started) {
-        fprintf(stderr, "rmg stats: %s\n", started ? j.load_message : "cannot start worker threads");
-        code = 2;
-    } else if (json) {
-        report_json(&j);
-    } else {
-        report_text(&j, wall);
-        if (fingerprints)
-            for (int i = 0; i < j.runs; i++)
-                printf("seed %llu %016llx\n", (unsigned long long)(j.first_seed + (uint64_t)i),
-                       (unsigned long long)j.results[i].fingerprint);
-    }
-    for (int i = 0; code == 0 && i < j.runs; i++)
-        if (!j.results[i].ok)
-            code = 1;
+    int started = run_workers(&j, o.threads, isatty(STDERR_FILENO) && !o.json);
+    code = report(&j, &o, started, cli_now_ms() - t0);
     pthread_mutex_destroy(&j.lock);
-    free(tids);
     free(j.results);
     return code;
 }
