@@ -30,7 +30,8 @@
  *     count toward the map and toward the tent zone (their list's zone).
  *   - MIS-12: the reward group is drawn from the tent zone's list with the tent zone's terrain
  *     and faction, without tents or quest artifacts (no chains of rewards); it goes to another
- *     land zone (tried in random order), behind a Border Guard of the tent's colour on its hub.
+ *     land zone whose terrain every drawn object also allows (tried in random order), behind a
+ *     Border Guard of the tent's colour on its hub.
  *     Colours already used by Border Guards of connections are skipped; a tent is only a
  *     candidate while a colour is free. A group whose reward or Seer's Hut finds no room is
  *     undone (a failed attempt) and that object is not tried again in the zone.
@@ -674,6 +675,17 @@ static int free_color(const stage *s)
     return -1;
 }
 
+/* True if the zone's terrain is allowed for every drawn object: the reward is drawn with the
+ * tent zone's terrain (MIS-12) and only goes where it is also at home (OBJ-08). */
+static bool objects_allowed_in(const stage *s, const zone_ctx *z, const size_t *idx, size_t n, int zone)
+{
+    int terrain = s->m->zones.items[zone - 1].terrain;
+    for (size_t k = 0; k < n; k++)
+        if (terrain < 0 || terrain >= 32 || !(def_at(s, z, idx[k])->terrains & (1u << terrain)))
+            return false;
+    return true;
+}
+
 /* MIS-12: the reward group of a tent, behind a Border Guard of its colour in another zone. */
 static rmg_status tent_reward(stage *s, zone_ctx *z, uint32_t tent_id, rmg_rng *rng, bool *ok)
 {
@@ -690,6 +702,8 @@ static rmg_status tent_reward(stage *s, zone_ctx *z, uint32_t tent_id, rmg_rng *
     int zones[256];
     size_t nzs = other_zones(s, z->id, rng, zones, 256);
     for (size_t k = 0; k < nzs; k++) {
+        if (!objects_allowed_in(s, z, idx, n, zones[k]))
+            continue;
         uint32_t gid, hub;
         rmg_status st = place_group(s, z, zones[k], -1, T, idx, n, false, rng, &gid, &hub);
         if (st != RMG_OK)
