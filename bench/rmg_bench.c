@@ -20,7 +20,7 @@ static void usage(FILE *out)
             "usage: rmg_bench [--quick] [--cases NAME,...] [--seeds N] [--no-scaling] [--scaling-max SIDE]\n"
             "                 [--json FILE] [--list]\n"
             "  --quick        one seed, the smallest case only and a 36x36 scaling run (smoke test)\n"
-            "  --cases        run only these cases (see --list)\n"
+            "  --cases        run only these cases and scaling points (see --list)\n"
             "  --seeds N      seeds 1..N per case (default 5)\n"
             "  --no-scaling   skip the scaling runs\n"
             "  --scaling-max  largest side of the scaling runs (default 1008)\n"
