@@ -384,6 +384,47 @@ static bool retryable(rmg_status st)
     return st == RMG_ERR_IMPOSSIBLE || st == RMG_ERR_LIMIT;
 }
 
+/* Attempts until one succeeds, one fails in a way a retry cannot mend, `max_attempts` are used
+ * or the time budget is spent. *attempts: the index of the last attempt, max_attempts when all
+ * were used. */
+static rmg_status run_attempts(rmg__gen *g, uint64_t seed, double t0, int max_attempts, double deadline, int *attempts)
+{
+    rmg_context *ctx = g->ctx;
+    unsigned budget_ms = g->opt.time_budget_ms;
+    rmg_status st = RMG_OK;
+    int n = 0;
+    for (; st == RMG_OK && n < max_attempts; n++) {
+        if (budget_ms && now_ms() - t0 > budget_ms) {
+            st = rmg__error_gen(ctx, RMG_ERR_LIMIT, "generate", -1, -1, "time budget of %u ms exceeded after %d attempts",
+                                budget_ms, n);
+            break;
+        }
+        rmg_context_clear_error(ctx);
+        st = attempt(g, seed, n, deadline);
+        if (st == RMG_OK)
+            break;
+        rmg__log(ctx, RMG_LOG_INFO, "attempt %d failed: %s", n + 1, rmg_context_errmsg(ctx));
+        release_attempt(g);
+        if (!retryable(st) || (st == RMG_ERR_LIMIT && deadline > 0 && now_ms() > deadline)) /* budget spent */
+            break;
+        if (n + 1 < max_attempts)
+            st = RMG_OK;
+    }
+    *attempts = n;
+    return st;
+}
+
+/* Every attempt failed in a retryable way: the template itself is the problem. The last
+ * failure's message is kept as the reason. */
+static rmg_status give_up(rmg_context *ctx, int attempts)
+{
+    char why[700];
+    snprintf(why, sizeof why, "%s", rmg_context_errmsg(ctx));
+    rmg__error_gen(ctx, RMG_ERR_IMPOSSIBLE, "generate", ctx->err.zone, ctx->err.connection,
+                   "the template cannot produce a map after %d attempts; last failure: %s", attempts, why);
+    return RMG_ERR_IMPOSSIBLE;
+}
+
 rmg_status rmg_generate(rmg_context *ctx, const struct rmg_pack *pack, const rmg_generate_options *options,
                         rmg_map **out)
 {
@@ -423,23 +464,8 @@ rmg_status rmg_generate(rmg_context *ctx, const struct rmg_pack *pack, const rmg
     int max_attempts = asked.max_attempts ? asked.max_attempts : RMG_DEFAULT_MAX_ATTEMPTS;
     double deadline = asked.time_budget_ms ? t0 + asked.time_budget_ms : 0;
     int n = 0;
-    for (; st == RMG_OK && n < max_attempts; n++) {
-        if (asked.time_budget_ms && now_ms() - t0 > asked.time_budget_ms) {
-            st = rmg__error_gen(ctx, RMG_ERR_LIMIT, "generate", -1, -1, "time budget of %u ms exceeded after %d attempts",
-                                asked.time_budget_ms, n);
-            break;
-        }
-        rmg_context_clear_error(ctx);
-        st = attempt(&g, seed, n, deadline);
-        if (st == RMG_OK)
-            break;
-        rmg__log(ctx, RMG_LOG_INFO, "attempt %d failed: %s", n + 1, rmg_context_errmsg(ctx));
-        release_attempt(&g);
-        if (!retryable(st) || (st == RMG_ERR_LIMIT && deadline > 0 && now_ms() > deadline)) /* budget spent */
-            break;
-        if (n + 1 < max_attempts)
-            st = RMG_OK;
-    }
+    if (st == RMG_OK)
+        st = run_attempts(&g, seed, t0, max_attempts, deadline, &n);
     if (st == RMG_OK && !g.map)
         st = rmg__error_gen(ctx, RMG_ERR_IMPOSSIBLE, "generate", -1, -1, "no attempt succeeded");
     if (st == RMG_OK) {
@@ -448,11 +474,7 @@ rmg_status rmg_generate(rmg_context *ctx, const struct rmg_pack *pack, const rmg
         *out = g.map;
         g.map = NULL;
     } else if (retryable(st) && n >= max_attempts && !(deadline > 0 && now_ms() > deadline)) { /* budget: LIMIT */
-        char why[700];
-        snprintf(why, sizeof why, "%s", rmg_context_errmsg(ctx));
-        rmg__error_gen(ctx, RMG_ERR_IMPOSSIBLE, "generate", ctx->err.zone, ctx->err.connection,
-                       "the template cannot produce a map after %d attempts; last failure: %s", n, why);
-        st = RMG_ERR_IMPOSSIBLE;
+        st = give_up(ctx, n);
     }
     rmg__solution_free(&g);
     rmg__map_free(g.map);
