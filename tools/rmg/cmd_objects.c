@@ -5,6 +5,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "cli.h"
 #include "commands.h"
 #include "rmg/objects.h"
 #include "rmg/rmg.h"
@@ -84,11 +85,8 @@ static int open_template(rmg_context *ctx, const objects_args *a, rmg_pack **pac
     if (!a->source)
         return 0;
     bool file = is_file(a->source);
-    rmg_status st = file ? rmg_pack_load(ctx, a->source, RMG_FORMAT_AUTO, pack) : rmg_pack_builtin(ctx, pack);
-    if (st != RMG_OK) {
-        fprintf(stderr, "rmg objects: %s\n", rmg_context_errmsg(ctx));
+    if (cli_load_pack(ctx, file ? a->source : NULL, pack, "objects") != 0)
         return 2;
-    }
     const char *name = file ? a->template_name : a->source;
     if (name && rmg_pack_find_template(*pack, name, index) != RMG_OK) {
         fprintf(stderr, "rmg objects: no template named '%s'%s\n", name, file ? " in the file" : " in the built-in pack");
