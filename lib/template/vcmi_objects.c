@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "content/content_internal.h"
+#include "schema.h"
 #include "vcmi.h"
 
 /* Targets: "o:key" an object, "f:key" a family, "*" every object. */
@@ -209,13 +210,12 @@ static rmg_status read_banned_objects(rmg__vcmi *r, rmg__zone *z, const rmg__jso
 static rmg_status read_parameters(rmg__vcmi *r, rmg__zone *z, const rmg__json *v, int64_t p[4])
 {
     static const char *const keys[4] = {"value", "rarity", "mapLimit", "zoneLimit"};
+    const rmg__names key_names = {keys, 4};
     rmg_status st = rmg__vcmi_expect(r, v, RMG__JSON_OBJECT, z->id, "rmg");
     for (size_t i = 0; i < v->count && st == RMG_OK; i++) {
         const rmg__json_member *m = &v->members[i];
-        size_t k = 0;
-        while (k < 4 && strcmp(m->key, keys[k]) != 0)
-            k++;
-        if (k == 4)
+        long k = rmg__names_find(&key_names, m->key);
+        if (k < 0)
             st = rmg__vcmi_unknown_key(r, m, z->id, "a common object's 'rmg'");
         else
             st = rmg__vcmi_int(r, &m->value, 0, INT32_MAX, z->id, m->key, &p[k]);

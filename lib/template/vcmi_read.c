@@ -8,6 +8,7 @@
 
 #include "content/content_internal.h"
 #include "importers.h"
+#include "schema.h"
 #include "vcmi.h"
 
 #define MAX_NOTES 64     /* distinct warnings kept per template; more are counted */
@@ -265,18 +266,18 @@ static rmg_status read_water(rmg__vcmi *r, rmg__template *t, const rmg__json *v)
 {
     static const char *const names[] = {[RMG_WATER_NONE] = "none", [RMG_WATER_NORMAL] = "normal",
                                         [RMG_WATER_ISLANDS] = "islands"};
+    const rmg__names water_names = {names, RMG__ARRAY_LEN(names)};
     rmg_status st = rmg__vcmi_expect(r, v, RMG__JSON_ARRAY, 0, "allowedWaterContent");
     uint32_t mask = 0;
     for (size_t i = 0; i < v->count && st == RMG_OK; i++) {
         const rmg__json *e = &v->items[i];
         if ((st = rmg__vcmi_expect(r, e, RMG__JSON_STRING, 0, "allowedWaterContent entry")) != RMG_OK)
             break;
-        size_t k = 0;
-        while (k < RMG__ARRAY_LEN(names) && strcmp(e->string, names[k]) != 0)
-            k++;
-        if (k == RMG__ARRAY_LEN(names))
+        long k = rmg__names_find(&water_names, e->string);
+        if (k < 0)
             st = rmg__vcmi_error(r, e, 0, "unknown water content '%.40s' (none, normal or islands)", e->string);
-        mask |= 1u << k;
+        else
+            mask |= 1u << k;
     }
     if (st == RMG_OK && !mask)
         st = rmg__vcmi_error(r, v, 0, "'allowedWaterContent' is empty: the template could never be used");

@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "content/content_internal.h"
+#include "schema.h"
 #include "vcmi.h"
 
 #define MAX_COUNT 100            /* towns, castles, densities, mines per resource */
@@ -191,14 +192,13 @@ static rmg_status read_towns(rmg__vcmi *r, rmg__zone *z, const rmg__json_member 
                    player ? &z->player_town_density : &z->neutral_town_density,
                    player ? &z->player_castle_density : &z->neutral_castle_density};
     static const char *const keys[4] = {"towns", "castles", "townDensity", "castleDensity"};
+    const rmg__names key_names = {keys, 4};
     const rmg__json *v = &m->value;
     rmg_status st = rmg__vcmi_expect(r, v, RMG__JSON_OBJECT, z->id, m->key);
     for (size_t i = 0; i < v->count && st == RMG_OK; i++) {
         const rmg__json_member *e = &v->members[i];
-        size_t k = 0;
-        while (k < 4 && strcmp(e->key, keys[k]) != 0)
-            k++;
-        if (k == 4)
+        long k = rmg__names_find(&key_names, e->key);
+        if (k < 0)
             st = rmg__vcmi_unknown_key(r, e, z->id, player ? "'playerTowns'" : "'neutralTowns'");
         else
             st = rmg__vcmi_small_int(r, &e->value, 0, MAX_COUNT, z->id, e->key, dst[k]);
@@ -208,15 +208,11 @@ static rmg_status read_towns(rmg__vcmi *r, rmg__zone *z, const rmg__json_member 
 
 static rmg_status read_mines(rmg__vcmi *r, rmg__zone *z, const rmg__json *v)
 {
-    static const char *const names[RMG_RESOURCE_COUNT] = {"wood", "mercury", "ore", "sulfur", "crystal", "gems",
-                                                          "gold"};
     rmg_status st = rmg__vcmi_expect(r, v, RMG__JSON_OBJECT, z->id, "mines");
     for (size_t i = 0; i < v->count && st == RMG_OK; i++) {
         const rmg__json_member *e = &v->members[i];
-        size_t k = 0;
-        while (k < RMG_RESOURCE_COUNT && strcmp(rmg__vcmi_unscoped(e->key), names[k]) != 0)
-            k++;
-        if (k == RMG_RESOURCE_COUNT)
+        long k = rmg__names_find(&rmg__resource_names, rmg__vcmi_unscoped(e->key));
+        if (k < 0)
             st = rmg__vcmi_warn(r, &e->value, z->id, "mines of '%.60s': not a HotA resource, ignored", e->key);
         else
             st = rmg__vcmi_small_int(r, &e->value, 0, MAX_COUNT, z->id, e->key, &z->mines_min[k]);
