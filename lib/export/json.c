@@ -212,6 +212,12 @@ static void write_zones(rmg__buf *b, const struct rmg_map *m, const struct rmg_c
         rmg__buf_printf(b, ",\"monster_strength\":\"%s\",\"size_weight\":%.15g,\"tiles\":%zu,\"towns\":",
                         strength_name(z->monster_strength), z->size_weight, z->n_tiles);
         json_id_list(b, z->towns.items, z->towns.count);
+        if (m->zone_stats && z->tpl_index >= 0) {
+            const rmg__zone_stats *st = &m->zone_stats[i];
+            rmg__buf_printf(b, ",\"treasure_groups\":{\"requested\":[%d,%d,%d],\"placed\":[%d,%d,%d]}",
+                            st->groups_requested[0], st->groups_requested[1], st->groups_requested[2],
+                            st->groups_placed[0], st->groups_placed[1], st->groups_placed[2]);
+        }
         rmg__buf_putc(b, '}');
     }
     rmg__buf_puts(b, "],");
