@@ -139,11 +139,11 @@ static rmg_status read_choice(rmg__vcmi *r, const rmg__json *v, int zone, const 
     rmg_status st = rmg__vcmi_expect(r, v, RMG__JSON_STRING, zone, what);
     if (st != RMG_OK)
         return st;
-    for (size_t i = 0; i < n; i++) {
-        if (strcmp(v->string, names[i]) == 0) {
-            *out = i;
-            return RMG_OK;
-        }
+    const rmg__names choices = {names, n};
+    long found = rmg__names_find(&choices, v->string);
+    if (found >= 0) {
+        *out = (size_t)found;
+        return RMG_OK;
     }
     char list[160] = "";
     for (size_t i = 0; i < n; i++) {
