@@ -26,7 +26,7 @@ test:
 
 bench: build
 	cmake --build $(RELEASE_DIR) --target rmg_bench -j $(JOBS)
-	./$(RELEASE_DIR)/bench/rmg_bench
+	./$(RELEASE_DIR)/bench/rmg_bench $(BENCH_ARGS)
 
 clean:
 	rm -rf build $(OUT)
