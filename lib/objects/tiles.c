@@ -114,12 +114,20 @@ void rmg__pl_commit(rmg__placer *p)
 
 /* ---- tiles -------------------------------------------------------------------------------------- */
 
+/* One 32-bit division (maps have at most 1024 x 1024 x 2 tiles); levels are few, so the level
+ * is removed by subtraction. The placement searches and the nearest-candidate sort call this
+ * for every tile they look at. */
 static void tile_xyz(const struct rmg_map *m, size_t t, int *x, int *y, int *z)
 {
-    size_t plane = (size_t)m->width * (size_t)m->height;
-    *z = (int)(t / plane);
-    *y = (int)(t % plane / (size_t)m->width);
-    *x = (int)(t % (size_t)m->width);
+    uint32_t w = (uint32_t)m->width, plane = w * (uint32_t)m->height, rest = (uint32_t)t, level = 0;
+    while (rest >= plane) {
+        rest -= plane;
+        level++;
+    }
+    uint32_t row = rest / w;
+    *z = (int)level;
+    *y = (int)row;
+    *x = (int)(rest - row * w);
 }
 
 /* Neighbour k (0..7) of t, or false when off the map. */
@@ -139,14 +147,9 @@ static bool neighbour(const struct rmg_map *m, size_t t, int k, size_t *out)
  * coordinates of t computed once: the placement searches call this for every tile they touch. */
 static int neighbours(const struct rmg_map *m, size_t t, size_t out[8])
 {
-    /* One 32-bit division (maps have at most 1024 x 1024 x 2 tiles); levels are few, so the
-     * level is removed by subtraction. */
     size_t w = (size_t)m->width;
-    uint32_t plane = (uint32_t)(w * (size_t)m->height), rest = (uint32_t)t;
-    while (rest >= plane)
-        rest -= plane;
-    uint32_t row = rest / (uint32_t)w;
-    int x = (int)(rest - row * (uint32_t)w), y = (int)row, n = 0;
+    int x, y, z, n = 0;
+    tile_xyz(m, t, &x, &y, &z);
     if (x > 0 && y > 0 && x + 1 < m->width && y + 1 < m->height) {
         /* Inside the map: all eight, no bounds to check (most tiles). */
         out[0] = t - w - 1;
