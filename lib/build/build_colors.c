@@ -1,42 +1,43 @@
 /* Teleport and keymaster colours (data), and the per-connection road rule. */
 #include "build_internal.h"
+#include "solve/solve_internal.h"
 
 /* Land teleports (object-classes.tsv / object-templates.tsv). Two-way monoliths and portals of
  * class 45 first; the sea portals (45/8, 45/21..24) exist on water only and are left out. Then
  * the one-way entrances of class 43 used in pairs. Widths from the templates' block masks. */
 static const rmg__teleport_color COLORS[] = {
-    {"monolith_two_way", "green monolith", 45, 0, 1},
-    {"monolith_two_way", "brown monolith", 45, 1, 1},
-    {"monolith_two_way", "violet monolith", 45, 2, 1},
-    {"monolith_two_way", "orange monolith", 45, 3, 1},
-    {"monolith_two_way", "green portal", 45, 4, 2},
-    {"monolith_two_way", "yellow portal", 45, 5, 2},
-    {"monolith_two_way", "red portal", 45, 6, 2},
-    {"monolith_two_way", "cyan portal", 45, 7, 2},
-    {"monolith_two_way", "pink monolith", 45, 9, 1},
-    {"monolith_two_way", "turquoise monolith", 45, 10, 1},
-    {"monolith_two_way", "yellow monolith", 45, 11, 1},
-    {"monolith_two_way", "black monolith", 45, 12, 1},
-    {"monolith_two_way", "chartreuse portal", 45, 13, 2},
-    {"monolith_two_way", "turquoise portal", 45, 14, 2},
-    {"monolith_two_way", "violet portal", 45, 15, 2},
-    {"monolith_two_way", "orange portal", 45, 16, 2},
-    {"monolith_two_way", "blue monolith", 45, 17, 1},
-    {"monolith_two_way", "red monolith", 45, 18, 1},
-    {"monolith_two_way", "pink portal", 45, 19, 2},
-    {"monolith_two_way", "blue portal", 45, 20, 2},
-    {"monolith_one_way_entrance", "blue one-way monolith", 43, 0, 1},
-    {"monolith_one_way_entrance", "pink one-way monolith", 43, 1, 1},
-    {"monolith_one_way_entrance", "orange one-way monolith", 43, 2, 1},
-    {"monolith_one_way_entrance", "yellow one-way monolith", 43, 3, 1},
-    {"monolith_one_way_entrance", "purple one-way portal", 43, 4, 2},
-    {"monolith_one_way_entrance", "orange one-way portal", 43, 5, 2},
-    {"monolith_one_way_entrance", "red one-way portal", 43, 6, 2},
-    {"monolith_one_way_entrance", "cyan one-way portal", 43, 7, 2},
-    {"monolith_one_way_entrance", "turquoise one-way monolith", 43, 8, 1},
-    {"monolith_one_way_entrance", "violet one-way monolith", 43, 9, 1},
-    {"monolith_one_way_entrance", "chartreuse one-way monolith", 43, 10, 1},
-    {"monolith_one_way_entrance", "white one-way monolith", 43, 11, 1},
+    {"monolith_two_way", "green monolith", 45, 0, 1, "green"},
+    {"monolith_two_way", "brown monolith", 45, 1, 1, "brown"},
+    {"monolith_two_way", "violet monolith", 45, 2, 1, "violet"},
+    {"monolith_two_way", "orange monolith", 45, 3, 1, "orange"},
+    {"monolith_two_way", "green portal", 45, 4, 2, "green"},
+    {"monolith_two_way", "yellow portal", 45, 5, 2, "yellow"},
+    {"monolith_two_way", "red portal", 45, 6, 2, "red"},
+    {"monolith_two_way", "cyan portal", 45, 7, 2, "cyan"},
+    {"monolith_two_way", "pink monolith", 45, 9, 1, "pink"},
+    {"monolith_two_way", "turquoise monolith", 45, 10, 1, "turquoise"},
+    {"monolith_two_way", "yellow monolith", 45, 11, 1, "yellow"},
+    {"monolith_two_way", "black monolith", 45, 12, 1, "black"},
+    {"monolith_two_way", "chartreuse portal", 45, 13, 2, "chartreuse"},
+    {"monolith_two_way", "turquoise portal", 45, 14, 2, "turquoise"},
+    {"monolith_two_way", "violet portal", 45, 15, 2, "violet"},
+    {"monolith_two_way", "orange portal", 45, 16, 2, "orange"},
+    {"monolith_two_way", "blue monolith", 45, 17, 1, "blue"},
+    {"monolith_two_way", "red monolith", 45, 18, 1, "red"},
+    {"monolith_two_way", "pink portal", 45, 19, 2, "pink"},
+    {"monolith_two_way", "blue portal", 45, 20, 2, "blue"},
+    {"monolith_one_way_entrance", "blue one-way monolith", 43, 0, 1, "blue"},
+    {"monolith_one_way_entrance", "pink one-way monolith", 43, 1, 1, "pink"},
+    {"monolith_one_way_entrance", "orange one-way monolith", 43, 2, 1, "orange"},
+    {"monolith_one_way_entrance", "yellow one-way monolith", 43, 3, 1, "yellow"},
+    {"monolith_one_way_entrance", "purple one-way portal", 43, 4, 2, "purple"},
+    {"monolith_one_way_entrance", "orange one-way portal", 43, 5, 2, "orange"},
+    {"monolith_one_way_entrance", "red one-way portal", 43, 6, 2, "red"},
+    {"monolith_one_way_entrance", "cyan one-way portal", 43, 7, 2, "cyan"},
+    {"monolith_one_way_entrance", "turquoise one-way monolith", 43, 8, 1, "turquoise"},
+    {"monolith_one_way_entrance", "violet one-way monolith", 43, 9, 1, "violet"},
+    {"monolith_one_way_entrance", "chartreuse one-way monolith", 43, 10, 1, "chartreuse"},
+    {"monolith_one_way_entrance", "white one-way monolith", 43, 11, 1, "white"},
 };
 
 const rmg__teleport_color *rmg__teleport_colors(size_t *count)
@@ -61,6 +62,14 @@ rmg__road_rule rmg__build_road_rule(const rmg__gen *g, size_t i)
     const rmg__connection *c = &g->tpl->connections[i];
     if (c->type == RMG_CONNECTION_FICTIVE || c->roads == RMG_ROAD_FORBIDDEN)
         return RMG__ROAD_NEVER;
+    /* CON-15..18 as the solver decided them: a parallel group's merged setting, with mandatory
+     * links off every simple path between town zones demoted to random. This connection's own
+     * "forbidden" still keeps the road off it (above); a parallel sibling carries it instead. */
+    const rmg__solve_extra *x = rmg__solve_extra_of(g);
+    if (x && x->road_choice)
+        return x->road_choice[i] == RMG_ROAD_MANDATORY ? RMG__ROAD_MUST
+               : x->road_choice[i] == RMG_ROAD_RANDOM  ? RMG__ROAD_MAY
+                                                        : RMG__ROAD_NEVER;
     if (g->sol.road)
         return g->sol.road[i] ? RMG__ROAD_MUST : RMG__ROAD_MAY;
     /* Without a solution (stage run alone) a mandatory setting is taken as it is written. */

@@ -43,6 +43,7 @@ typedef struct rmg__teleport_color {
     const char *name;
     int h3_class, subclass;  /* the colour: object class and subclass */
     int width;               /* tiles: 1 or 2 */
+    const char *color;       /* lowercase colour word for exports ("green", "blue", ...) */
 } rmg__teleport_color;
 
 /* Land teleport colours usable for an ordinary two-way connection, in the order they are

@@ -277,7 +277,7 @@ static void write_objects(rmg__buf *b, const struct rmg_map *m, const struct rmg
         json_int_or_null(b, o->group, o->group == 0);
         rmg__buf_puts(b, ",\"guard\":");
         json_int_or_null(b, o->guard, o->guard == 0);
-        const char *color = rmg__color_name(o->kind, o->color);
+        const char *color = rmg__color_name(o);
         if (color)
             rmg__buf_printf(b, ",\"color\":\"%s\"", color);
         if (o->creature >= 0 && c && (size_t)o->creature < c->n_creatures) {

@@ -2,6 +2,7 @@
 #include <string.h>
 
 #include "map_internal.h"
+#include "build/build_internal.h"
 
 void rmg_map_destroy(rmg_map *map)
 {
@@ -268,24 +269,31 @@ size_t rmg_map_connection_guards(const rmg_map *map, size_t index, uint32_t *buf
 
 /* ---- objects ----------------------------------------------------------------------------- */
 
-const char *rmg__color_name(rmg_map_object_kind kind, int color)
+const char *rmg__color_name(const rmg__map_object *o)
 {
-    /* Border guards and keymaster's tents come in the eight classic colours; teleports use
-     * the monolith/portal colour list (two-way subtypes, HotA adds many). */
+    /* Border guards and keymaster's tents come in eight colours (class 9/10 subclasses);
+     * teleports name the colour of their monolith/portal subclass (lib/build colour table). */
     static const char *const keymaster[] = {"light_blue", "green", "red", "dark_blue",
                                             "brown",      "purple", "white", "black"};
-    static const char *const teleport[] = {
-        "blue",   "pink",   "orange",  "yellow", "green",     "red",      "purple",  "white",
-        "black",  "cyan",   "violet",  "brown",  "turquoise", "chartreuse", "grey",  "teal",
-        "olive",  "maroon", "navy",    "lime",   "crimson",   "gold",     "silver",  "indigo",
-        "amber",  "coral",  "emerald", "ivory",  "jade",      "lavender", "magenta", "ruby"};
-    if (color < 0)
+    if (o->color < 0)
         return NULL;
-    if (kind == RMG_OBJECT_BORDER_GUARD || kind == RMG_OBJECT_KEYMASTER_TENT ||
-        (kind == RMG_OBJECT_TREASURE && color < 8)) {
-        return (size_t)color < RMG__ARRAY_LEN(keymaster) ? keymaster[color] : NULL;
+    switch (o->kind) {
+    case RMG_OBJECT_BORDER_GUARD:
+    case RMG_OBJECT_KEYMASTER_TENT:
+    case RMG_OBJECT_TREASURE:
+        return (size_t)o->color < RMG__ARRAY_LEN(keymaster) ? keymaster[o->color] : NULL;
+    case RMG_OBJECT_MONOLITH: {
+        bool two_way = o->key && strcmp(o->key, "monolith_two_way") == 0;
+        size_t n = 0;
+        const rmg__teleport_color *colors = rmg__teleport_colors(&n);
+        for (size_t i = 0; i < n; i++)
+            if (colors[i].subclass == o->color && (colors[i].h3_class == 45) == two_way)
+                return colors[i].color;
+        return NULL;
     }
-    return (size_t)color < RMG__ARRAY_LEN(teleport) ? teleport[color] : NULL;
+    default:
+        return NULL;
+    }
 }
 
 size_t rmg_map_object_count(const rmg_map *map)
@@ -313,7 +321,7 @@ rmg_status rmg_map_object(const rmg_map *map, size_t index, rmg_map_object_info 
     info.group = o->group;
     info.guard = o->guard;
     info.color = o->color;
-    info.color_name = rmg__color_name(o->kind, o->color);
+    info.color_name = rmg__color_name(o);
     info.faction = o->faction;
     info.owner = o->owner;
     info.main = o->main;

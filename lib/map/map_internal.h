@@ -225,7 +225,7 @@ rmg_status rmg__map_fingerprint(const struct rmg_map *m, uint64_t *out);
 /* True where a hero can stand or walk on land: not blocked (entries count as passable). */
 bool rmg__map_tile_passable(const struct rmg_map *m, size_t t);
 /* Lowercase colour name of a coloured object (monolith, border guard, tent), NULL if none. */
-const char *rmg__color_name(rmg_map_object_kind kind, int color);
+const char *rmg__color_name(const rmg__map_object *o);
 /* Tiles (indexes) of a footprint mask of an object; returns the count, copies at most cap. */
 size_t rmg__object_tiles(const struct rmg_map *m, const rmg__map_object *o, uint64_t mask, uint32_t *buf, size_t cap);
 
