@@ -4,6 +4,7 @@
 
 #include <stdbool.h>
 #include <stdint.h>
+#include <stdio.h>
 
 #include "rmg/rmg.h"
 
@@ -27,5 +28,7 @@ extern const char cli_gen_help[];
 double cli_now_ms(void);
 bool cli_parse_u64(const char *s, uint64_t *out);
 bool cli_parse_int(const char *s, int lo, int hi, int *out);
+/* Writes s as a JSON string (quotes, backslashes and control bytes escaped); NULL as null. */
+void cli_json_string(FILE *out, const char *s);
 
 #endif

@@ -3,6 +3,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "cli.h"
 #include "commands.h"
 #include "rmg/rmg.h"
 
@@ -84,20 +85,6 @@ static rmg_status prepare_content(rmg_context *ctx, const info_args *a, const rm
     return st ? st : rmg_context_content(ctx, out);
 }
 
-static void print_json_string(const char *s)
-{
-    putchar('"');
-    for (; *s; s++) {
-        if (*s == '"' || *s == '\\')
-            printf("\\%c", *s);
-        else if ((unsigned char)*s < 0x20)
-            printf("\\u%04x", (unsigned)(unsigned char)*s);
-        else
-            putchar(*s);
-    }
-    putchar('"');
-}
-
 static void print_text(const rmg_content *c, int list)
 {
     printf("librmg %s\n", rmg_version_string());
@@ -118,12 +105,12 @@ static void print_text(const rmg_content *c, int list)
 static void print_json(const rmg_content *c, int list)
 {
     printf("{\"version\": ");
-    print_json_string(rmg_version_string());
+    cli_json_string(stdout, rmg_version_string());
     if (c) {
         printf(", \"content\": {\"name\": ");
-        print_json_string(rmg_content_name(c));
+        cli_json_string(stdout, rmg_content_name(c));
         printf(", \"version\": ");
-        print_json_string(rmg_content_version(c));
+        cli_json_string(stdout, rmg_content_version(c));
         printf(", \"variant\": \"%s\", \"counts\": {", rmg_content_get_variant(c) == RMG_CONTENT_SOD ? "sod" : "hota");
         for (int k = 0; k < RMG_CONTENT_KIND_COUNT; k++)
             printf("%s\"%s\": %zu", k ? ", " : "", kind_names[k], rmg_content_count(c, (rmg_content_kind)k));
@@ -132,9 +119,9 @@ static void print_json(const rmg_content *c, int list)
             printf(", \"%s\": [", kind_names[list]);
             for (size_t i = 0; i < rmg_content_count(c, (rmg_content_kind)list); i++) {
                 printf("%s{\"key\": ", i ? ", " : "");
-                print_json_string(rmg_content_key(c, (rmg_content_kind)list, i));
+                cli_json_string(stdout, rmg_content_key(c, (rmg_content_kind)list, i));
                 printf(", \"name\": ");
-                print_json_string(rmg_content_entity_name(c, (rmg_content_kind)list, i));
+                cli_json_string(stdout, rmg_content_entity_name(c, (rmg_content_kind)list, i));
                 printf("}");
             }
             printf("]");

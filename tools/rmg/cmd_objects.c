@@ -101,24 +101,6 @@ static int open_template(rmg_context *ctx, const objects_args *a, rmg_pack **pac
 
 /* ---- output ------------------------------------------------------------------------------------ */
 
-static void json_string(FILE *out, const char *s)
-{
-    if (!s) {
-        fputs("null", out);
-        return;
-    }
-    fputc('"', out);
-    for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
-        if (*p == '"' || *p == '\\')
-            fprintf(out, "\\%c", *p);
-        else if (*p < 0x20)
-            fprintf(out, "\\u%04x", *p);
-        else
-            fputc(*p, out);
-    }
-    fputc('"', out);
-}
-
 /* A number, or the TSV word for a special value. */
 static const char *special_word(int64_t v)
 {
@@ -138,6 +120,19 @@ static void json_number(FILE *out, int64_t v)
         fprintf(out, "\"%s\"", w);
     else
         fprintf(out, "%lld", (long long)v);
+}
+
+/* `, "name": value` members of a row after its first. */
+static void json_string_member(FILE *out, const char *name, const char *s)
+{
+    fprintf(out, ", \"%s\": ", name);
+    cli_json_string(out, s);
+}
+
+static void json_number_member(FILE *out, const char *name, int64_t v)
+{
+    fprintf(out, ", \"%s\": ", name);
+    json_number(out, v);
 }
 
 static void text_number(FILE *out, int64_t v, int width)
@@ -177,22 +172,15 @@ static void print_json_row(FILE *out, const rmg_object_info *o, bool first, bool
 {
     fputs(first ? "\n  {" : ",\n  {", out);
     fputs("\"key\": ", out);
-    json_string(out, o->key);
-    fputs(", \"english_name\": ", out);
-    json_string(out, o->english_name);
-    fputs(", \"russian_name\": ", out);
-    json_string(out, o->russian_name);
-    fputs(", \"family\": ", out);
-    json_string(out, o->family);
-    fputs(", \"value\": ", out);
-    json_number(out, o->value);
-    fputs(", \"frequency\": ", out);
-    json_number(out, o->frequency);
-    fputs(", \"max_map\": ", out);
-    json_number(out, o->max_map);
+    cli_json_string(out, o->key);
+    json_string_member(out, "english_name", o->english_name);
+    json_string_member(out, "russian_name", o->russian_name);
+    json_string_member(out, "family", o->family);
+    json_number_member(out, "value", o->value);
+    json_number_member(out, "frequency", o->frequency);
+    json_number_member(out, "max_map", o->max_map);
     fprintf(out, ", \"max_map_fixed\": %s", json_flag(o->max_map_fixed));
-    fputs(", \"max_zone\": ", out);
-    json_number(out, o->max_zone);
+    json_number_member(out, "max_zone", o->max_zone);
     fprintf(out, ", \"max_zone_fixed\": %s", json_flag(o->max_zone_fixed));
     fputs(", \"terrains\": [", out);
     for (int t = 0, n = 0; t < 12; t++)
@@ -203,9 +191,9 @@ static void print_json_row(FILE *out, const rmg_object_info *o, bool first, bool
         char notes[4096];
         snprintf(notes, sizeof notes, "%s%s%s%s", per_creature ? "creature: " : "custom variant",
                  per_creature ? o->creature : "", o->notes && *o->notes ? "; " : "", o->notes ? o->notes : "");
-        json_string(out, notes);
+        cli_json_string(out, notes);
     } else {
-        json_string(out, o->notes);
+        cli_json_string(out, o->notes);
     }
     fputc('}', out);
 }
