@@ -338,6 +338,47 @@ static double decimal_value(const unsigned char *s, size_t from, size_t to, long
     return exp10 < 0 ? v / scale : v * scale;
 }
 
+/* The exponent part at *i ("e", sign, digits) into *exp10, if there is one; *i moves past it. */
+static rmg_status read_exponent(parser *p, size_t start, size_t *i, long *exp10)
+{
+    size_t at = *i;
+    *exp10 = 0;
+    if (at >= p->len || (p->s[at] != 'e' && p->s[at] != 'E'))
+        return RMG_OK;
+    at++;
+    bool eneg = false;
+    if (at < p->len && (p->s[at] == '-' || p->s[at] == '+'))
+        eneg = p->s[at++] == '-';
+    size_t e = at;
+    at = skip_digits(p, e);
+    if (at == e)
+        return fail_at(p, start, RMG_ERR_PARSE, "invalid number: the exponent has no digits");
+    long x = 0;
+    for (size_t k = e; k < at; k++) {
+        x = x * 10 + (p->s[k] - '0');
+        if (x > 100000)
+            return fail_at(p, start, RMG_ERR_PARSE, "number out of range (exponent too large)");
+    }
+    *exp10 = eneg ? -x : x;
+    *i = at;
+    return RMG_OK;
+}
+
+/* Digits [from, to) as an exact int64 when they fit; otherwise only the (approximate) double
+ * is kept and v->integral is left alone. */
+static void exact_integer(const parser *p, size_t from, size_t to, bool neg, rmg__json *v)
+{
+    uint64_t acc = 0, limit = neg ? (uint64_t)INT64_MAX + 1u : (uint64_t)INT64_MAX;
+    for (size_t k = from; k < to; k++) {
+        unsigned d = (unsigned)(p->s[k] - '0');
+        if (acc > (limit - d) / 10)
+            return;
+        acc = acc * 10 + d;
+    }
+    v->integral = true;
+    v->integer = neg ? (acc == (uint64_t)INT64_MAX + 1u ? INT64_MIN : -(int64_t)acc) : (int64_t)acc;
+}
+
 static rmg_status read_number(parser *p, rmg__json *v)
 {
     size_t start = p->pos, i = p->pos;
@@ -362,24 +403,11 @@ static rmg_status read_number(parser *p, rmg__json *v)
         frac_digits = (long)(i - f);
     }
     long exp10 = 0;
-    if (i < p->len && (p->s[i] == 'e' || p->s[i] == 'E')) {
+    if (i < p->len && (p->s[i] == 'e' || p->s[i] == 'E'))
         integral = false;
-        i++;
-        bool eneg = false;
-        if (i < p->len && (p->s[i] == '-' || p->s[i] == '+'))
-            eneg = p->s[i++] == '-';
-        size_t e = i;
-        i = skip_digits(p, e);
-        if (i == e)
-            return fail_at(p, start, RMG_ERR_PARSE, "invalid number: the exponent has no digits");
-        for (size_t k = e; k < i; k++) {
-            exp10 = exp10 * 10 + (p->s[k] - '0');
-            if (exp10 > 100000)
-                return fail_at(p, start, RMG_ERR_PARSE, "number out of range (exponent too large)");
-        }
-        if (eneg)
-            exp10 = -exp10;
-    }
+    rmg_status st = read_exponent(p, start, &i, &exp10);
+    if (st != RMG_OK)
+        return st;
     size_t mant_to = frac_digits ? int_to + 1 + (size_t)frac_digits : int_to;
     double value = decimal_value(p->s, int_from, mant_to, exp10 - frac_digits);
     if (!isfinite(value))
@@ -387,19 +415,8 @@ static rmg_status read_number(parser *p, rmg__json *v)
     v->type = RMG__JSON_NUMBER;
     v->number = neg ? -value : value;
     if (integral) {
-        /* Exact int64 when it fits; otherwise only the (approximate) double is kept. */
-        uint64_t acc = 0, limit = neg ? (uint64_t)INT64_MAX + 1u : (uint64_t)INT64_MAX;
-        bool fits = true;
-        for (size_t k = int_from; k < int_to && fits; k++) {
-            unsigned d = (unsigned)(p->s[k] - '0');
-            if (acc > (limit - d) / 10)
-                fits = false;
-            else
-                acc = acc * 10 + d;
-        }
-        v->integral = fits;
-        if (fits)
-            v->integer = neg ? (acc == (uint64_t)INT64_MAX + 1u ? INT64_MIN : -(int64_t)acc) : (int64_t)acc;
+        v->integral = false;
+        exact_integer(p, int_from, int_to, neg, v);
     }
     p->pos = i;
     return RMG_OK;
