@@ -19,7 +19,11 @@ jobs=${JOBS:-2}
 flags="-fsanitize=fuzzer-no-link,address,undefined -fno-sanitize-recover=undefined -fno-omit-frame-pointer -g -O1"
 CC=clang cmake -S . -B "$build" -DCMAKE_BUILD_TYPE=RelWithDebInfo -DRMG_FUZZ=ON -DRMG_WERROR=OFF -DRMG_BUILD_TESTS=OFF \
   -DRMG_BUILD_TOOLS=OFF -DRMG_BUILD_BENCH=OFF "-DCMAKE_C_FLAGS=$flags" >/dev/null
-cmake --build "$build" -j "$jobs" --target $(printf 'fuzz_%s ' "${harnesses[@]}") >/dev/null
+mkdir -p "$build"
+if ! cmake --build "$build" -j "$jobs" --target $(printf 'fuzz_%s ' "${harnesses[@]}") >"$build/build.log" 2>&1; then
+  tail -40 "$build/build.log"
+  exit 1
+fi
 
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
