@@ -5,7 +5,7 @@
  * independently of the library's own validator (see bench/QUALITY.md for the definitions).
  *
  * usage: rmg_quality [--seeds N] [--corpus DIR] [--filter SUBSTR] [--limit N] [--json FILE]
- *                    [--jobs N] [--verbose]
+ *                    [--jobs N] [--rock on|off] [--verbose]
  */
 #include <dirent.h>
 #include <sys/stat.h>
@@ -68,6 +68,7 @@ typedef struct tally {
 
 typedef struct options {
     int seeds, limit, verbose, jobs;
+    int rock;                      /* --rock: 1 on, 0 off for every template, -1 as the template says */
     const char *corpus, *filter, *json;
 } options;
 
@@ -1001,6 +1002,20 @@ static void collect_jobs(rmg_context *ctx, const options *o, size_t folder, tall
     free(list.names);
 }
 
+/* --rock: rock masses forced on or off in every template of the pack. */
+static void force_rock(rmg_pack *pack, int rock)
+{
+    for (size_t t = 0; rock >= 0 && t < rmg_pack_template_count(pack); t++) {
+        rmg_template_info ti;
+        rmg_template_info_init(&ti);
+        if (rmg_template_get(pack, t, &ti) != RMG_OK)
+            continue;
+        ti.name = NULL;
+        ti.rock_masses = rock;
+        rmg_template_set(pack, t, &ti);
+    }
+}
+
 static void *worker(void *arg)
 {
     job_list *l = arg;
@@ -1025,6 +1040,7 @@ static void *worker(void *arg)
                 rmg_context_clear_error(ctx);
                 continue;
             }
+            force_rock(pack, l->o->rock);
         }
         if (pack)
             generate_template(ctx, j->file, pack, j->tpl, l->o, &s, &j->q);
@@ -1255,12 +1271,13 @@ static int write_json(const char *path, const column *cols, size_t n, int seeds)
 static int usage(void)
 {
     fprintf(stderr, "usage: rmg_quality [--seeds N] [--corpus DIR] [--filter SUBSTR] [--limit N] [--json FILE]\n"
-                    "                   [--jobs N] [--verbose]\n"
+                    "                   [--jobs N] [--rock on|off] [--verbose]\n"
                     "  Generates every corpus template (corpus/{h3t,sod,vcmi}) at its normal size for seeds\n"
                     "  1..N (default 20) and measures the quality targets of issues 6, 7 and 8.\n"
                     "  --filter keeps templates whose file or name contains SUBSTR; --limit stops after N\n"
-                    "  templates; --jobs runs N threads (same report); --verbose logs each failed check on stderr. The corpus defaults to $RMG_SHARED_DIR/corpus, else ../shared/corpus next\n"
-                    "  to the source tree.\n");
+                    "  templates; --jobs runs N threads (same report); --rock forces rock masses on or off\n"
+                    "  in every template; --verbose logs each failed check on stderr. The corpus defaults\n"
+                    "  to $RMG_SHARED_DIR/corpus, else ../shared/corpus next to the source tree.\n");
     return 2;
 }
 
@@ -1273,7 +1290,7 @@ static int parse_args(int argc, char **argv, options *o, char *corpus, size_t ca
         return -1;
     strcpy(corpus, shared);
     strcat(corpus, "/corpus");
-    *o = (options){.seeds = 20, .limit = -1, .jobs = 1, .corpus = corpus};
+    *o = (options){.seeds = 20, .limit = -1, .jobs = 1, .rock = -1, .corpus = corpus};
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
         if (strcmp(a, "--verbose") == 0) {
@@ -1286,6 +1303,8 @@ static int parse_args(int argc, char **argv, options *o, char *corpus, size_t ca
             o->seeds = atoi(v);
         else if (strcmp(a, "--jobs") == 0)
             o->jobs = atoi(v);
+        else if (strcmp(a, "--rock") == 0)
+            o->rock = strcmp(v, "on") == 0 ? 1 : strcmp(v, "off") == 0 ? 0 : -2;
         else if (strcmp(a, "--limit") == 0)
             o->limit = atoi(v);
         else if (strcmp(a, "--corpus") == 0)
@@ -1298,7 +1317,7 @@ static int parse_args(int argc, char **argv, options *o, char *corpus, size_t ca
             return -1;
         i++;
     }
-    return o->seeds > 0 && o->jobs >= 1 && o->jobs <= MAX_JOBS ? 0 : -1;
+    return o->seeds > 0 && o->rock >= -1 && o->jobs >= 1 && o->jobs <= MAX_JOBS ? 0 : -1;
 }
 
 static void tally_free(tally *q)
