@@ -137,13 +137,33 @@ void rmg__resolve_options(const rmg__template *t, rmg_generate_options *o)
         o->humans = o->players;
 }
 
-/* Mirror packs (WAT-03/06) need two levels, and their underground copies of the start zones
- * host as many players again when the template accepts them. */
+/* Mirror packs (WAT-03/06) need two levels, but their size range counts the surface only (the
+ * underground is its copy: mt_Andromeda accepts exactly XL), and their underground copies of
+ * the start zones host as many players again when the template accepts them. */
+static bool fits_pack(const struct rmg_pack *pack, const rmg__template *t, const rmg_generate_options *o, char *why,
+                      size_t whylen)
+{
+    rmg_generate_options probe = *o;
+    if (pack->mirror) {
+        if (o->levels != 2) {
+            if (why)
+                snprintf(why, whylen, "a mirror template needs an underground level (WAT-06)");
+            return false;
+        }
+        probe.levels = 1;
+    }
+    return rmg__template_fits(t, &probe, why, whylen);
+}
+
 static void resolve_for_pack(const struct rmg_pack *pack, const rmg__template *t, rmg_generate_options *o)
 {
-    if (pack->mirror && !o->levels)
-        o->levels = 2;
-    if (pack->mirror && !o->players) {
+    if (!pack->mirror) {
+        rmg__resolve_options(t, o);
+        return;
+    }
+    int levels = o->levels ? o->levels : 2;
+    o->levels = 1;
+    if (!o->players) {
         rmg_generate_options probe = *o;
         rmg__resolve_options(t, &probe);
         probe.players = 2 * template_start_zones(t);
@@ -151,6 +171,7 @@ static void resolve_for_pack(const struct rmg_pack *pack, const rmg__template *t
             o->players = probe.players;
     }
     rmg__resolve_options(t, o);
+    o->levels = levels;
 }
 
 /* PCK-02: a template chosen at random among those that accept the setup. Open options are
@@ -173,7 +194,7 @@ static rmg_status select_template(rmg__gen *g, const rmg_generate_options *asked
             continue;
         rmg_generate_options o = *asked;
         resolve_for_pack(pack, t, &o);
-        if ((!pack->mirror || o.levels == 2) && rmg__template_fits(t, &o, NULL, 0)) {
+        if (fits_pack(pack, t, &o, NULL, 0)) {
             weights[i] = 1;
             fits++;
         }
@@ -184,8 +205,8 @@ static rmg_status select_template(rmg__gen *g, const rmg_generate_options *asked
                                   "no template named '%s' in the pack accepts this setup", asked->template_name);
         char why[200] = "";
         rmg_generate_options o = *asked;
-        rmg__resolve_options(&pack->templates[0], &o);
-        rmg__template_fits(&pack->templates[0], &o, why, sizeof why);
+        resolve_for_pack(pack, &pack->templates[0], &o);
+        fits_pack(pack, &pack->templates[0], &o, why, sizeof why);
         return rmg__error_gen(g->ctx, RMG_ERR_IMPOSSIBLE, "select", -1, -1,
                               "no template of the pack accepts this setup (%dx%d, %s, %s players, %d human); "
                               "template '%s': %s",
@@ -321,6 +342,10 @@ static rmg_status run_stage(rmg__gen *g, rmg_stage_id id)
         return RMG_ERR_CANCELLED;
     double t0 = now_ms();
     rmg_status st = rmg__run_stage_with_plugins(g, id);
+    if (st == RMG_OK && id == RMG_STAGE_BUILD)
+        st = rmg__mirror_snapshot(g);
+    if (st == RMG_OK && id == RMG_STAGE_GUARD)
+        st = rmg__mirror_content(g);
     if (g->map)
         g->map->stage_ms[id] += now_ms() - t0;
     if (st != RMG_OK && rmg_context_errcode(g->ctx) == RMG_OK)

@@ -198,7 +198,17 @@ typedef struct rmg__gen {
     struct rmg_map *map;
     void *stage_data[8];          /* private per-stage state kept across stages (in g->scratch) */
     uint64_t base_seed;           /* root of every attempt's seed (context seed or host RNG word) */
+    /* Mirror packs (lib/driver/mirror.c): tile flags after build, and the first object and
+     * group ids the objects and guard stages made. */
+    uint16_t *mirror_flags;
+    uint32_t mirror_first_object, mirror_first_group;
 } rmg__gen;
+
+/* Mirror packs (WAT-03): zones whose content is copied from the surface rather than generated
+ * (the objects stage skips them); the snapshot after build; the copy after guard. */
+bool rmg__mirror_skip_zone(const rmg__gen *g, int zone_id);
+rmg_status rmg__mirror_snapshot(rmg__gen *g);
+rmg_status rmg__mirror_content(rmg__gen *g);
 
 /* Releases what the solve stage allocated outside g->scratch (lib/solve); safe to call twice. */
 void rmg__solution_free(rmg__gen *g);

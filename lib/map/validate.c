@@ -19,6 +19,7 @@
 #include <string.h>
 
 #include "driver/driver_internal.h"
+#include "place/place_internal.h"
 #include "objects/objects_internal.h"
 
 typedef struct validator {
@@ -259,7 +260,9 @@ static void check_terrains_and_counts(validator *v, const struct rmg_content *c,
         if (d < 0)
             continue; /* a map object (town, teleport, dwelling variant...): no content rules */
         const rmg__object_def *def = &c->objects[d];
-        per_def[d]++;
+        /* WAT-03: a mirror copy duplicates the surface, whose generation obeyed the caps. */
+        if (!rmg__place_mirror_of(m, o->zone))
+            per_def[d]++;
         if (def->terrains && !def->terrains_na && o->x >= 0 && o->y >= 0 && o->x < m->width && o->y < m->height) {
             int terrain = m->terrain[rmg__tile(m->width, m->height, o->x, o->y, o->z)];
             if (terrain >= 32 || !(def->terrains & ((uint32_t)1 << terrain)))
