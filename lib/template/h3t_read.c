@@ -42,6 +42,31 @@ static rmg_status nul_byte(const records *r, const char *name, int col)
                          r->row, col + 1);
 }
 
+/* The quoted cell at r->pos (on its opening '"'): its text, with doubled quotes made single,
+ * goes to r->buf at *o. Line breaks inside are data, so the cell may span rows. */
+static rmg_status read_quoted(records *r, const char *name, int col, size_t *o)
+{
+    r->pos++;
+    for (;;) {
+        if (r->pos >= r->len)
+            return rmg__error_at(r->ctx, RMG_ERR_PARSE, name, r->row, col + 1,
+                                 "row %d, column %d: quoted field is not closed before the end of the file", r->row,
+                                 col + 1);
+        char c = r->data[r->pos++];
+        if (c == '"') {
+            if (r->pos < r->len && r->data[r->pos] == '"')
+                r->pos++;
+            else
+                return RMG_OK;
+        }
+        if (c == '\0')
+            return nul_byte(r, name, col);
+        if (!records_grow(r, *o + 2))
+            return rmg__error_nomem(r->ctx);
+        r->buf[(*o)++] = c;
+    }
+}
+
 /* Reads the next record. Returns RMG_OK and *got = false at the end of the input.
  * Quoting (spec §1): a cell that starts with '"' runs to the next '"' not doubled; line breaks
  * inside are data. Unquoted cells end at TAB, CR, LF or CRLF. */
@@ -63,26 +88,9 @@ static rmg_status records_next(records *r, const char *name, bool *got)
             (cell_start && !RMG__VEC_PUSH(r->ctx, &r->cells, o)))
             return rmg__error_nomem(r->ctx);
         if (cell_start && r->pos < r->len && r->data[r->pos] == '"') {
-            size_t start_row = (size_t)r->row;
-            r->pos++;
-            for (;;) {
-                if (r->pos >= r->len)
-                    return rmg__error_at(r->ctx, RMG_ERR_PARSE, name, r->row, col + 1,
-                                         "row %zu, column %d: quoted field is not closed before the end of the file",
-                                         start_row, col + 1);
-                char c = r->data[r->pos++];
-                if (c == '"') {
-                    if (r->pos < r->len && r->data[r->pos] == '"')
-                        r->pos++;
-                    else
-                        break;
-                }
-                if (c == '\0')
-                    return nul_byte(r, name, col);
-                if (!records_grow(r, o + 2))
-                    return rmg__error_nomem(r->ctx);
-                r->buf[o++] = c;
-            }
+            rmg_status st = read_quoted(r, name, col, &o);
+            if (st != RMG_OK)
+                return st;
         }
         cell_start = false;
         if (r->pos >= r->len) {
