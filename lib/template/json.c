@@ -497,8 +497,10 @@ static rmg_status report_duplicate(parser *p, const rmg__json_member *first, con
  * reported is the earliest second occurrence. */
 static rmg_status check_unique(parser *p, size_t base, const char *parent_key)
 {
-    const rmg__json_member *m = p->stack.items + base;
     size_t n = p->stack.count - base;
+    if (n < 2)
+        return RMG_OK; /* before any member was pushed the stack has no array to offset */
+    const rmg__json_member *m = p->stack.items + base;
     if (n <= 16) {
         for (size_t j = 1; j < n; j++)
             for (size_t i = 0; i < j; i++)
