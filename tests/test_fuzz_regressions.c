@@ -8,11 +8,23 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "rmg_test.h"
 #include "../tests/fuzz/fuzz_targets.h"
 
 typedef int (*fuzz_target)(const uint8_t *data, size_t size);
+
+/* A hang is a failure too: each input must finish within this much CPU time (the sanitizer
+ * build; libFuzzer's own limit in scripts/fuzz.sh is 20 s of wall time). */
+#define REPLAY_LIMIT_MS 5000.0
+
+static double cpu_ms(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
+    return (double)ts.tv_sec * 1000.0 + (double)ts.tv_nsec / 1e6;
+}
 
 static size_t replay_dir(const char *dir, fuzz_target target)
 {
@@ -24,8 +36,12 @@ static size_t replay_dir(const char *dir, fuzz_target target)
         size_t len = 0;
         char *data = rmg_test_read_file(files[i], &len);
         assert_non_null(data);
+        double t0 = cpu_ms();
         target((const uint8_t *)data, len);
+        double spent = cpu_ms() - t0;
         free(data);
+        if (spent > REPLAY_LIMIT_MS)
+            fail_msg("%s took %.0f ms of CPU (limit %.0f)", files[i], spent, REPLAY_LIMIT_MS);
         n++;
     }
     rmg_test_free_list(files);

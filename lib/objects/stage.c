@@ -455,6 +455,10 @@ static rmg_status zone_mines(stage *s, zone_ctx *z)
                 st = place_resources(s, z, &s->m->objects.items[id - 1], r, &rng);
             if (st != RMG_OK)
                 return st;
+            /* No room for this mine anywhere in the zone: the zone only fills up, so more of the
+             * same kind would fail too (a template asking for thousands took minutes). */
+            if (!id && !close)
+                break;
         }
     }
     long yard = find_row(s->c, "airship_yard");
