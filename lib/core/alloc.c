@@ -75,22 +75,6 @@ void rmg__free(rmg_context *ctx, void *ptr)
     call_alloc(ctx, base, old + RMG__PREFIX, 0);
 }
 
-void *rmg__xmalloc(rmg_context *ctx, size_t size)
-{
-    void *p = rmg__malloc(ctx, size);
-    if (!p)
-        rmg__error_nomem(ctx);
-    return p;
-}
-
-void *rmg__xcalloc(rmg_context *ctx, size_t count, size_t size)
-{
-    void *p = rmg__calloc(ctx, count, size);
-    if (!p)
-        rmg__error_nomem(ctx);
-    return p;
-}
-
 char *rmg__strndup(rmg_context *ctx, const char *s, size_t n)
 {
     char *d = rmg__malloc(ctx, n + 1);

@@ -68,9 +68,6 @@ void *rmg__malloc(rmg_context *ctx, size_t size);
 void *rmg__calloc(rmg_context *ctx, size_t count, size_t size);
 void *rmg__realloc(rmg_context *ctx, void *ptr, size_t size);
 void rmg__free(rmg_context *ctx, void *ptr);
-/* Like the above but sets RMG_ERR_NOMEM on the context when they fail. */
-void *rmg__xmalloc(rmg_context *ctx, size_t size);
-void *rmg__xcalloc(rmg_context *ctx, size_t count, size_t size);
 char *rmg__strdup(rmg_context *ctx, const char *s);
 char *rmg__strndup(rmg_context *ctx, const char *s, size_t n);
 /* Overflow-checked a*b; false on overflow. */

@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "cli.h"
 #include "commands.h"
 #include "rmg/guard.h"
 #include "rmg/rmg.h"
@@ -208,11 +209,16 @@ static void print_strength(const guard_args *a, const guard_report *r)
 static void print_candidate(const guard_args *a, const rmg_guard_candidate *c, bool first)
 {
     int lo = c->mean - (c->mean >= 4 ? c->mean / 4 : 0), hi = c->mean + (c->mean >= 4 ? c->mean / 4 : 0);
-    if (a->json)
-        printf("%s\n    {\"key\": \"%s\", \"name\": \"%s\", \"faction\": \"%s\", \"level\": %d, \"ai_value\": %d, "
-               "\"window_min\": %d, \"exact_mean\": %.4f, \"mean\": %d, \"count_min\": %d, \"count_max\": %d}",
-               first ? "" : ",", c->key, c->name ? c->name : c->key, faction_name(c->faction), c->level, c->ai_value,
-               c->window_min, c->exact_mean, c->mean, lo, hi);
+    if (a->json) {
+        /* Keys and names come from content a host may load: escape them. */
+        printf("%s\n    {\"key\": ", first ? "" : ",");
+        cli_json_string(stdout, c->key);
+        printf(", \"name\": ");
+        cli_json_string(stdout, c->name ? c->name : c->key);
+        printf(", \"faction\": \"%s\", \"level\": %d, \"ai_value\": %d, \"window_min\": %d, \"exact_mean\": %.4f, "
+               "\"mean\": %d, \"count_min\": %d, \"count_max\": %d}",
+               faction_name(c->faction), c->level, c->ai_value, c->window_min, c->exact_mean, c->mean, lo, hi);
+    }
     else
         printf("  %-22s %-10s %d %7d %6d %9.2f %5d  %d-%d\n", c->key, faction_name(c->faction), c->level, c->ai_value,
                c->window_min, c->exact_mean, c->mean, lo, hi);
