@@ -263,11 +263,13 @@ static void check_terrains_and_counts(validator *v, const struct rmg_content *c,
         /* WAT-03: a mirror copy duplicates the surface, whose generation obeyed the caps. */
         if (!rmg__place_mirror_of(m, o->zone))
             per_def[d]++;
-        if (def->terrains && !def->terrains_na && o->x >= 0 && o->y >= 0 && o->x < m->width && o->y < m->height) {
-            int terrain = m->terrain[rmg__tile(m->width, m->height, o->x, o->y, o->z)];
-            if (terrain >= 32 || !(def->terrains & ((uint32_t)1 << terrain)))
-                violation(v, "object %u (%s) at %d,%d,%d: stands on terrain %d, which it does not allow", o->id,
-                          o->key, o->x, o->y, o->z, terrain);
+        /* OBJ-08 binds the zone's terrain after conversion (ZON-14), not the tile under the
+         * anchor, which may lie outside the footprint (on a shore, on rock). */
+        if (def->terrains && !def->terrains_na && o->zone > 0 && (size_t)o->zone <= m->zones.count) {
+            int terrain = m->zones.items[o->zone - 1].terrain;
+            if (terrain < 0 || terrain >= 32 || !(def->terrains & ((uint32_t)1 << terrain)))
+                violation(v, "object %u (%s) at %d,%d,%d: zone %d's terrain %d is not one it allows (OBJ-08)", o->id,
+                          o->key, o->x, o->y, o->z, o->zone, terrain);
         }
     }
     for (size_t d = 0; d < c->n_objects; d++) {
