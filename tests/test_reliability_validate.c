@@ -189,7 +189,7 @@ static void test_overlap_fires(void **state)
     expect_violation(f, NULL);
 }
 
-/* A content object painted over with a terrain its definition excludes. */
+/* A content object in a zone whose terrain its definition excludes (OBJ-08). */
 static void test_forbidden_terrain_fires(void **state)
 {
     fixture *f = *state;
@@ -206,11 +206,12 @@ static void test_forbidden_terrain_fires(void **state)
                 bad = t;
         if (bad < 0)
             continue;
-        size_t tile = rmg__tile(m->width, m->height, o->x, o->y, o->z);
-        uint8_t saved = m->terrain[tile];
-        m->terrain[tile] = (uint8_t)bad;
-        expect_violation(f, "which it does not allow");
-        m->terrain[tile] = saved;
+        /* OBJ-08 binds the zone's terrain (after conversion). */
+        rmg__map_zone *z = &m->zones.items[o->zone - 1];
+        int saved = z->terrain;
+        z->terrain = bad;
+        expect_violation(f, "is not one it allows");
+        z->terrain = saved;
         expect_violation(f, NULL);
         return;
     }
