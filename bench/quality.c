@@ -175,9 +175,10 @@ static void scratch_free(scratch *s)
     free(s->size);
     free(s->adj);
     free(s->errs);
-    FILE *log = s->log;
-    memset(s, 0, sizeof *s);
-    s->log = log;
+    /* The log settings and the current map's name outlive the arrays. */
+    scratch kept = {.log = s->log};
+    memcpy(kept.where, s->where, sizeof kept.where);
+    *s = kept;
 }
 
 static void scratch_fit(scratch *s, size_t tiles, size_t zones)
