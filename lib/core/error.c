@@ -20,6 +20,8 @@ static void copy_str(char *dst, size_t cap, const char *src)
 
 /* Formats "prefix" + message into the error; the prefix carries the location. */
 static rmg_status set_error(rmg_context *ctx, rmg_status status, const char *prefix, const char *fmt, va_list ap)
+    RMG__PRINTF(4, 0);
+static rmg_status set_error(rmg_context *ctx, rmg_status status, const char *prefix, const char *fmt, va_list ap)
 {
     if (!ctx)
         return status;
