@@ -167,7 +167,7 @@ RMG_API uint32_t rmg_map_zone_town(const rmg_map *map, size_t index, size_t i);
 typedef struct rmg_map_connection_info {
     size_t struct_size;
     int id;
-    int template_index;            /* index in the template's connection list */
+    int template_index;            /* index in the template's connection list; -1 for a mirror link */
     int zone_a, zone_b;            /* map zone ids */
     rmg_connection_type kind;
     rmg_map_realization realized;

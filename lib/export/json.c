@@ -228,10 +228,14 @@ static void write_connections(rmg__buf *b, const struct rmg_map *m)
     rmg__buf_puts(b, "\"connections\":[");
     for (size_t i = 0; i < m->conns.count; i++) {
         const rmg__map_connection *c = &m->conns.items[i];
+        /* A mirror link (ZON-29) is a zone setting, not a template connection. */
+        bool mirror_link = c->tpl_index < 0;
+        rmg__buf_printf(b, "%s{\"id\":%d,\"template_index\":", i ? "," : "", c->id);
+        json_int_or_null(b, c->tpl_index, mirror_link);
         rmg__buf_printf(b,
-                        "%s{\"id\":%d,\"template_index\":%d,\"zones\":[%d,%d],\"kind\":\"%s\",\"realized\":\"%s\","
-                        "\"value\":%" PRId64 ",\"road\":%s,\"guards\":",
-                        i ? "," : "", c->id, c->tpl_index, c->zone_a, c->zone_b, connection_kind_name(c->kind),
+                        ",\"zones\":[%d,%d],\"kind\":\"%s\",\"realized\":\"%s\",\"value\":%" PRId64
+                        ",\"road\":%s,\"guards\":",
+                        c->zone_a, c->zone_b, mirror_link ? "mirror_link" : connection_kind_name(c->kind),
                         realization_name(c->realized), c->value, c->road ? "true" : "false");
         json_id_list(b, c->guards.items, c->guards.count);
         rmg__buf_puts(b, ",\"tiles\":");
