@@ -27,7 +27,8 @@ typedef struct run_result {
     int zone_tpl[MAX_ZONES];
     size_t conns, conns_realized, conns_fictive;
     size_t n_warnings;
-    char warning_kind[8][48];
+    char warning_kind[16][48];        /* distinct kinds of this map's warnings */
+    size_t warning_kind_count[16];
     size_t n_warning_kinds;
 } run_result;
 
@@ -106,8 +107,21 @@ static void collect(const rmg_map *map, run_result *r)
     }
     r->n_warnings = rmg_map_warning_count(map);
     r->n_warning_kinds = 0;
-    for (size_t i = 0; i < r->n_warnings && r->n_warning_kinds < 8; i++)
-        warning_kind(rmg_map_warning(map, i), r->warning_kind[r->n_warning_kinds++], sizeof r->warning_kind[0]);
+    for (size_t i = 0; i < r->n_warnings; i++) {
+        char kind[48];
+        warning_kind(rmg_map_warning(map, i), kind, sizeof kind);
+        size_t k = 0;
+        while (k < r->n_warning_kinds && strcmp(r->warning_kind[k], kind) != 0)
+            k++;
+        if (k == r->n_warning_kinds) {
+            if (k == 16)
+                continue; /* more kinds than a map usually has: the rest count in the total only */
+            memcpy(r->warning_kind[k], kind, sizeof kind);
+            r->warning_kind_count[k] = 0;
+            r->n_warning_kinds++;
+        }
+        r->warning_kind_count[k]++;
+    }
 }
 
 static void run_one(job *j, rmg_context *ctx, rmg_pack *pack, int index)
@@ -171,6 +185,39 @@ static double median(double *v, size_t n)
     return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
 }
 
+
+/* Warnings by kind over every successful run, most frequent first. */
+static void report_warning_kinds(const job *j)
+{
+    char kinds[64][48];
+    size_t counts[64], n = 0;
+    for (int i = 0; i < j->runs; i++) {
+        const run_result *r = &j->results[i];
+        for (size_t k = 0; r->ok && k < r->n_warning_kinds; k++) {
+            size_t m = 0;
+            while (m < n && strcmp(kinds[m], r->warning_kind[k]) != 0)
+                m++;
+            if (m == n) {
+                if (n == 64)
+                    continue;
+                memcpy(kinds[n], r->warning_kind[k], sizeof kinds[n]);
+                counts[n++] = 0;
+            }
+            counts[m] += r->warning_kind_count[k];
+        }
+    }
+    for (size_t shown = 0; shown < n; shown++) {
+        size_t best = 0;
+        for (size_t m = 1; m < n; m++)
+            if (counts[m] > counts[best])
+                best = m;
+        if (!counts[best])
+            break;
+        printf("  %6zu  %s\n", counts[best], kinds[best]);
+        counts[best] = 0;
+    }
+}
+
 static void report_text(const job *j, double wall)
 {
     int ok = 0;
@@ -230,6 +277,7 @@ static void report_text(const job *j, double wall)
     printf("connections: %zu real, %zu realized (%.1f%%), %zu fictive\n", conns - fictive, realized,
            conns - fictive ? 100.0 * (double)realized / (double)(conns - fictive) : 100.0, fictive);
     printf("warnings: %zu in all\n", warnings);
+    report_warning_kinds(j);
     for (int i = 0; i < j->runs; i++)
         if (!j->results[i].ok)
             printf("seed %llu failed: %s\n", (unsigned long long)(j->first_seed + (uint64_t)i), j->results[i].error);
