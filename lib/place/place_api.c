@@ -99,17 +99,6 @@ rmg_status rmg_place_preview(rmg_context *ctx, const rmg_pack *pack, size_t temp
 
 /* ---- report accessors ----------------------------------------------------------------------- */
 
-/* Copies what fits of a filled struct into the caller's (struct_size says how much it has). */
-static rmg_status copy_out(void *out, const void *full, size_t full_size, size_t min_size)
-{
-    size_t have;
-    memcpy(&have, out, sizeof have);
-    if (have < min_size)
-        return RMG_ERR_INVALID_ARG;
-    memcpy((char *)out + sizeof have, (const char *)full + sizeof have, RMG__MIN(have, full_size) - sizeof have);
-    return RMG_OK;
-}
-
 size_t rmg_place_zone_count(const rmg_map *map)
 {
     return map && map->place_report ? map->place_report->n_zones : 0;
@@ -140,7 +129,7 @@ rmg_status rmg_place_zone(const rmg_map *map, size_t index, rmg_place_zone_info 
     f.mirror_of = r->mirror_of;
     f.links = r->links;
     f.links_met = r->links_met;
-    return copy_out(out, &f, sizeof f, offsetof(rmg_place_zone_info, tiles) + sizeof f.tiles);
+    return rmg__struct_out(out, &f, sizeof f, offsetof(rmg_place_zone_info, tiles) + sizeof f.tiles);
 }
 
 size_t rmg_place_link_count(const rmg_map *map)
@@ -165,7 +154,7 @@ rmg_status rmg_place_link(const rmg_map *map, size_t index, rmg_place_link_info 
     f.adjacent = r->border;
     f.stacked = r->stacked;
     f.met = r->met;
-    return copy_out(out, &f, sizeof f, offsetof(rmg_place_link_info, met) + sizeof f.met);
+    return rmg__struct_out(out, &f, sizeof f, offsetof(rmg_place_link_info, met) + sizeof f.met);
 }
 
 int rmg__place_mirror_of(const struct rmg_map *m, int map_id)
