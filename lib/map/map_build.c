@@ -92,6 +92,7 @@ rmg__map_object *rmg__map_add_object(struct rmg_map *m, const char *key, rmg_map
     o.creature = -1;
     o.artifact = -1;
     o.spell = -1;
+    o.hero = -1;
     o.faction = RMG_FACTION_NONE;
     if (!RMG__VEC_PUSH(m->ctx, &m->objects, o)) {
         rmg__error_nomem(m->ctx);

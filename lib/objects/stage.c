@@ -43,6 +43,7 @@
 #include <string.h>
 
 #include "objects_internal.h"
+#include "details.h"
 
 typedef struct zone_ctx {
     int id;                         /* map zone id */
@@ -644,6 +645,7 @@ static rmg_status place_group(stage *s, zone_ctx *z, int where, int range, int64
         o->group = group_id;
         o->amount = e->amount;
         o->creature = e->creature;
+        rmg__details_note_entry(o, e);
         if (e->creature >= 0 && !family_is(def_at(s, z, idx[k]), "creature_dwelling")) {
             const rmg__creature *cr = &s->c->creatures[e->creature];
             o->count = rmg__cre_placed_count(cr); /* CRE-07 */
@@ -988,6 +990,8 @@ rmg_status rmg__stage_objects(rmg__gen *g)
     }
     if (st == RMG_OK)
         st = each_zone(&s, zone_content, 0.4, 1.0);
+    if (st == RMG_OK)
+        st = rmg__objects_details(g); /* concrete spells, heroes, amounts (details.c) */
     free_stage(&s);
     return st;
 }

@@ -1,0 +1,240 @@
+/*
+ * The concrete content of placed objects (issue 8): what a player finds in an object once the
+ * objects stage has decided where it stands.
+ *
+ *   - Spell Pandora's boxes hold every spell of their level range and schools ("all level 3
+ *     spells", "all Air spells", OBJ-15 custom ranges) that the bans allow (MIS-25/26): learnable
+ *     spells of level 1..5, never Titan's Lightning Bolt or creature abilities. Nothing is drawn.
+ *     A custom box whose every spell is banned stays empty with a warning (OBJ-14 bans only the
+ *     table's rows before generation).
+ *   - Spell Scrolls hold one allowed spell of their level, drawn uniformly: a level-4 scroll never
+ *     Town Portal or Water Walk, a level-5 scroll never Dimension Door or Fly, the special scroll
+ *     one of those four (OBJ-16).
+ *   - Prisons hold one allowed hero (MIS-31) that appears nowhere else on the map, drawn
+ *     uniformly. [impl] Heroes a player cannot pick before the game (beyond the first 16 of their
+ *     town, MIS-32) are drawn first, so a prison does not take a hero a player may start with;
+ *     the source sets no faction rule for prison heroes. How many prisons exist is the stage's
+ *     MIS-16 limit.
+ *   - Resources beside mines (MIS-02) get the game's random pile sizes [impl: the source gives
+ *     none]: Wood and Ore 5..10, Gold 500..1000 in steps of 100, the other resources 3..6.
+ *   - Seer's Huts already carry their quest artifact and reward from the stage (MIS-14); this
+ *     pass adds nothing to them.
+ *
+ * Determinism: zone by zone in map zone id order, objects in id order, each zone drawing from
+ * rmg__gen_stream(g, "details", zone id); the streams of placement are never touched, so adding
+ * or changing a detail does not move a single object.
+ */
+#include <string.h>
+
+#include "details.h"
+#include "solve/solve_internal.h"
+
+/* OBJ-16: the spells of the special scroll, and the ones levels 4 and 5 exclude. */
+static const char *const scroll_special[] = {"town_portal", "water_walk", "dimension_door", "fly"};
+
+/* Wood, mercury, ore, sulfur, crystal, gems, gold: pile size ranges (gold in hundreds). */
+static const int pile_lo[7] = {5, 3, 5, 3, 3, 3, 5};
+static const int pile_hi[7] = {10, 6, 10, 6, 6, 6, 10};
+
+typedef struct details {
+    rmg__gen *g;
+    struct rmg_map *m;
+    const struct rmg_content *c;
+    const uint8_t *spell_allowed;   /* NULL: every spell allowed */
+    const uint8_t *hero_allowed;    /* NULL: every hero allowed */
+    const uint8_t *start_choice;    /* MIS-32, may be NULL */
+    uint8_t *hero_used;
+    long *pick;                     /* candidate scratch (spells or heroes) */
+} details;
+
+void rmg__details_note_entry(rmg__map_object *o, const rmg__eff_entry *e)
+{
+    o->spell_min = e->spell_min;
+    o->spell_max = e->spell_max;
+    o->schools = e->schools;
+}
+
+void rmg__pandora_spell_range(int spell_min, int spell_max, int schools, int *lo, int *hi, int *mask)
+{
+    *lo = spell_min >= 1 ? spell_min : 1;
+    *hi = spell_max >= *lo ? spell_max : (spell_min >= 1 ? *lo : 5);
+    *mask = schools > 0 ? schools : 15;
+}
+
+static bool spell_is(const rmg__spell *s, const char *key)
+{
+    return s->key && strcmp(s->key, key) == 0;
+}
+
+static bool special_scroll_spell(const rmg__spell *s)
+{
+    for (size_t k = 0; k < RMG__ARRAY_LEN(scroll_special); k++)
+        if (spell_is(s, scroll_special[k]))
+            return true;
+    return false;
+}
+
+bool rmg__scroll_may_hold(const rmg__spell *s, int scroll_level)
+{
+    if (scroll_level == 6)
+        return special_scroll_spell(s);
+    return s->level == scroll_level && !(scroll_level >= 4 && special_scroll_spell(s));
+}
+
+void rmg__pile_range(int resource, int *lo, int *hi)
+{
+    int r = resource >= 0 && resource < 7 ? resource : 0;
+    *lo = pile_lo[r];
+    *hi = pile_hi[r];
+}
+
+/* MIS-25: what a spell ban can touch, and so what objects can hold. */
+static bool spell_usable(const details *d, size_t i)
+{
+    const rmg__spell *s = &d->c->spells[i];
+    return s->learnable && s->level >= 1 && s->level <= 5 && (!d->spell_allowed || d->spell_allowed[i]);
+}
+
+static const rmg__object_def *row_of(const details *d, const rmg__map_object *o)
+{
+    long row = o->key ? rmg__content_find_object(d->c, o->key) : -1;
+    return row >= 0 ? &d->c->objects[row] : NULL;
+}
+
+static bool family_is(const rmg__object_def *row, const char *family)
+{
+    return row && row->family && strcmp(row->family, family) == 0;
+}
+
+static rmg_status pandora_spells(details *d, rmg__map_object *o)
+{
+    int lo, hi, mask;
+    rmg__pandora_spell_range(o->spell_min, o->spell_max, o->schools, &lo, &hi, &mask);
+    size_t n = 0;
+    for (size_t i = 0; i < d->c->n_spells; i++) {
+        const rmg__spell *s = &d->c->spells[i];
+        if (spell_usable(d, i) && s->level >= lo && s->level <= hi && (s->schools & mask))
+            d->pick[n++] = (long)i;
+    }
+    if (!n)
+        return rmg__map_warn(d->m, "object %u (%s): every spell it may hold is banned; left empty (OBJ-14)", o->id,
+                             o->key);
+    uint16_t *spells = rmg__arena_alloc(&d->m->arena, n * sizeof *spells);
+    if (!spells)
+        return rmg__error_nomem(d->m->ctx);
+    for (size_t k = 0; k < n; k++)
+        spells[k] = (uint16_t)d->pick[k];
+    o->spells = spells;
+    o->n_spells = n;
+    return RMG_OK;
+}
+
+static rmg_status scroll_spell(details *d, rmg__map_object *o, const rmg__object_def *row, rmg_rng *rng)
+{
+    size_t n = 0;
+    for (size_t i = 0; i < d->c->n_spells; i++)
+        if (spell_usable(d, i) && rmg__scroll_may_hold(&d->c->spells[i], row->spell_level))
+            d->pick[n++] = (long)i;
+    if (!n)
+        return rmg__map_warn(d->m, "object %u (%s): every spell it may hold is banned; left empty (OBJ-14)", o->id,
+                             o->key);
+    o->spell = (int)d->pick[rmg_rng_below(rng, n)];
+    return RMG_OK;
+}
+
+/* Allowed heroes not on the map yet; with `late`, only those outside the pre-game choice. */
+static size_t free_heroes(const details *d, bool late)
+{
+    size_t n = 0;
+    for (size_t i = 0; i < d->c->n_heroes; i++) {
+        bool allowed = !d->hero_allowed || d->hero_allowed[i];
+        bool chosen_at_start = d->start_choice && d->start_choice[i];
+        if (allowed && !d->hero_used[i] && (!late || !chosen_at_start))
+            d->pick[n++] = (long)i;
+    }
+    return n;
+}
+
+static rmg_status prison_hero(details *d, rmg__map_object *o, rmg_rng *rng)
+{
+    size_t n = free_heroes(d, true);
+    if (!n)
+        n = free_heroes(d, false);
+    if (!n)
+        return rmg__map_warn(d->m, "object %u (%s): no allowed hero left for the prison (MIS-16, MIS-31)", o->id,
+                             o->key);
+    long h = d->pick[rmg_rng_below(rng, n)];
+    o->hero = (int)h;
+    d->hero_used[h] = 1;
+    return RMG_OK;
+}
+
+static void pile_amount(rmg__map_object *o, const rmg__object_def *row, rmg_rng *rng)
+{
+    int lo, hi;
+    rmg__pile_range(row ? row->resource : 0, &lo, &hi);
+    int64_t n = rmg_rng_range(rng, lo, hi);
+    o->amount = row && row->resource == 6 ? n * RMG__PILE_GOLD_STEP : n;
+}
+
+static rmg_status object_details(details *d, rmg__map_object *o, rmg_rng *rng)
+{
+    const rmg__object_def *row = row_of(d, o);
+    if (o->kind == RMG_OBJECT_RESOURCE) {
+        pile_amount(o, row, rng);
+        return RMG_OK;
+    }
+    if (o->kind != RMG_OBJECT_TREASURE || !row)
+        return RMG_OK;
+    if (family_is(row, "pandora_spells"))
+        return pandora_spells(d, o);
+    if (family_is(row, "spell_scroll"))
+        return scroll_spell(d, o, row, rng);
+    if (family_is(row, "prison"))
+        return prison_hero(d, o, rng);
+    return RMG_OK;
+}
+
+static rmg_status zone_details(details *d, int zone)
+{
+    rmg_rng rng;
+    rmg__gen_stream(d->g, "details", (uint64_t)zone, &rng);
+    for (size_t i = 0; i < d->m->objects.count; i++) {
+        rmg__map_object *o = &d->m->objects.items[i];
+        if (o->zone != zone)
+            continue;
+        rmg_status st = object_details(d, o, &rng);
+        if (st != RMG_OK)
+            return st;
+    }
+    return RMG_OK;
+}
+
+/* Heroes already on the map (a pass run twice, or prisons made by another stage). */
+static void note_used_heroes(details *d)
+{
+    for (size_t i = 0; i < d->m->objects.count; i++) {
+        int h = d->m->objects.items[i].hero;
+        if (h >= 0 && (size_t)h < d->c->n_heroes)
+            d->hero_used[h] = 1;
+    }
+}
+
+rmg_status rmg__objects_details(rmg__gen *g)
+{
+    if (!g || !g->ctx || !g->map || !g->content)
+        return RMG_ERR_INVALID_ARG;
+    const rmg__solve_extra *x = rmg__solve_extra_of(g);
+    details d = {g, g->map, g->content, g->sol.spell_allowed, g->sol.hero_allowed,
+                 x ? x->hero_start_choice : NULL, NULL, NULL};
+    d.hero_used = rmg__calloc(g->ctx, d.c->n_heroes + 1, 1);
+    d.pick = rmg__calloc(g->ctx, RMG__MAX(d.c->n_spells, d.c->n_heroes) + 1, sizeof *d.pick);
+    rmg_status st = d.hero_used && d.pick ? RMG_OK : rmg__error_nomem(g->ctx);
+    if (st == RMG_OK)
+        note_used_heroes(&d);
+    for (size_t zi = 0; zi < d.m->zones.count && st == RMG_OK; zi++)
+        st = zone_details(&d, d.m->zones.items[zi].id);
+    rmg__free(g->ctx, d.hero_used);
+    rmg__free(g->ctx, d.pick);
+    return st;
+}
