@@ -211,6 +211,15 @@ typedef struct rmg_map_object_info {
     rmg_map_guard_target guards_kind;
     uint32_t guards_id;
     int disposition, join_percent, join_for_money;
+    /* Concrete content (appended). Keys are the content's (valid while the context
+     * lives), NULL where they do not apply. */
+    const char *artifact;          /* quest artifacts and their Seer's Huts (MIS-13/14) */
+    const char *spell;             /* Spell Scrolls (OBJ-16) */
+    const char *hero;              /* Prisons (MIS-16/31) */
+    const char *reward;            /* Seer's Huts: "creatures", "experience" or "gold" (MIS-14) */
+    size_t spell_count;            /* spell Pandora's boxes: spells held, see rmg_map_object_spells */
+    uint32_t link;                 /* paired object id, 0 none: the other monolith of a pair, tent and
+                                    * Border Guard, quest artifact and Seer's Hut */
 } rmg_map_object_info;
 
 RMG_API size_t rmg_map_object_count(const rmg_map *map);
@@ -219,6 +228,9 @@ RMG_API rmg_status rmg_map_object(const rmg_map *map, size_t index, rmg_map_obje
 /* Footprint (blocked) and entry tiles as tile indexes; same convention as above. */
 RMG_API size_t rmg_map_object_footprint(const rmg_map *map, size_t index, uint32_t *buf, size_t cap);
 RMG_API size_t rmg_map_object_entries(const rmg_map *map, size_t index, uint32_t *buf, size_t cap);
+/* Spell keys a spell Pandora's box holds (every allowed spell of its levels and schools, in
+ * content order); returns how many and copies at most cap of them. */
+RMG_API size_t rmg_map_object_spells(const rmg_map *map, size_t index, const char **buf, size_t cap);
 
 /* ---- groups ------------------------------------------------------------------------------- */
 

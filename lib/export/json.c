@@ -266,6 +266,35 @@ static void write_monster_fields(rmg__buf *b, const rmg__map_object *o)
                     o->guards_id, o->disposition, o->join_percent, o->join_for_money ? "true" : "false");
 }
 
+static void write_optional_key(rmg__buf *b, const char *member, const char *key)
+{
+    if (!key)
+        return;
+    rmg__buf_printf(b, ",\"%s\":", member);
+    rmg__json_string(b, key);
+}
+
+/* What an object holds (lib/objects/details.c) and what it is paired with. */
+static void write_content_fields(rmg__buf *b, const struct rmg_map *m, const rmg__map_object *o)
+{
+    write_optional_key(b, "artifact", rmg__object_artifact_key(m, o));
+    write_optional_key(b, "spell", rmg__object_spell_key(m, o));
+    if (o->n_spells) {
+        rmg__buf_puts(b, ",\"spells\":[");
+        for (size_t k = 0; k < o->n_spells; k++) {
+            if (k)
+                rmg__buf_putc(b, ',');
+            const char *key = rmg__spell_key(m, o->spells[k]);
+            rmg__json_string(b, key ? key : "");
+        }
+        rmg__buf_putc(b, ']');
+    }
+    write_optional_key(b, "hero", rmg__object_hero_key(m, o));
+    write_optional_key(b, "reward", rmg__object_reward_name(m, o));
+    if (o->link)
+        rmg__buf_printf(b, ",\"link\":%u", o->link);
+}
+
 static void write_objects(rmg__buf *b, const struct rmg_map *m, const struct rmg_content *c)
 {
     rmg__buf_puts(b, "\"objects\":[");
@@ -305,14 +334,7 @@ static void write_objects(rmg__buf *b, const struct rmg_map *m, const struct rmg
         }
         if (o->amount)
             rmg__buf_printf(b, ",\"amount\":%" PRId64, o->amount);
-        if (o->artifact >= 0 && c && (size_t)o->artifact < c->n_artifacts) {
-            rmg__buf_puts(b, ",\"artifact\":");
-            rmg__json_string(b, c->artifacts[o->artifact].key);
-        }
-        if (o->spell >= 0 && c && (size_t)o->spell < c->n_spells) {
-            rmg__buf_puts(b, ",\"spell\":");
-            rmg__json_string(b, c->spells[o->spell].key);
-        }
+        write_content_fields(b, m, o);
         rmg__buf_putc(b, '}');
     }
     rmg__buf_puts(b, "],");

@@ -338,6 +338,12 @@ rmg_status rmg_map_object(const rmg_map *map, size_t index, rmg_map_object_info 
     info.disposition = o->disposition;
     info.join_percent = o->join_percent;
     info.join_for_money = o->join_for_money;
+    info.artifact = rmg__object_artifact_key(map, o);
+    info.spell = rmg__object_spell_key(map, o);
+    info.hero = rmg__object_hero_key(map, o);
+    info.reward = rmg__object_reward_name(map, o);
+    info.spell_count = o->n_spells;
+    info.link = o->link;
     return rmg__struct_out(out, &info, sizeof info, 2 * sizeof(size_t));
 }
 
@@ -379,6 +385,58 @@ size_t rmg_map_object_entries(const rmg_map *map, size_t index, uint32_t *buf, s
         return 0;
     const rmg__map_object *o = &map->objects.items[index];
     return rmg__object_tiles(map, o, o->visit, buf, cap);
+}
+
+size_t rmg_map_object_spells(const rmg_map *map, size_t index, const char **buf, size_t cap)
+{
+    if (!map || index >= map->objects.count)
+        return 0;
+    const rmg__map_object *o = &map->objects.items[index];
+    for (size_t k = 0; k < o->n_spells && k < cap && buf; k++)
+        buf[k] = rmg__spell_key(map, o->spells[k]);
+    return o->n_spells;
+}
+
+/* ---- concrete content (lib/objects/details.c) -------------------------------------------- */
+
+const char *rmg__spell_key(const struct rmg_map *m, long spell)
+{
+    const struct rmg_content *c = m->ctx->content;
+    return c && spell >= 0 && (size_t)spell < c->n_spells ? c->spells[spell].key : NULL;
+}
+
+const char *rmg__object_spell_key(const struct rmg_map *m, const rmg__map_object *o)
+{
+    return rmg__spell_key(m, o->spell);
+}
+
+const char *rmg__object_artifact_key(const struct rmg_map *m, const rmg__map_object *o)
+{
+    const struct rmg_content *c = m->ctx->content;
+    return c && o->artifact >= 0 && (size_t)o->artifact < c->n_artifacts ? c->artifacts[o->artifact].key : NULL;
+}
+
+const char *rmg__object_hero_key(const struct rmg_map *m, const rmg__map_object *o)
+{
+    const struct rmg_content *c = m->ctx->content;
+    return c && o->hero >= 0 && (size_t)o->hero < c->n_heroes ? c->heroes[o->hero].key : NULL;
+}
+
+/* MIS-14: the reward kind of a Seer's Hut is the family of the quest artifact it links to. */
+const char *rmg__object_reward_name(const struct rmg_map *m, const rmg__map_object *o)
+{
+    static const struct { const char *family, *name; } rewards[] = {
+        {"seer_artifact_creatures", "creatures"}, {"seer_artifact_experience", "experience"},
+        {"seer_artifact_gold", "gold"}};
+    const struct rmg_content *c = m->ctx->content;
+    if (o->kind != RMG_OBJECT_SEER_HUT || !c || !o->link || o->link > m->objects.count)
+        return NULL;
+    const char *key = m->objects.items[o->link - 1].key;
+    long row = key ? rmg__content_find_object(c, key) : -1;
+    for (size_t k = 0; row >= 0 && k < RMG__ARRAY_LEN(rewards); k++)
+        if (strcmp(c->objects[row].family, rewards[k].family) == 0)
+            return rewards[k].name;
+    return NULL;
 }
 
 /* ---- groups ----------------------------------------------------------------------------- */

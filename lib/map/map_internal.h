@@ -244,5 +244,13 @@ bool rmg__map_tile_passable(const struct rmg_map *m, size_t t);
 const char *rmg__color_name(const rmg__map_object *o);
 /* Tiles (indexes) of a footprint mask of an object; returns the count, copies at most cap. */
 size_t rmg__object_tiles(const struct rmg_map *m, const rmg__map_object *o, uint64_t mask, uint32_t *buf, size_t cap);
+/* Keys of an object's concrete content (lib/objects/details.c), NULL where none: the spell of
+ * content spell index `spell`, a scroll's spell, the quest artifact, the prison's hero, and a
+ * Seer's Hut's reward kind ("creatures", "experience", "gold"). */
+const char *rmg__spell_key(const struct rmg_map *m, long spell);
+const char *rmg__object_spell_key(const struct rmg_map *m, const rmg__map_object *o);
+const char *rmg__object_artifact_key(const struct rmg_map *m, const rmg__map_object *o);
+const char *rmg__object_hero_key(const struct rmg_map *m, const rmg__map_object *o);
+const char *rmg__object_reward_name(const struct rmg_map *m, const rmg__map_object *o);
 
 #endif

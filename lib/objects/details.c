@@ -172,15 +172,17 @@ static rmg_status prison_hero(details *d, rmg__map_object *o, rmg_rng *rng)
 static void pile_amount(rmg__map_object *o, const rmg__object_def *row, rmg_rng *rng)
 {
     int lo, hi;
-    rmg__pile_range(row ? row->resource : 0, &lo, &hi);
+    rmg__pile_range(row->resource, &lo, &hi);
     int64_t n = rmg_rng_range(rng, lo, hi);
-    o->amount = row && row->resource == 6 ? n * RMG__PILE_GOLD_STEP : n;
+    o->amount = row->resource == 6 ? n * RMG__PILE_GOLD_STEP : n;
 }
 
 static rmg_status object_details(details *d, rmg__map_object *o, rmg_rng *rng)
 {
     const rmg__object_def *row = row_of(d, o);
-    if (o->kind == RMG_OBJECT_RESOURCE) {
+    if (o->amount < 0)
+        o->amount = 0; /* the table's "no amount" (-1) is not an amount on the map */
+    if ((o->kind == RMG_OBJECT_RESOURCE || o->kind == RMG_OBJECT_TREASURE) && family_is(row, "resource")) {
         pile_amount(o, row, rng);
         return RMG_OK;
     }

@@ -112,6 +112,7 @@ FUNCTIONS: Sequence[Tuple[str, List[Any], Any]] = (
     ("rmg_map_object", [_p, c_size_t, POINTER(S.MapObjectInfo)], _status),
     ("rmg_map_object_footprint", [_p, c_size_t, POINTER(c_uint32), c_size_t], c_size_t),
     ("rmg_map_object_entries", [_p, c_size_t, POINTER(c_uint32), c_size_t], c_size_t),
+    ("rmg_map_object_spells", [_p, c_size_t, POINTER(c_char_p), c_size_t], c_size_t),
     ("rmg_map_group_count", [_p], c_size_t),
     ("rmg_map_group", [_p, c_size_t, POINTER(S.MapGroupInfo)], _status),
     ("rmg_map_group_objects", [_p, c_size_t, POINTER(c_uint32), c_size_t], c_size_t),

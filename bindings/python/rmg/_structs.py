@@ -227,6 +227,12 @@ class MapObjectInfo(Structure):
         ("disposition", c_int),
         ("join_percent", c_int),
         ("join_for_money", c_int),
+        ("artifact", c_char_p),
+        ("spell", c_char_p),
+        ("hero", c_char_p),
+        ("reward", c_char_p),
+        ("spell_count", c_size_t),
+        ("link", c_uint32),
     ]
 
 

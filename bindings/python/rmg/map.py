@@ -110,8 +110,14 @@ class MapObject:
     disposition: int
     join_percent: int
     join_for_money: int
+    artifact: Optional[str] = None
+    spell: Optional[str] = None
+    hero: Optional[str] = None
+    reward: Optional[str] = None
+    link: int = 0
     footprint: Tuple[int, ...] = ()
     entries: Tuple[int, ...] = ()
+    spells: Tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -344,7 +350,16 @@ class Map(ContextObject):
             info,
             footprint=self._ids(lib.rmg_map_object_footprint, i, n_foot),
             entries=self._ids(lib.rmg_map_object_entries, i, n_entry),
+            spells=self._spells(i, int(info.spell_count)),
         )
+
+    def _spells(self, i: int, n: int) -> Tuple[str, ...]:
+        """Spell keys of a spell Pandora's box (rmg_map_object_spells)."""
+        if n <= 0:
+            return ()
+        buf = (ctypes.c_char_p * n)()
+        got = int(self._lib.rmg_map_object_spells(self.handle, i, buf, n))
+        return tuple(S.decode(buf[k]) or "" for k in range(min(got, n)))
 
     @property
     def objects(self) -> Tuple[MapObject, ...]:
