@@ -119,8 +119,15 @@ typedef struct rmg__placer {
     uint32_t *zone_start;          /* per zone id: first index into zone_tiles (id + 1: end) */
     uint32_t *zone_tiles;
     uint32_t *seen, *prev, *queue, *cand, *dist; /* per-tile scratch */
+    /* Open land per zone, kept up to date on every tile change (set, stamp, rollback): the
+     * first open_n[z] entries of zone z's zone_tiles are exactly its open tiles; pos[t] is t's
+     * index in zone_tiles. Candidate searches sample this set instead of rescanning the zone. */
+    uint32_t *pos;
+    uint32_t *open_n;
+    struct rmg__pl_box { int x0, y0, x1, y1, level; } *box; /* per zone; level -1: several */
     uint32_t epoch;
     struct { uint32_t tile; bool walk; } cluster[RMG__PL_MAX_CLUSTER]; /* hub, pockets, entries */
+    uint32_t *in_cluster, cluster_epoch; /* per tile: cluster_epoch while in the cluster being laid out */
     size_t n_cluster;
 } rmg__placer;
 

@@ -86,6 +86,8 @@ typedef struct stage {
     size_t n_reward;
     long arts_taken[RMG__TRS_MAX_OBJECTS];
     size_t n_arts;
+    /* Fixed while a group is drawn (draw_group): free Keymaster colours, quest artifacts left. */
+    size_t draw_colors, draw_quest_artifacts;
 } stage;
 
 static const char *const mine_keys[7] = {"mine_sawmill", "mine_alchemists_lab", "mine_ore_pit", "mine_sulfur_dune",
@@ -571,9 +573,9 @@ static bool trs_available(void *user, size_t i)
         return false;
     if (family_is(d, "prison") && s->prisons + (int64_t)pending_where(s, match_prefix, "prison") >= s->g->sol.prisons_max)
         return false; /* MIS-16 */
-    if (tent && pending_where(s, match_prefix, "keymaster_tent") >= free_colors(s))
+    if (tent && pending_where(s, match_prefix, "keymaster_tent") >= s->draw_colors)
         return false; /* MIS-11: placed tents hold their colours already */
-    if (seer && (int64_t)pending_where(s, match_prefix, "seer_artifact_") >= (int64_t)quest_artifacts_left(s))
+    if (seer && pending_where(s, match_prefix, "seer_artifact_") >= s->draw_quest_artifacts)
         return false; /* MIS-13 */
     return true;
 }
@@ -591,6 +593,8 @@ static size_t draw_group(stage *s, zone_ctx *z, int64_t T, rmg_rng *rng, bool re
     s->cur = z;
     s->n_pending = 0;
     s->reward_mode = reward;
+    s->draw_colors = free_colors(s);
+    s->draw_quest_artifacts = quest_artifacts_left(s);
     return rmg__trs_group(&src, T, rng, s->scratch, out);
 }
 

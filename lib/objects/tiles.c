@@ -39,6 +39,59 @@
 static const int dx8[8] = {-1, 0, 1, -1, 1, -1, 0, 1};
 static const int dy8[8] = {-1, -1, -1, 0, 0, 1, 1, 1};
 
+static void tile_xyz(const struct rmg_map *m, size_t t, int *x, int *y, int *z);
+
+/* ---- the open-land sets ------------------------------------------------------------------------ */
+
+static void open_swap(rmg__placer *p, uint32_t i, uint32_t j)
+{
+    uint32_t a = p->zone_tiles[i], b = p->zone_tiles[j];
+    p->zone_tiles[i] = b;
+    p->zone_tiles[j] = a;
+    p->pos[a] = j;
+    p->pos[b] = i;
+}
+
+/* Puts t into or out of its zone's open set after its flags changed: O(1). */
+static void track(rmg__placer *p, size_t t)
+{
+    unsigned z = p->m->tile_zone[t];
+    if (!z || z > p->m->zones.count)
+        return;
+    uint32_t first = p->zone_start[z], end = first + p->open_n[z];
+    bool open = !(p->m->flags[t] & NOT_OPEN), in = p->pos[t] < end;
+    if (open && !in) {
+        open_swap(p, p->pos[t], end);
+        p->open_n[z]++;
+    } else if (!open && in) {
+        open_swap(p, p->pos[t], end - 1);
+        p->open_n[z]--;
+    }
+}
+
+/* Bounding box and level of every zone (for the searches around a point). */
+static void zone_boxes(rmg__placer *p)
+{
+    const struct rmg_map *m = p->m;
+    for (size_t z = 0; z < m->zones.count + 2; z++) {
+        struct rmg__pl_box *b = &p->box[z];
+        b->x0 = b->y0 = INT32_MAX;
+        b->x1 = b->y1 = -1;
+        b->level = -2; /* no tile yet */
+        if (z == 0 || z > m->zones.count)
+            continue;
+        for (uint32_t i = p->zone_start[z]; i < p->zone_start[z + 1]; i++) {
+            int x, y, l;
+            tile_xyz(m, p->zone_tiles[i], &x, &y, &l);
+            b->x0 = RMG__MIN(b->x0, x);
+            b->y0 = RMG__MIN(b->y0, y);
+            b->x1 = RMG__MAX(b->x1, x);
+            b->y1 = RMG__MAX(b->y1, y);
+            b->level = b->level == -2 || b->level == l ? l : -1;
+        }
+    }
+}
+
 rmg_status rmg__pl_init(rmg__placer *p, rmg_context *ctx, struct rmg_map *m)
 {
     memset(p, 0, sizeof *p);
@@ -52,7 +105,12 @@ rmg_status rmg__pl_init(rmg__placer *p, rmg_context *ctx, struct rmg_map *m)
     p->dist = rmg__malloc(ctx, n * sizeof *p->dist);
     p->zone_tiles = rmg__malloc(ctx, n * sizeof *p->zone_tiles);
     p->zone_start = rmg__calloc(ctx, nz, sizeof *p->zone_start);
-    if (!p->seen || !p->prev || !p->queue || !p->cand || !p->dist || !p->zone_tiles || !p->zone_start) {
+    p->pos = rmg__malloc(ctx, n * sizeof *p->pos);
+    p->in_cluster = rmg__calloc(ctx, n, sizeof *p->in_cluster);
+    p->open_n = rmg__calloc(ctx, nz, sizeof *p->open_n);
+    p->box = rmg__malloc(ctx, nz * sizeof *p->box);
+    if (!p->seen || !p->prev || !p->queue || !p->cand || !p->dist || !p->zone_tiles || !p->zone_start || !p->pos ||
+        !p->in_cluster || !p->open_n || !p->box) {
         rmg__pl_free(p);
         return rmg__error_nomem(ctx);
     }
@@ -68,6 +126,12 @@ rmg_status rmg__pl_init(rmg__placer *p, rmg_context *ctx, struct rmg_map *m)
             p->zone_tiles[--p->zone_start[z]] = (uint32_t)t;
     }
     /* zone_start[z] is now the first tile of zone z; the end is zone_start[z + 1]. */
+    zone_boxes(p);
+    for (size_t z = 1; z + 1 < nz; z++)
+        for (uint32_t i = p->zone_start[z]; i < p->zone_start[z + 1]; i++)
+            p->pos[p->zone_tiles[i]] = i;
+    for (size_t t = 0; t < n; t++)
+        track(p, t);
     return RMG_OK;
 }
 
@@ -81,6 +145,10 @@ void rmg__pl_free(rmg__placer *p)
     rmg__free(ctx, p->dist);
     rmg__free(ctx, p->zone_tiles);
     rmg__free(ctx, p->zone_start);
+    rmg__free(ctx, p->pos);
+    rmg__free(ctx, p->in_cluster);
+    rmg__free(ctx, p->open_n);
+    rmg__free(ctx, p->box);
     RMG__VEC_FREE(ctx, &p->undo);
     memset(p, 0, sizeof *p);
 }
@@ -98,6 +166,7 @@ void rmg__pl_rollback(rmg__placer *p, rmg__pl_mark mk)
         const rmg__pl_undo *u = &p->undo.items[--p->undo.count];
         m->flags[u->tile] = u->flags;
         m->tile_object[u->tile] = u->object;
+        track(p, u->tile);
     }
     while (m->groups.count > mk.groups) {
         m->groups.count--;
@@ -191,15 +260,13 @@ static bool set_flags(rmg__placer *p, size_t t, uint16_t add)
     if (!RMG__VEC_PUSH(p->ctx, &p->undo, u))
         return false;
     p->m->flags[t] |= add;
+    track(p, t);
     return true;
 }
 
 static bool in_cluster(const rmg__placer *p, size_t t)
 {
-    for (size_t i = 0; i < p->n_cluster; i++)
-        if (p->cluster[i].tile == t)
-            return true;
-    return false;
+    return p->in_cluster[t] == p->cluster_epoch;
 }
 
 /* True if t touches a passable, occupied tile that is not part of the current cluster. */
@@ -288,6 +355,14 @@ static void journal_tile(void *user, int tx, int ty)
     j->ok = set_flags(j->p, rmg__tile(m->width, m->height, tx, ty, j->z), 0);
 }
 
+static void track_tile(void *user, int tx, int ty)
+{
+    journal_ctx *j = user;
+    const struct rmg_map *m = j->p->m;
+    if (tx >= 0 && ty >= 0 && tx < m->width && ty < m->height)
+        track(j->p, rmg__tile(m->width, m->height, tx, ty, j->z));
+}
+
 /* Adds the map object and marks its footprint; 0 on allocation failure (error set). */
 static uint32_t stamp(rmg__placer *p, const rmg__pl_item *it, int zone, int ax, int ay, int az)
 {
@@ -306,10 +381,20 @@ static uint32_t stamp(rmg__placer *p, const rmg__pl_item *it, int zone, int ax, 
     o->visit = visit;
     o->zone = zone;
     rmg__map_stamp_object(p->m, o);
+    j.ok = true;
+    rmg__footprint_tiles(block | visit, ax, ay, track_tile, &j);
     return o->id;
 }
 
 /* ---- free paths ------------------------------------------------------------------------------ */
+
+static void next_epoch(rmg__placer *p)
+{
+    if (++p->epoch == 0) {
+        memset(p->seen, 0, p->m->n_tiles * sizeof *p->seen);
+        p->epoch = 1;
+    }
+}
 
 /* Connects `from` to the FREE network by a shortest path over open land of the zone; the
  * path is marked FREE. Status: RMG_OK with *ok set, or RMG_ERR_NOMEM. */
@@ -321,10 +406,7 @@ static rmg_status connect(rmg__placer *p, size_t from, int zone, bool *ok)
         *ok = true;
         return RMG_OK;
     }
-    if (++p->epoch == 0) {
-        memset(p->seen, 0, m->n_tiles * sizeof *p->seen);
-        p->epoch = 1;
-    }
+    next_epoch(p);
     size_t head = 0, tail = 0;
     p->queue[tail++] = (uint32_t)from;
     p->seen[from] = p->epoch;
@@ -355,60 +437,76 @@ static rmg_status connect(rmg__placer *p, size_t from, int zone, bool *ok)
     return RMG_OK;
 }
 
+/* Breadth-first distances over open land of the zone from the queued tiles queue[0..tail)
+ * (their dist set): a tile is (re)queued when the new distance is shorter, so the same call
+ * first computes all distances and later lowers them from newly carved paths. Returns the
+ * new tail; tiles are queued at most once per call. */
+static size_t lower_distances(rmg__placer *p, int zone, size_t tail)
+{
+    const struct rmg_map *m = p->m;
+    for (size_t head = 0; head < tail; head++) {
+        size_t t = p->queue[head];
+        size_t nbs[8];
+        int n_nb = neighbours(m, t, nbs);
+        for (int k = 0; k < n_nb; k++) {
+            size_t nb = nbs[k];
+            if (!is_open(p, nb, zone) || (p->seen[nb] == p->epoch && p->dist[nb] <= p->dist[t] + 1))
+                continue;
+            p->seen[nb] = p->epoch;
+            p->dist[nb] = p->dist[t] + 1;
+            p->prev[nb] = (uint32_t)t;
+            p->queue[tail++] = (uint32_t)nb;
+        }
+    }
+    return tail;
+}
+
 /* Extends the FREE network of a zone until every open tile is within `reach` steps of it: the
- * farthest open tile gets a carved path to the network, repeatedly. Clusters then find hubs
- * all over the zone instead of only along the skeleton (which they would wall in). */
+ * open tiles are visited from the farthest (by their first distance) down, and each one still
+ * farther than `reach` gets a carved path to the network, after which the distances are lowered
+ * from that path only (distances never grow: carving turns open land into sources). Clusters
+ * then find hubs all over the zone instead of only along the skeleton (which they would wall
+ * in). Cost: one pass over the zone plus the tiles each path brings closer. */
 rmg_status rmg__pl_spread(rmg__placer *p, int zone, int reach)
 {
     struct rmg_map *m = p->m;
-    for (;;) {
-        if (++p->epoch == 0) {
-            memset(p->seen, 0, m->n_tiles * sizeof *p->seen);
-            p->epoch = 1;
+    next_epoch(p);
+    size_t tail = 0;
+    for (uint32_t i = p->zone_start[zone]; i < p->zone_start[zone + 1]; i++) {
+        uint32_t t = p->zone_tiles[i];
+        if ((m->flags[t] & RMG__T_FREE) && !(m->flags[t] & RMG__T_BLOCKED)) {
+            p->seen[t] = p->epoch;
+            p->dist[t] = 0;
+            p->prev[t] = t;
+            p->queue[tail++] = t;
         }
-        size_t head = 0, tail = 0;
-        for (uint32_t i = p->zone_start[zone]; i < p->zone_start[zone + 1]; i++) {
-            uint32_t t = p->zone_tiles[i];
-            if ((m->flags[t] & RMG__T_FREE) && !(m->flags[t] & RMG__T_BLOCKED)) {
-                p->seen[t] = p->epoch;
-                p->dist[t] = 0;
-                p->prev[t] = t;
-                p->queue[tail++] = t;
-            }
-        }
-        if (!tail)
-            return RMG_OK;
-        size_t far = p->queue[0];
-        while (head < tail) {
-            size_t t = p->queue[head++];
-            if (p->dist[t] > p->dist[far])
-                far = t;
-            size_t nbs[8];
-            int n_nb = neighbours(m, t, nbs);
-            for (int k = 0; k < n_nb; k++) {
-                size_t nb = nbs[k];
-                if (p->seen[nb] == p->epoch || !is_open(p, nb, zone))
-                    continue;
-                p->seen[nb] = p->epoch;
-                p->dist[nb] = p->dist[t] + 1;
-                p->prev[nb] = (uint32_t)t;
-                p->queue[tail++] = (uint32_t)nb;
-            }
-        }
-        if ((int)p->dist[far] <= reach)
-            return RMG_OK;
-        for (size_t c = far; !(m->flags[c] & RMG__T_FREE); c = p->prev[c])
+    }
+    size_t n = lower_distances(p, zone, tail);
+    /* The queue held the tiles in non-decreasing distance: keep the far ones, farthest first. */
+    size_t n_far = 0;
+    for (size_t i = n; i-- > 0;) {
+        if ((int)p->dist[p->queue[i]] <= reach)
+            break;
+        p->cand[n_far++] = p->queue[i];
+    }
+    for (size_t i = 0; i < n_far; i++) {
+        uint32_t far = p->cand[i];
+        if ((int)p->dist[far] <= reach || !is_open(p, far, zone))
+            continue;
+        tail = 0;
+        for (size_t c = far; !(m->flags[c] & RMG__T_FREE); c = p->prev[c]) {
+            p->queue[tail++] = (uint32_t)c;
             if (!set_flags(p, c, RMG__T_FREE))
                 return rmg__error_nomem(p->ctx);
+        }
+        for (size_t k = 0; k < tail; k++)
+            p->dist[p->queue[k]] = 0;
+        lower_distances(p, zone, tail);
     }
+    return RMG_OK;
 }
 
 /* ---- candidates ---------------------------------------------------------------------------- */
-
-typedef struct near_sort {
-    const struct rmg_map *m;
-    const rmg__pl_request *req;
-} near_sort;
 
 static int64_t distance2(const struct rmg_map *m, const rmg__pl_request *req, size_t t)
 {
@@ -418,32 +516,6 @@ static int64_t distance2(const struct rmg_map *m, const rmg__pl_request *req, si
     return dx * dx + dy * dy + (z != req->near_z ? (int64_t)1 << 40 : 0);
 }
 
-/* Insertion of the closest `keep` candidates (stable on tile index): O(n * keep). */
-static size_t keep_nearest(rmg__placer *p, const rmg__pl_request *req, size_t n, size_t keep)
-{
-    size_t kept = 0;
-    for (size_t i = 0; i < n; i++) {
-        uint32_t t = p->cand[i];
-        int64_t d = distance2(p->m, req, t);
-        if (req->max_dist2 > 0 && d > req->max_dist2)
-            continue;
-        size_t pos = kept < keep ? kept : keep;
-        while (pos > 0 && distance2(p->m, req, p->cand[pos - 1]) > d)
-            pos--;
-        if (pos >= keep)
-            continue;
-        size_t last = kept < keep ? kept : keep - 1;
-        memmove(&p->cand[pos + 1], &p->cand[pos], (last - pos) * sizeof *p->cand);
-        p->cand[pos] = t;
-        if (kept < keep)
-            kept++;
-    }
-    return kept;
-}
-
-/* Candidate tiles: entries for singles; for clusters, hubs touching the FREE network (pass 0),
- * then hubs inside open land (pass 1), which get a carved path. Ordered by distance when asked,
- * else shuffled. */
 /* True if all 8 neighbours of t are open land of the zone. */
 static bool interior(const rmg__placer *p, size_t t, int zone)
 {
@@ -456,32 +528,103 @@ static bool interior(const rmg__placer *p, size_t t, int zone)
     return true;
 }
 
+/* Candidate tiles: entries for singles; for clusters, hubs touching the FREE network (pass 0),
+ * then hubs inside open land (pass 1), which get a carved path. */
+static bool candidate(const rmg__placer *p, const rmg__pl_request *req, size_t t, int pass)
+{
+    if (!is_open(p, t, req->zone))
+        return false;
+    if (req->hub && pass == 0)
+        return touches_flag(p, t, RMG__T_FREE);
+    if (req->hub && pass == 1)
+        return interior(p, t, req->zone);
+    return true;
+}
+
+/* Inserts t into the `kept` closest candidates (ordered by distance, then tile index). */
+static size_t keep_nearer(rmg__placer *p, const rmg__pl_request *req, uint32_t t, size_t kept, size_t keep)
+{
+    int64_t d = distance2(p->m, req, t);
+    if (req->max_dist2 > 0 && d > req->max_dist2)
+        return kept;
+    size_t pos = kept;
+    while (pos > 0) {
+        int64_t dp = distance2(p->m, req, p->cand[pos - 1]);
+        if (dp < d || (dp == d && p->cand[pos - 1] < t))
+            break;
+        pos--;
+    }
+    if (pos >= keep)
+        return kept;
+    size_t last = kept < keep ? kept : keep - 1;
+    memmove(&p->cand[pos + 1], &p->cand[pos], (last - pos) * sizeof *p->cand);
+    p->cand[pos] = t;
+    return kept < keep ? kept + 1 : kept;
+}
+
+/* The `keep` candidates nearest to the request's point, found ring by ring (Chebyshev radius
+ * r) around it: a ring can only hold tiles at squared distance >= r^2, so the search stops as
+ * soon as that exceeds the farthest kept one (or max_dist2). Zones on several levels (none
+ * today) fall back to a pass over the open set. */
+static size_t nearest_candidates(rmg__placer *p, const rmg__pl_request *req, int pass, size_t keep)
+{
+    const struct rmg_map *m = p->m;
+    const struct rmg__pl_box *b = &p->box[req->zone];
+    size_t kept = 0;
+    if (b->level < 0) {
+        uint32_t first = p->zone_start[req->zone];
+        for (uint32_t i = first; i < first + p->open_n[req->zone]; i++)
+            if (candidate(p, req, p->zone_tiles[i], pass))
+                kept = keep_nearer(p, req, p->zone_tiles[i], kept, keep);
+        return kept;
+    }
+    int cx = req->near_x, cy = req->near_y;
+    int reach = RMG__MAX(RMG__MAX(cx - b->x0, b->x1 - cx), RMG__MAX(cy - b->y0, b->y1 - cy));
+    for (int r = 0; r <= reach; r++) {
+        int64_t ring_d2 = (int64_t)r * r + (b->level != req->near_z ? (int64_t)1 << 40 : 0);
+        if (req->max_dist2 > 0 && ring_d2 > req->max_dist2)
+            break;
+        if (kept == keep && ring_d2 > distance2(m, req, p->cand[kept - 1]))
+            break;
+        for (int y = cy - r; y <= cy + r; y++) {
+            if (y < b->y0 || y > b->y1)
+                continue;
+            /* Whole rows at the top and bottom of the ring, the two end tiles elsewhere. */
+            int step = (y == cy - r || y == cy + r) ? 1 : RMG__MAX(2 * r, 1);
+            for (int x = cx - r; x <= cx + r; x += step) {
+                if (x < b->x0 || x > b->x1)
+                    continue;
+                size_t t = rmg__tile(m->width, m->height, x, y, b->level);
+                if (candidate(p, req, t, pass))
+                    kept = keep_nearer(p, req, (uint32_t)t, kept, keep);
+            }
+        }
+    }
+    return kept;
+}
+
+/* A uniform random sample of `keep` candidates in random order: the first steps of a
+ * Fisher-Yates shuffle of the zone's open set, skipping the tiles that are not candidates. */
+static size_t sampled_candidates(rmg__placer *p, const rmg__pl_request *req, rmg_rng *rng, int pass, size_t keep)
+{
+    uint32_t first = p->zone_start[req->zone], n = p->open_n[req->zone];
+    size_t taken = 0;
+    for (uint32_t i = 0; i < n && taken < keep; i++) {
+        uint32_t j = i + (uint32_t)rmg_rng_below(rng, n - i);
+        open_swap(p, first + i, first + j);
+        uint32_t t = p->zone_tiles[first + i];
+        if (candidate(p, req, t, pass))
+            p->cand[taken++] = t;
+    }
+    return taken;
+}
+
 static size_t candidates(rmg__placer *p, const rmg__pl_request *req, rmg_rng *rng, int pass)
 {
-    size_t n = 0;
-    int z = req->zone;
-    for (uint32_t i = p->zone_start[z]; i < p->zone_start[z + 1]; i++) {
-        uint32_t t = p->zone_tiles[i];
-        if (!is_open(p, t, z))
-            continue;
-        if (req->hub && pass == 0 && !touches_flag(p, t, RMG__T_FREE))
-            continue;
-        if (req->hub && pass == 1 && !interior(p, t, z))
-            continue;
-        p->cand[n++] = t;
-    }
     size_t keep = req->tries ? (size_t)req->tries : 96;
     if (req->near)
-        return keep_nearest(p, req, n, keep);
-    /* A uniform random sample of `keep` candidates: the first steps of a Fisher-Yates shuffle. */
-    size_t take = n < keep ? n : keep;
-    for (size_t i = 0; i < take; i++) {
-        size_t j = i + (size_t)rmg_rng_below(rng, n - i);
-        uint32_t tmp = p->cand[i];
-        p->cand[i] = p->cand[j];
-        p->cand[j] = tmp;
-    }
-    return take;
+        return nearest_candidates(p, req, pass, keep);
+    return sampled_candidates(p, req, rng, pass, keep);
 }
 
 /* ---- singles and clusters -------------------------------------------------------------------- */
@@ -510,23 +653,27 @@ static bool cluster_add(rmg__placer *p, size_t t, bool pocket)
     if (p->n_cluster >= RMG__PL_MAX_CLUSTER)
         return false;
     p->cluster[p->n_cluster].tile = (uint32_t)t;
+    p->in_cluster[t] = p->cluster_epoch;
     p->cluster[p->n_cluster].walk = pocket;
     p->n_cluster++;
     return true;
 }
 
-/* Puts item `it` with its entry next to a walkable cluster tile. 1 placed, 0 no room, -1 nomem. */
-static int cluster_put(rmg__placer *p, const rmg__pl_request *req, const rmg__pl_item *it, uint32_t *id)
+/* Puts item `it` with its entry next to a walkable cluster tile from cluster[from] on. 1 placed,
+ * 0 no room, -1 nomem. After a failure, a new pocket only takes room (it was open land), so the
+ * entries next to the older cluster tiles still fail: the caller then passes the pocket's index. */
+static int cluster_put(rmg__placer *p, const rmg__pl_request *req, const rmg__pl_item *it, size_t from, uint32_t *id)
 {
     size_t n = p->n_cluster;
-    for (size_t i = 0; i < n; i++) {
+    for (size_t i = from; i < n; i++) {
         if (!p->cluster[i].walk)
             continue;
-        for (int k = 0; k < 8; k++) {
-            size_t e;
+        size_t nbs[8];
+        int n_nb = neighbours(p->m, p->cluster[i].tile, nbs);
+        for (int k = 0; k < n_nb; k++) {
+            size_t e = nbs[k];
             int ax, ay, az;
-            if (!neighbour(p->m, p->cluster[i].tile, k, &e) || !is_open(p, e, req->zone) || touches_outside(p, e) ||
-                !fits_at(p, it, e, req->zone, &ax, &ay, &az))
+            if (!is_open(p, e, req->zone) || touches_outside(p, e) || !fits_at(p, it, e, req->zone, &ax, &ay, &az))
                 continue;
             *id = stamp(p, it, req->zone, ax, ay, az);
             if (!*id)
@@ -544,9 +691,11 @@ static int cluster_grow(rmg__placer *p, const rmg__pl_request *req)
     for (size_t i = 0; i < n; i++) {
         if (!p->cluster[i].walk)
             continue;
-        for (int k = 0; k < 8; k++) {
-            size_t t;
-            if (!neighbour(p->m, p->cluster[i].tile, k, &t) || !is_open(p, t, req->zone) || touches_outside(p, t))
+        size_t nbs[8];
+        int n_nb = neighbours(p->m, p->cluster[i].tile, nbs);
+        for (int k = 0; k < n_nb; k++) {
+            size_t t = nbs[k];
+            if (!is_open(p, t, req->zone) || touches_outside(p, t))
                 continue;
             if (!set_flags(p, t, RMG__T_USED))
                 return -1;
@@ -590,6 +739,10 @@ static bool seal(rmg__placer *p, const rmg__pl_request *req)
 static rmg_status try_cluster(rmg__placer *p, const rmg__pl_request *req, size_t hub, rmg__pl_result *res)
 {
     p->n_cluster = 0;
+    if (++p->cluster_epoch == 0) {
+        memset(p->in_cluster, 0, p->m->n_tiles * sizeof *p->in_cluster);
+        p->cluster_epoch = 1;
+    }
     if (!set_flags(p, hub, RMG__T_USED) || !cluster_add(p, hub, true))
         return rmg__error_nomem(p->ctx);
     /* The hub's path first: entries then keep clear of it like of any other free path. */
@@ -601,7 +754,9 @@ static rmg_status try_cluster(rmg__placer *p, const rmg__pl_request *req, size_t
     for (size_t k = 0; k < req->n_items; k++) {
         uint32_t id = 0;
         int r;
-        while ((r = cluster_put(p, req, &req->items[k], &id)) == 0) {
+        size_t from = 0;
+        while ((r = cluster_put(p, req, &req->items[k], from, &id)) == 0) {
+            from = p->n_cluster;
             if (pockets >= MAX_POCKETS)
                 return RMG_OK;
             int g = cluster_grow(p, req);

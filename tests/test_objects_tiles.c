@@ -1,0 +1,197 @@
+/* Placement on tiles (lib/objects/tiles.c): the incremental open-land sets, the spread of free
+ * paths, nearest-candidate searches and the sealing of guarded clusters (TRS-02, TRS-08, issue 8
+ * "Placement on tiles"), on a hand-built one-zone map. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "rmg_test.h"
+#include "objects/objects_internal.h"
+
+#define W 40
+#define H 32
+
+typedef struct world {
+    rmg_context *ctx;
+    struct rmg_map *m;
+    rmg__placer pl;
+} world;
+
+/* Zone 1 fills the map inside a blocked border; a FREE spine runs along row 16. */
+static void make_world(world *w)
+{
+    memset(w, 0, sizeof *w);
+    w->ctx = rmg_test_context(NULL, 7);
+    assert_int_equal(rmg__map_new(w->ctx, W, H, 1, &w->m), RMG_OK);
+    rmg__map_zone z;
+    memset(&z, 0, sizeof z);
+    z.id = 1;
+    z.cx = W / 2;
+    z.cy = H / 2;
+    assert_true(RMG__VEC_PUSH(w->ctx, &w->m->zones, z));
+    for (int y = 0; y < H; y++)
+        for (int x = 0; x < W; x++) {
+            size_t t = rmg__tile(W, H, x, y, 0);
+            w->m->tile_zone[t] = 1;
+            if (x == 0 || y == 0 || x == W - 1 || y == H - 1)
+                w->m->flags[t] |= RMG__T_BORDER | RMG__T_BLOCKED;
+            else if (y == H / 2)
+                w->m->flags[t] |= RMG__T_FREE;
+        }
+    assert_int_equal(rmg__pl_init(&w->pl, w->ctx, w->m), RMG_OK);
+}
+
+static void free_world(world *w)
+{
+    rmg__pl_free(&w->pl);
+    rmg__map_free(w->m);
+    rmg_context_destroy(w->ctx);
+}
+
+#define OPEN_FLAGS                                                                                          \
+    (RMG__T_BLOCKED | RMG__T_OBJECT | RMG__T_ENTRY | RMG__T_FREE | RMG__T_BORDER | RMG__T_PASSAGE |            \
+     RMG__T_GUARD | RMG__T_WATER | RMG__T_ROCK | RMG__T_USED)
+
+/* The open set of zone 1 holds exactly the open tiles, and pos[] indexes it. */
+static void check_open_set(const world *w)
+{
+    const rmg__placer *p = &w->pl;
+    uint32_t first = p->zone_start[1], n = p->open_n[1], expect = 0;
+    for (size_t t = 0; t < w->m->n_tiles; t++) {
+        bool open = w->m->tile_zone[t] == 1 && !(w->m->flags[t] & OPEN_FLAGS);
+        expect += open;
+        assert_int_equal(p->zone_tiles[p->pos[t]], t);
+        assert_int_equal(open, p->pos[t] >= first && p->pos[t] < first + n);
+    }
+    assert_int_equal(n, expect);
+}
+
+static const rmg__pl_item one_tile = {"resource_gold", RMG_OBJECT_RESOURCE, 0, 0};
+/* 2x2 blocked with its entry at the bottom right (anchor bit 47 is the bottom-right tile). */
+static const rmg__pl_item two_by_two = {"creature_dwelling", RMG_OBJECT_TREASURE,
+                                        ((uint64_t)3 << 38) | ((uint64_t)3 << 46), (uint64_t)1 << 47};
+
+/* The open set follows stamps, carved paths, seals and rollbacks exactly. */
+static void test_open_set_follows_changes(void **state)
+{
+    (void)state;
+    world w;
+    make_world(&w);
+    check_open_set(&w);
+    rmg_rng rng;
+    rmg_rng_seed(&rng, 3);
+    rmg__pl_item group[3] = {two_by_two, one_tile, one_tile};
+    int placed = 0;
+    for (int i = 0; i < 12; i++) {
+        rmg__pl_mark mk = rmg__pl_save(&w.pl);
+        rmg__pl_request req = {1, group, 3, true, i % 3 == 0, false, 0, 0, 0, 0, 0};
+        rmg__pl_result res;
+        assert_int_equal(rmg__pl_place(&w.pl, &req, &rng, &res), RMG_OK);
+        placed += res.placed;
+        check_open_set(&w);
+        if (i % 2) {
+            rmg__pl_rollback(&w.pl, mk);
+            check_open_set(&w);
+        } else {
+            rmg__pl_commit(&w.pl);
+        }
+    }
+    assert_true(placed >= 6);
+    assert_int_equal(rmg__pl_spread(&w.pl, 1, 3), RMG_OK);
+    check_open_set(&w);
+    free_world(&w);
+}
+
+/* After rmg__pl_spread(reach), every open tile connected to the FREE network is within reach
+ * steps of it (8 neighbours, over open land). */
+static void test_spread_reach(void **state)
+{
+    (void)state;
+    world w;
+    make_world(&w);
+    const int reach = 4;
+    assert_int_equal(rmg__pl_spread(&w.pl, 1, reach), RMG_OK);
+    check_open_set(&w);
+    int *dist = malloc(w.m->n_tiles * sizeof *dist);
+    uint32_t *queue = malloc(w.m->n_tiles * sizeof *queue);
+    size_t head = 0, tail = 0;
+    for (size_t t = 0; t < w.m->n_tiles; t++) {
+        dist[t] = -1;
+        if ((w.m->flags[t] & RMG__T_FREE) && !(w.m->flags[t] & RMG__T_BLOCKED)) {
+            dist[t] = 0;
+            queue[tail++] = (uint32_t)t;
+        }
+    }
+    while (head < tail) {
+        size_t t = queue[head++];
+        int x = (int)(t % W), y = (int)(t / W);
+        for (int dy = -1; dy <= 1; dy++)
+            for (int dx = -1; dx <= 1; dx++) {
+                size_t nt = rmg__tile(W, H, x + dx, y + dy, 0);
+                if (dist[nt] >= 0 || (w.m->flags[nt] & OPEN_FLAGS))
+                    continue;
+                dist[nt] = dist[t] + 1;
+                queue[tail++] = (uint32_t)nt;
+            }
+    }
+    size_t far = 0;
+    for (size_t t = 0; t < w.m->n_tiles; t++)
+        far += dist[t] > reach;
+    assert_int_equal(far, 0);
+    /* Paths were carved: rows 1..15 lie up to 15 steps from the spine. */
+    size_t free_tiles = 0;
+    for (size_t t = 0; t < w.m->n_tiles; t++)
+        free_tiles += (w.m->flags[t] & RMG__T_FREE) != 0;
+    assert_true(free_tiles > W - 2);
+    free(dist);
+    free(queue);
+    free_world(&w);
+}
+
+/* Nearest-first requests take the open tile closest to the point (ties: lowest tile index),
+ * and none farther than max_dist2. */
+static void test_near_requests(void **state)
+{
+    (void)state;
+    world w;
+    make_world(&w);
+    rmg_rng rng;
+    rmg_rng_seed(&rng, 5);
+    rmg__pl_request req = {1, &one_tile, 1, false, false, true, 10, 10, 0, 0, 4};
+    rmg__pl_result res;
+    assert_int_equal(rmg__pl_place(&w.pl, &req, &rng, &res), RMG_OK);
+    assert_true(res.placed);
+    const rmg__map_object *o = &w.m->objects.items[res.first_object - 1];
+    assert_int_equal(o->x, 10);
+    assert_int_equal(o->y, 10);
+    /* (10,10) is taken and its path to the spine runs downwards: the next is (10,9), the lowest
+     * tile index at squared distance 1. */
+    assert_int_equal(rmg__pl_place(&w.pl, &req, &rng, &res), RMG_OK);
+    o = &w.m->objects.items[res.first_object - 1];
+    assert_int_equal(o->x, 10);
+    assert_int_equal(o->y, 9);
+    /* Next to the border only (30,1), (29,1), (31,1) and (30,2) lie within max_dist2 = 1. */
+    rmg__pl_request edge = {1, &one_tile, 1, false, false, true, 30, 1, 0, 1, 16};
+    int placed = 0;
+    for (int i = 0; i < 6; i++) {
+        assert_int_equal(rmg__pl_place(&w.pl, &edge, &rng, &res), RMG_OK);
+        if (!res.placed)
+            break;
+        placed++;
+        o = &w.m->objects.items[res.first_object - 1];
+        int64_t dx = o->x - 30, dy = o->y - 1;
+        assert_true(dx * dx + dy * dy <= 1);
+    }
+    assert_true(placed >= 1 && placed <= 4);
+    check_open_set(&w);
+    free_world(&w);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_open_set_follows_changes),
+        cmocka_unit_test(test_spread_reach),
+        cmocka_unit_test(test_near_requests),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
