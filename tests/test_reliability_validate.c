@@ -280,19 +280,45 @@ static void test_connection_checks_fire(void **state)
     expect_violation(f, NULL);
 }
 
+rmg_status rmg__map_validate_internal(const struct rmg_map *map, rmg_context *ctx);
+
+/* The stage and template zone the driver's validation error names (the stage it retries). */
+static void expect_attribution(fixture *f, const char *stage, int zone, const char *rule)
+{
+    assert_int_equal(rmg__map_validate_internal(f->map, f->ctx), RMG_ERR_IMPOSSIBLE);
+    rmg_error_info info;
+    memset(&info, 0, sizeof info);
+    info.struct_size = sizeof info;
+    assert_int_equal(rmg_context_error(f->ctx, &info), RMG_OK);
+    printf("attributed: %s\n", info.message);
+    assert_string_equal(info.stage, stage);
+    assert_int_equal(info.zone, zone);
+    assert_non_null(strstr(info.message, "map validation"));
+    assert_non_null(strstr(info.message, rule));
+}
+
 /* The driver applies the same checks: a map that validates is what rmg_generate hands out,
- * and the internal entry point names the stage when it does not. */
+ * and when it does not, the error names the stage responsible for the broken rule (which the
+ * driver retries), the template zone and the rule. */
 static void test_internal_validation_names_the_stage(void **state)
 {
     fixture *f = *state;
     struct rmg_map *m = f->map;
     rmg__map_object saved;
     rmg__map_object *other = treasure_onto_town(m, &saved);
-    rmg_status rmg__map_validate_internal(const struct rmg_map *map, rmg_context *ctx);
-    assert_int_equal(rmg__map_validate_internal(m, f->ctx), RMG_ERR_IMPOSSIBLE);
-    assert_non_null(strstr(rmg_context_errmsg(f->ctx), "validate"));
-    assert_non_null(strstr(rmg_context_errmsg(f->ctx), "violation"));
+    int zone = m->zones.items[other->zone - 1].tpl_id;
+    /* The moved treasure's entry is cut off too: that rule comes first; objects either way. */
+    expect_attribution(f, "objects", zone, "rule '");
     *other = saved;
+    assert_int_equal(rmg__map_validate_internal(m, f->ctx), RMG_OK);
+    rmg__map_connection *c = NULL;
+    for (size_t i = 0; i < m->conns.count && !c; i++)
+        if (m->conns.items[i].realized == RMG_REALIZED_PASSAGE && m->conns.items[i].tiles.count)
+            c = &m->conns.items[i];
+    assert_non_null(c);
+    c->realized = RMG_REALIZED_MONOLITH;
+    expect_attribution(f, "build", m->zones.items[c->zone_a - 1].tpl_id, "every connection realized");
+    c->realized = RMG_REALIZED_PASSAGE;
     assert_int_equal(rmg__map_validate_internal(m, f->ctx), RMG_OK);
 }
 

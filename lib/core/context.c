@@ -1,5 +1,6 @@
 /* The context: options, version, status names, cancellation. */
 #include <string.h>
+#include <time.h>
 
 #include "core_internal.h"
 
@@ -118,13 +119,27 @@ int rmg_context_cancelled(const rmg_context *ctx)
     return ctx ? atomic_load(&ctx->cancelled) : 0;
 }
 
-bool rmg__check_cancel(rmg_context *ctx, const char *stage, double fraction)
+double rmg__now_ms(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec * 1000.0 + (double)ts.tv_nsec / 1e6;
+}
+
+rmg_status rmg__check_stop(rmg_context *ctx, const char *stage, double fraction)
 {
     if (atomic_load(&ctx->cancelled) ||
         (ctx->progress && ctx->progress(ctx->progress_user, stage, fraction) != 0)) {
         atomic_store(&ctx->cancelled, 1);
-        rmg__error_gen(ctx, RMG_ERR_CANCELLED, stage, -1, -1, "cancelled by the host");
-        return true;
+        return rmg__error_gen(ctx, RMG_ERR_CANCELLED, stage, -1, -1, "cancelled by the host");
     }
-    return false;
+    /* Checked after the callback, which may be what spent the time. */
+    if (ctx->deadline_ms > 0 && rmg__now_ms() > ctx->deadline_ms)
+        return rmg__error_gen(ctx, RMG_ERR_LIMIT, stage, -1, -1, "time budget exceeded");
+    return RMG_OK;
+}
+
+bool rmg__check_cancel(rmg_context *ctx, const char *stage, double fraction)
+{
+    return rmg__check_stop(ctx, stage, fraction) != RMG_OK;
 }

@@ -55,6 +55,10 @@ struct rmg_context {
     struct rmg_content *content;
     /* Hook for modules that attach per-context state (stage tables); owned by lib/core. */
     void *stages;
+    /* Time budget of the running generation: rmg__now_ms() value after which
+     * rmg__check_cancel stops it with RMG_ERR_LIMIT; 0 none. Set and read by the thread that
+     * generates (a context is used by one thread at a time). */
+    double deadline_ms;
 };
 
 /* Module hooks called by rmg_context_destroy to free per-context state. */
@@ -125,8 +129,14 @@ rmg_status rmg__error_gen(rmg_context *ctx, rmg_status status, const char *stage
                           const char *fmt, ...) RMG__PRINTF(6, 7);
 rmg_status rmg__error_nomem(rmg_context *ctx);
 void rmg__log(rmg_context *ctx, rmg_log_level level, const char *fmt, ...) RMG__PRINTF(3, 4);
-/* True if cancelled (by rmg_context_cancel or a progress callback); sets RMG_ERR_CANCELLED. */
+/* True if generation must stop: cancelled (by rmg_context_cancel or a progress callback; sets
+ * RMG_ERR_CANCELLED) or past ctx->deadline_ms (sets RMG_ERR_LIMIT, the cancel flag untouched).
+ * Callers return RMG_ERR_CANCELLED; the driver reports the context's status. */
 bool rmg__check_cancel(rmg_context *ctx, const char *stage, double fraction);
+/* The same as a status: RMG_OK, RMG_ERR_CANCELLED or RMG_ERR_LIMIT (error set). */
+rmg_status rmg__check_stop(rmg_context *ctx, const char *stage, double fraction);
+/* Monotonic clock in milliseconds (time budgets, stage timings). */
+double rmg__now_ms(void);
 
 /* ---- formatted strings ------------------------------------------------------------------- */
 

@@ -27,4 +27,23 @@ const char *rmg__stage_name(rmg_stage_id id);
 rmg_status rmg__run_builtin_stage(rmg__gen *g, rmg_stage_id id);
 rmg_status rmg__run_stage_with_plugins(rmg__gen *g, rmg_stage_id id);
 
+/* What the stages wrote before a stage, so the driver can retry that stage alone
+ * (checkpoint.c). Zero-initialize; rmg__checkpoint_free leaves it zeroed. */
+typedef struct rmg__checkpoint {
+    bool taken;
+    struct rmg_map parts;         /* zones, conns, objects, groups, warnings (deep), zone_stats and
+                                   * place_report pointers; nothing else of it is used */
+    uint8_t *layers;              /* the tile layers packed one after another */
+    rmg__zone_stats *zone_stats;  /* contents of the map's zone statistics, per map zone */
+    int *zone_map_id;             /* g->zone_map_id */
+    void *stage_data[8];
+    uint16_t *mirror_flags;
+    uint32_t mirror_first_object, mirror_first_group;
+} rmg__checkpoint;
+
+rmg_status rmg__checkpoint_take(rmg__gen *g, rmg__checkpoint *cp);
+/* Puts the map and generation state back as they were when cp was taken (cp is kept). */
+rmg_status rmg__checkpoint_restore(rmg__gen *g, const rmg__checkpoint *cp);
+void rmg__checkpoint_free(rmg_context *ctx, rmg__checkpoint *cp);
+
 #endif

@@ -7,19 +7,27 @@
  * Seeds: the root seed comes from the context (or one word of the host RNG); each attempt
  * derives its own root with XXH3 ("attempt", n), and every stage derives its streams from that
  * root by name and zone (rmg__gen_stream), so replacing one stage does not reshuffle another.
+ *
+ * Retries (issue 12): a stage that fails, or a map that fails validation (attributed to the
+ * stage responsible, lib/map/validate.c), is retried from that stage: the stage gets the
+ * sub-seed ("retry:<stage>", k) of its attempt's root, the stages before it keep their seeds
+ * and so their results. A stage is retried at most RMG__STAGE_RETRIES times per attempt, then
+ * a new attempt starts from solve; max_attempts bounds the runs in all. Earlier stages are
+ * re-run rather than snapshotted: with unchanged seeds they give the same result
+ * (determinism), and no stage has to expose what it writes.
  */
 #include <stdio.h>
 #include <string.h>
-#include <time.h>
 
 #include "driver_internal.h"
 #include "place/place_internal.h"
 
+/* Retries of one stage within an attempt before a new attempt (ABI.md, behavioural promise). */
+#define RMG__STAGE_RETRIES 2
+
 static double now_ms(void)
 {
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec * 1000.0 + (double)ts.tv_nsec / 1e6;
+    return rmg__now_ms();
 }
 
 /* ---- options ---------------------------------------------------------------------------- */
@@ -174,6 +182,50 @@ static void resolve_for_pack(const struct rmg_pack *pack, const rmg__template *t
     o->levels = levels;
 }
 
+/* Why a template refuses the setup once the driver resolved the open options for it. A template
+ * whose player filter admits no count at all (more humans than players, as VCMI's
+ * worldsAtWar.json asks) says so rather than "no room for 0 players". */
+static void refusal(const struct rmg_pack *pack, const rmg__template *t, const rmg_generate_options *asked,
+                    rmg_generate_options *o, char *why, size_t whylen)
+{
+    *o = *asked;
+    resolve_for_pack(pack, t, o);
+    const rmg__player_filter *pf = &t->players;
+    if (!o->players && pf->max_total > 0 && pf->min_human > pf->max_total)
+        snprintf(why, whylen, "it asks for at least %d human players but allows at most %d players in all, so no "
+                 "setup fits it", pf->min_human, pf->max_total);
+    else if (!fits_pack(pack, t, o, why, whylen) && !why[0])
+        snprintf(why, whylen, "it does not accept these options");
+}
+
+/* No template accepted the setup: the error names the setup and a template's reason (the named
+ * one, else the first). */
+static rmg_status none_fits(rmg__gen *g, const rmg_generate_options *asked)
+{
+    const struct rmg_pack *pack = g->pack;
+    const rmg__template *t = &pack->templates[0];
+    if (asked->template_name) {
+        t = NULL;
+        for (size_t i = 0; i < pack->n_templates && !t; i++)
+            if (pack->templates[i].name && strcmp(pack->templates[i].name, asked->template_name) == 0)
+                t = &pack->templates[i];
+        if (!t)
+            return rmg__error_gen(g->ctx, RMG_ERR_NOT_FOUND, "select", -1, -1, "the pack '%s' has no template named '%s'",
+                                  pack->name ? pack->name : "", asked->template_name);
+    }
+    char why[200] = "", setup[120];
+    rmg_generate_options o;
+    refusal(pack, t, asked, &o, why, sizeof why);
+    snprintf(setup, sizeof setup, "%dx%d, %s, %s players, %d human", o.width, o.height,
+             o.levels > 1 ? "underground" : "no underground", asked->players ? "given" : "any number of", o.humans);
+    if (asked->template_name)
+        return rmg__error_gen(g->ctx, RMG_ERR_NOT_FOUND, "select", -1, -1,
+                              "template '%s' does not accept this setup (%s): %s", asked->template_name, setup, why);
+    return rmg__error_gen(g->ctx, RMG_ERR_IMPOSSIBLE, "select", -1, -1,
+                          "no template of the pack accepts this setup (%s); template '%s': %s", setup,
+                          t->name ? t->name : "", why);
+}
+
 /* PCK-02: a template chosen at random among those that accept the setup. Open options are
  * resolved from the chosen template, so with nothing given every template qualifies. */
 static rmg_status select_template(rmg__gen *g, const rmg_generate_options *asked)
@@ -199,21 +251,8 @@ static rmg_status select_template(rmg__gen *g, const rmg_generate_options *asked
             fits++;
         }
     }
-    if (!fits) {
-        if (asked->template_name)
-            return rmg__error_gen(g->ctx, RMG_ERR_NOT_FOUND, "select", -1, -1,
-                                  "no template named '%s' in the pack accepts this setup", asked->template_name);
-        char why[200] = "";
-        rmg_generate_options o = *asked;
-        resolve_for_pack(pack, &pack->templates[0], &o);
-        fits_pack(pack, &pack->templates[0], &o, why, sizeof why);
-        return rmg__error_gen(g->ctx, RMG_ERR_IMPOSSIBLE, "select", -1, -1,
-                              "no template of the pack accepts this setup (%dx%d, %s, %s players, %d human); "
-                              "template '%s': %s",
-                              o.width, o.height, o.levels > 1 ? "underground" : "no underground",
-                              asked->players ? "given" : "any number of", o.humans,
-                              pack->templates[0].name ? pack->templates[0].name : "", why);
-    }
+    if (!fits)
+        return none_fits(g, asked);
     long pick = rmg_rng_weighted(&rng, weights, n);
     g->tpl = &pack->templates[pick];
     g->opt = *asked;
@@ -308,6 +347,8 @@ static rmg_status finish_stage(rmg__gen *g)
 {
     rmg_status st = rmg__finish_roads(g);
     if (st == RMG_OK)
+        st = rmg__check_stop(g->ctx, "finish", (RMG_STAGE_FINISH + 0.5) / RMG_STAGE_COUNT);
+    if (st == RMG_OK)
         st = rmg__finish_obstacles(g);
     return st;
 }
@@ -336,12 +377,28 @@ rmg_status rmg__run_builtin_stage(rmg__gen *g, rmg_stage_id id)
     }
 }
 
+/* Stages return RMG_ERR_CANCELLED when rmg__check_cancel stops them; the context's status
+ * tells a host cancel from the time budget (RMG_ERR_LIMIT). */
+static rmg_status stop_status(rmg__gen *g, rmg_status st)
+{
+    if (st == RMG_ERR_CANCELLED && rmg_context_errcode(g->ctx) == RMG_ERR_LIMIT)
+        st = RMG_ERR_LIMIT;
+    if (st == RMG_ERR_LIMIT && g->ctx->deadline_ms > 0 && now_ms() > g->ctx->deadline_ms) {
+        char stage[sizeof g->ctx->err.stage];
+        snprintf(stage, sizeof stage, "%s", g->ctx->err.stage);
+        return rmg__error_gen(g->ctx, RMG_ERR_LIMIT, stage, -1, -1, "time budget of %u ms exceeded in this stage",
+                              g->opt.time_budget_ms);
+    }
+    return st;
+}
+
 static rmg_status run_stage(rmg__gen *g, rmg_stage_id id)
 {
-    if (rmg__check_cancel(g->ctx, stage_names[id], (double)id / RMG_STAGE_COUNT))
-        return RMG_ERR_CANCELLED;
+    rmg_status st = stop_status(g, rmg__check_stop(g->ctx, stage_names[id], (double)id / RMG_STAGE_COUNT));
+    if (st != RMG_OK)
+        return st;
     double t0 = now_ms();
-    rmg_status st = rmg__run_stage_with_plugins(g, id);
+    st = stop_status(g, rmg__run_stage_with_plugins(g, id));
     if (st == RMG_OK && id == RMG_STAGE_BUILD)
         st = rmg__mirror_snapshot(g);
     if (st == RMG_OK && id == RMG_STAGE_GUARD)
@@ -384,21 +441,76 @@ static rmg_status check_deadline(rmg__gen *g, double deadline, rmg_stage_id next
     return RMG_OK;
 }
 
-/* One attempt of the whole pipeline after selection. */
-static rmg_status attempt(rmg__gen *g, uint64_t seed, int n, double deadline)
+/* Where the retries stand: the attempt (its root seed), per stage how many times it was
+ * retried within that attempt (its sub-seed), the stage the next run starts at, and the
+ * checkpoints taken before each stage of the current attempt. */
+typedef struct retry_state {
+    int attempt;
+    int retries[RMG_STAGE_COUNT];
+    rmg_stage_id from;
+    rmg__checkpoint before[RMG_STAGE_COUNT];
+} retry_state;
+
+static void drop_checkpoints(rmg_context *ctx, retry_state *r)
 {
-    g->root_seed = n == 0 ? g->base_seed : rmg_rng_derive(g->base_seed, "attempt", (uint64_t)n);
+    for (int id = 0; id < RMG_STAGE_COUNT; id++)
+        rmg__checkpoint_free(ctx, &r->before[id]);
+}
+
+/* The root a stage derives its streams from: the attempt's root, or its retry sub-seed. */
+static uint64_t stage_root(const rmg__gen *g, const retry_state *r, rmg_stage_id id)
+{
+    uint64_t root = r->attempt == 0 ? g->base_seed : rmg_rng_derive(g->base_seed, "attempt", (uint64_t)r->attempt);
+    if (r->retries[id] == 0)
+        return root;
+    char label[32];
+    snprintf(label, sizeof label, "retry:%s", stage_names[id]);
+    return rmg_rng_derive(root, label, (uint64_t)r->retries[id]);
+}
+
+/* The stage a validation failure names (lib/map/validate.c attributes each rule to the stage
+ * responsible for it); objects when it names none this driver knows. */
+static rmg_stage_id validation_stage(const rmg_context *ctx)
+{
+    for (rmg_stage_id id = RMG_STAGE_PLACE; id < RMG_STAGE_COUNT; id++)
+        if (strcmp(ctx->err.stage, stage_names[id]) == 0)
+            return id;
+    return RMG_STAGE_OBJECTS;
+}
+
+/* The map a run starts from: a new one for a run from solve, else the checkpoint taken
+ * before the stage it retries. */
+static rmg_status start_run(rmg__gen *g, retry_state *r, uint64_t seed)
+{
+    if (r->from > RMG_STAGE_SOLVE && r->before[r->from].taken)
+        return rmg__checkpoint_restore(g, &r->before[r->from]);
+    r->from = RMG_STAGE_SOLVE;
+    release_attempt(g);
+    drop_checkpoints(g->ctx, r);
     rmg_status st = rmg__map_new(g->ctx, g->opt.width, g->opt.height, g->opt.levels, &g->map);
-    if (st != RMG_OK)
-        return st;
-    st = set_metadata(g, seed);
-    for (rmg_stage_id id = RMG_STAGE_SOLVE; st == RMG_OK && id < RMG_STAGE_COUNT; id++) {
+    return st == RMG_OK ? set_metadata(g, seed) : st;
+}
+
+/* One run of the pipeline from stage r->from, with the seeds of `r`, taking a checkpoint
+ * before each stage after solve. *failed: the stage to retry when the run fails. */
+static rmg_status run_pipeline(rmg__gen *g, retry_state *r, uint64_t seed, double deadline, rmg_stage_id *failed)
+{
+    *failed = r->from;
+    rmg_status st = start_run(g, r, seed);
+    for (rmg_stage_id id = r->from; st == RMG_OK && id < RMG_STAGE_COUNT; id++) {
+        *failed = id;
+        g->root_seed = stage_root(g, r, id);
         st = check_deadline(g, deadline, id);
+        if (st == RMG_OK && id > RMG_STAGE_SOLVE && id != r->from)
+            st = rmg__checkpoint_take(g, &r->before[id]);
         if (st == RMG_OK)
             st = run_stage(g, id);
     }
-    if (st == RMG_OK)
-        st = rmg__map_validate_internal(g->map, g->ctx);
+    if (st != RMG_OK)
+        return st;
+    st = rmg__map_validate_internal(g->map, g->ctx);
+    if (st == RMG_ERR_IMPOSSIBLE)
+        *failed = validation_stage(g->ctx);
     if (st == RMG_OK)
         st = rmg__map_fingerprint(g->map, &g->map->fingerprint);
     return st;
@@ -409,44 +521,76 @@ static bool retryable(rmg_status st)
     return st == RMG_ERR_IMPOSSIBLE || st == RMG_ERR_LIMIT;
 }
 
-/* Attempts until one succeeds, one fails in a way a retry cannot mend, `max_attempts` are used
- * or the time budget is spent. *attempts: the index of the last attempt, max_attempts when all
- * were used. */
-static rmg_status run_attempts(rmg__gen *g, uint64_t seed, double t0, int max_attempts, double deadline, int *attempts)
+/* The next run after a failure of stage `failed`: from that stage again with its next
+ * sub-seed, or, once it used its retries, a new attempt from solve. */
+static void next_run(retry_state *r, rmg_stage_id failed)
+{
+    if (r->retries[failed] < RMG__STAGE_RETRIES) {
+        r->retries[failed]++;
+        r->from = failed;
+        return;
+    }
+    r->attempt++;
+    memset(r->retries, 0, sizeof r->retries);
+    r->from = RMG_STAGE_SOLVE;
+}
+
+/* A run failed and the time budget is gone: RMG_ERR_LIMIT, keeping the failure as context. */
+static rmg_status budget_spent(rmg__gen *g, int runs)
+{
+    char why[700];
+    snprintf(why, sizeof why, "%s", rmg_context_errmsg(g->ctx));
+    return rmg__error_gen(g->ctx, RMG_ERR_LIMIT, "generate", -1, -1,
+                          "time budget of %u ms exceeded after %d attempts; last failure: %s", g->opt.time_budget_ms,
+                          runs, why);
+}
+
+/* Runs until one succeeds, one fails in a way a retry cannot mend, `max_runs` are used or the
+ * time budget is spent. *runs: the runs made. On failure g->map is released. */
+static rmg_status run_attempts(rmg__gen *g, uint64_t seed, int max_runs, double deadline, int *runs)
 {
     rmg_context *ctx = g->ctx;
-    unsigned budget_ms = g->opt.time_budget_ms;
+    retry_state r;
+    memset(&r, 0, sizeof r);
     rmg_status st = RMG_OK;
     int n = 0;
-    for (; st == RMG_OK && n < max_attempts; n++) {
-        if (budget_ms && now_ms() - t0 > budget_ms) {
-            st = rmg__error_gen(ctx, RMG_ERR_LIMIT, "generate", -1, -1, "time budget of %u ms exceeded after %d attempts",
-                                budget_ms, n);
-            break;
-        }
+    while (n < max_runs) {
         rmg_context_clear_error(ctx);
-        st = attempt(g, seed, n, deadline);
+        rmg_stage_id failed = RMG_STAGE_SOLVE;
+        st = run_pipeline(g, &r, seed, deadline, &failed);
+        n++;
         if (st == RMG_OK)
             break;
-        rmg__log(ctx, RMG_LOG_INFO, "attempt %d failed: %s", n + 1, rmg_context_errmsg(ctx));
-        release_attempt(g);
-        if (!retryable(st) || (st == RMG_ERR_LIMIT && deadline > 0 && now_ms() > deadline)) /* budget spent */
+        rmg__log(ctx, RMG_LOG_INFO, "run %d (attempt %d, %s retry %d) failed: %s", n, r.attempt + 1,
+                 stage_names[failed], r.retries[failed], rmg_context_errmsg(ctx));
+        if (!retryable(st))
             break;
-        if (n + 1 < max_attempts)
-            st = RMG_OK;
+        if (deadline > 0 && now_ms() > deadline) {
+            if (st != RMG_ERR_LIMIT)
+                st = budget_spent(g, n);
+            break;
+        }
+        next_run(&r, failed);
     }
-    *attempts = n;
+    if (st != RMG_OK)
+        release_attempt(g);
+    drop_checkpoints(ctx, &r);
+    *runs = n;
     return st;
 }
 
-/* Every attempt failed in a retryable way: the template itself is the problem. The last
- * failure's message is kept as the reason. */
-static rmg_status give_up(rmg_context *ctx, int attempts)
+/* Every run failed in a retryable way: the template itself is the problem. The last failure's
+ * message (stage, zone, rule) is kept as the reason. */
+static rmg_status give_up(rmg_context *ctx, int runs)
 {
     char why[700];
     snprintf(why, sizeof why, "%s", rmg_context_errmsg(ctx));
-    rmg__error_gen(ctx, RMG_ERR_IMPOSSIBLE, "generate", ctx->err.zone, ctx->err.connection,
-                   "the template cannot produce a map after %d attempts; last failure: %s", attempts, why);
+    char stage[sizeof ctx->err.stage];
+    snprintf(stage, sizeof stage, "%s", ctx->err.stage);
+    rmg__error_gen(ctx, RMG_ERR_IMPOSSIBLE, stage[0] ? stage : "generate", ctx->err.zone, ctx->err.connection,
+                   "the template cannot produce a map after %d attempts (each stage retried at most %d times with a "
+                   "derived sub-seed); last failure: %s",
+                   runs, RMG__STAGE_RETRIES, why);
     return RMG_ERR_IMPOSSIBLE;
 }
 
@@ -482,25 +626,28 @@ rmg_status rmg_generate(rmg_context *ctx, const struct rmg_pack *pack, const rmg
     g.base_seed = ctx->rng ? ctx->rng(ctx->rng_user) : seed;
     g.root_seed = g.base_seed;
     double t0 = now_ms();
+    /* The budget counts from here; stages see it through rmg__check_cancel (lib/core). */
+    double deadline = asked.time_budget_ms ? t0 + asked.time_budget_ms : 0;
+    ctx->deadline_ms = deadline;
     st = select_template(&g, &asked);
     if (st == RMG_OK)
         st = activate_parts(&g);
     double select_ms = now_ms() - t0;
     int max_attempts = asked.max_attempts ? asked.max_attempts : RMG_DEFAULT_MAX_ATTEMPTS;
-    double deadline = asked.time_budget_ms ? t0 + asked.time_budget_ms : 0;
     int n = 0;
     if (st == RMG_OK)
-        st = run_attempts(&g, seed, t0, max_attempts, deadline, &n);
+        st = run_attempts(&g, seed, max_attempts, deadline, &n);
     if (st == RMG_OK && !g.map)
         st = rmg__error_gen(ctx, RMG_ERR_IMPOSSIBLE, "generate", -1, -1, "no attempt succeeded");
     if (st == RMG_OK) {
-        g.map->attempts = n + 1;
+        g.map->attempts = n;
         g.map->stage_ms[RMG_STAGE_SELECT] = select_ms;
         *out = g.map;
         g.map = NULL;
     } else if (retryable(st) && n >= max_attempts && !(deadline > 0 && now_ms() > deadline)) { /* budget: LIMIT */
         st = give_up(ctx, n);
     }
+    ctx->deadline_ms = 0;
     rmg__solution_free(&g);
     rmg__map_free(g.map);
     rmg__arena_free(&g.scratch);

@@ -51,11 +51,8 @@ static void free_connection(rmg_context *ctx, rmg__map_connection *c)
     RMG__VEC_FREE(ctx, &c->objects);
 }
 
-void rmg__map_free(struct rmg_map *m)
+void rmg__map_free_parts(struct rmg_map *m, rmg_context *ctx)
 {
-    if (!m)
-        return;
-    rmg_context *ctx = m->ctx;
     for (size_t i = 0; i < m->zones.count; i++)
         free_zone(ctx, &m->zones.items[i]);
     for (size_t i = 0; i < m->conns.count; i++)
@@ -69,6 +66,14 @@ void rmg__map_free(struct rmg_map *m)
     RMG__VEC_FREE(ctx, &m->objects);
     RMG__VEC_FREE(ctx, &m->groups);
     RMG__VEC_FREE(ctx, &m->warnings);
+}
+
+void rmg__map_free(struct rmg_map *m)
+{
+    if (!m)
+        return;
+    rmg_context *ctx = m->ctx;
+    rmg__map_free_parts(m, ctx);
     rmg__arena_free(&m->arena);
     rmg__free(ctx, m);
 }

@@ -14,7 +14,8 @@
  *   finish : roads, obstacles for unused land, validation, fingerprint
  *
  * Tiles are flat arrays indexed z*W*H + y*W + x. Map object ids are 1-based (0 = none).
- * Fields may be appended, never reordered.
+ * Fields may be appended, never reordered. A field a stage writes must also be saved by the
+ * driver's checkpoints (lib/driver/checkpoint.c), which let a failed stage be retried alone.
  */
 #ifndef RMG_MAP_INTERNAL_H
 #define RMG_MAP_INTERNAL_H
@@ -225,6 +226,10 @@ void rmg__gen_stream(const rmg__gen *g, const char *stage, uint64_t index, rmg_r
 /* Map building helpers (lib/map). */
 rmg_status rmg__map_new(rmg_context *ctx, int width, int height, int levels, struct rmg_map **out);
 void rmg__map_free(struct rmg_map *m);
+/* Frees the zones, connections, objects, groups and warnings (and what they own) and leaves
+ * them empty; the layers and the arena stay. `m` may be a copy of a map's parts (lib/driver/
+ * checkpoint.c), hence the explicit context. */
+void rmg__map_free_parts(struct rmg_map *m, rmg_context *ctx);
 /* Appends an object (zeroed, id assigned, colour/creature/artifact -1); NULL on allocation
  * failure (error set). The pointer is valid until the next append. */
 rmg__map_object *rmg__map_add_object(struct rmg_map *m, const char *key, rmg_map_object_kind kind, int x, int y,

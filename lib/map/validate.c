@@ -13,7 +13,9 @@
  *    RMG__TRS_MAX_OBJECTS objects;
  *  - every real connection is realized, or unrealized with a reason; a realized one has its
  *    passage tiles or its teleport objects.
- * Violations are collected as text lines.
+ * Violations are collected as text lines. Each check is a rule with the stage responsible for
+ * it: the driver retries that stage (lib/driver/generate.c), so a guard reachable around is the
+ * objects stage's to mend, an unrealized connection the build stage's.
  */
 #include <stdio.h>
 #include <string.h>
@@ -22,21 +24,56 @@
 #include "place/place_internal.h"
 #include "objects/objects_internal.h"
 
+/* The rules checked, each with the stage that makes it hold. A zone's free area is split or an
+ * entry cut off by what objects (and the obstacles after them) put down; a retry from objects
+ * re-runs those. */
+typedef enum rule {
+    RULE_FREE_AREA,
+    RULE_ENTRY,
+    RULE_GUARDED,
+    RULE_GROUP_SIZE,
+    RULE_OVERLAP,
+    RULE_TERRAIN,
+    RULE_CAP,
+    RULE_CONNECTION,
+} rule;
+
+static const struct {
+    const char *text;
+    rmg_stage_id stage;
+} rules[] = {
+    [RULE_FREE_AREA] = {"a zone's free area is one region", RMG_STAGE_OBJECTS},
+    [RULE_ENTRY] = {"every object entry is reachable from its zone's free area", RMG_STAGE_OBJECTS},
+    [RULE_GUARDED] = {"a guarded group or object is reachable only through its guard", RMG_STAGE_OBJECTS},
+    [RULE_GROUP_SIZE] = {"a treasure group holds at most its object count", RMG_STAGE_OBJECTS},
+    [RULE_OVERLAP] = {"no two objects overlap", RMG_STAGE_OBJECTS},
+    [RULE_TERRAIN] = {"an object stands on a terrain it allows (OBJ-08)", RMG_STAGE_OBJECTS},
+    [RULE_CAP] = {"object counts within their fixed caps (OBJ-07)", RMG_STAGE_OBJECTS},
+    [RULE_CONNECTION] = {"every connection realized, or unrealized with a reason", RMG_STAGE_BUILD},
+};
+
 typedef struct validator {
     const struct rmg_map *m;
     rmg_context *ctx;
     rmg__buf report;
     size_t count;
+    rule first_rule;   /* the first violation's rule and map zone id (0 none) */
+    int first_zone;
     uint32_t *label;   /* per tile: component label of its zone's free area (guards passable), 0 none */
     uint32_t *sealed;  /* the same with guard tiles blocked */
     uint32_t *main;    /* per zone id: label (in sealed) of the zone's largest region, 0 none */
     uint32_t *queue;
 } validator;
 
-static void violation(validator *v, const char *fmt, ...) RMG__PRINTF(2, 3);
+static void violation(validator *v, rule r, int zone, const char *fmt, ...) RMG__PRINTF(4, 5);
 
-static void violation(validator *v, const char *fmt, ...)
+/* Records a violation of rule r in map zone `zone` (0: none). */
+static void violation(validator *v, rule r, int zone, const char *fmt, ...)
 {
+    if (v->count == 0) {
+        v->first_rule = r;
+        v->first_zone = zone;
+    }
     char line[400];
     va_list ap;
     va_start(ap, fmt);
@@ -115,9 +152,9 @@ static void check_zone_areas(validator *v, const uint32_t *comps)
         if (z->kind == RMG_ZONE_ROCK || z->kind == RMG_ZONE_WATER)
             continue;
         if (comps[z->id] == 0)
-            violation(v, "zone %d (template zone %d): no free tile", z->id, z->tpl_id);
+            violation(v, RULE_FREE_AREA, z->id, "zone %d (template zone %d): no free tile", z->id, z->tpl_id);
         else if (comps[z->id] > 1)
-            violation(v, "zone %d (template zone %d): free area split into %u parts", z->id, z->tpl_id, comps[z->id]);
+            violation(v, RULE_FREE_AREA, z->id, "zone %d (template zone %d): free area split into %u parts", z->id, z->tpl_id, comps[z->id]);
     }
 }
 
@@ -151,10 +188,10 @@ static void check_objects(validator *v)
         entry_check e = {v, o, false, 0};
         rmg__footprint_tiles(o->visit, o->x, o->y, check_entry_tile, &e);
         if (e.outside)
-            violation(v, "object %u (%s) at %d,%d,%d: footprint leaves the map", o->id, o->key ? o->key : "?", o->x,
+            violation(v, RULE_ENTRY, o->zone, "object %u (%s) at %d,%d,%d: footprint leaves the map", o->id, o->key ? o->key : "?", o->x,
                       o->y, o->z);
         else if (!e.ok)
-            violation(v, "object %u (%s) at %d,%d,%d: entry not reachable", o->id, o->key ? o->key : "?", o->x, o->y,
+            violation(v, RULE_ENTRY, o->zone, "object %u (%s) at %d,%d,%d: entry not reachable", o->id, o->key ? o->key : "?", o->x, o->y,
                       o->z);
     }
 }
@@ -173,7 +210,7 @@ static void claim_tile(void *user, int x, int y)
         return;
     size_t t = rmg__tile(m->width, m->height, x, y, c->o->z);
     if (c->owner[t] && c->owner[t] != c->o->id)
-        violation(c->v, "objects %u and %u overlap at %d,%d,%d", c->owner[t], c->o->id, x, y, c->o->z);
+        violation(c->v, RULE_OVERLAP, c->o->zone, "objects %u and %u overlap at %d,%d,%d", c->owner[t], c->o->id, x, y, c->o->z);
     c->owner[t] = c->o->id;
 }
 
@@ -222,7 +259,7 @@ static void check_guarded(validator *v)
     for (size_t i = 0; i < m->groups.count; i++) {
         const rmg__map_group *g = &m->groups.items[i];
         if (g->objects.count > RMG__TRS_MAX_OBJECTS)
-            violation(v, "group %u (zone %d): %zu objects, more than %d", g->id, g->zone, g->objects.count,
+            violation(v, RULE_GROUP_SIZE, g->zone, "group %u (zone %d): %zu objects, more than %d", g->id, g->zone, g->objects.count,
                       RMG__TRS_MAX_OBJECTS);
         if (!g->guard)
             continue;
@@ -232,7 +269,7 @@ static void check_guarded(validator *v)
                 continue;
             const rmg__map_object *o = &m->objects.items[id - 1];
             if (reached_past_guards(v, o))
-                violation(v, "group %u (zone %d): object %u (%s) at %d,%d,%d is reachable without passing guard %u",
+                violation(v, RULE_GUARDED, g->zone, "group %u (zone %d): object %u (%s) at %d,%d,%d is reachable without passing guard %u",
                           g->id, g->zone, o->id, o->key ? o->key : "?", o->x, o->y, o->z, g->guard);
         }
     }
@@ -241,7 +278,7 @@ static void check_guarded(validator *v)
         if (!o->guard || o->group || o->kind == RMG_OBJECT_MONSTER)
             continue;
         if (reached_past_guards(v, o))
-            violation(v, "object %u (%s) at %d,%d,%d: reachable without passing guard %u", o->id,
+            violation(v, RULE_GUARDED, o->zone, "object %u (%s) at %d,%d,%d: reachable without passing guard %u", o->id,
                       o->key ? o->key : "?", o->x, o->y, o->z, o->guard);
     }
 }
@@ -268,14 +305,14 @@ static void check_terrains_and_counts(validator *v, const struct rmg_content *c,
         if (def->terrains && !def->terrains_na && o->zone > 0 && (size_t)o->zone <= m->zones.count) {
             int terrain = m->zones.items[o->zone - 1].terrain;
             if (terrain < 0 || terrain >= 32 || !(def->terrains & ((uint32_t)1 << terrain)))
-                violation(v, "object %u (%s) at %d,%d,%d: zone %d's terrain %d is not one it allows (OBJ-08)", o->id,
+                violation(v, RULE_TERRAIN, o->zone, "object %u (%s) at %d,%d,%d: zone %d's terrain %d is not one it allows (OBJ-08)", o->id,
                           o->key, o->x, o->y, o->z, o->zone, terrain);
         }
     }
     for (size_t d = 0; d < c->n_objects; d++) {
         const rmg__object_def *def = &c->objects[d];
         if (def->max_map_fixed && def->max_map >= 0 && per_def[d] > def->max_map)
-            violation(v, "object %s: %u on the map, more than its fixed cap %lld (OBJ-07)", def->key, per_def[d],
+            violation(v, RULE_CAP, 0, "object %s: %u on the map, more than its fixed cap %lld (OBJ-07)", def->key, per_def[d],
                       (long long)def->max_map);
     }
 }
@@ -320,12 +357,12 @@ static void check_passage(validator *v, const rmg__map_connection *c)
         passage_neighbours(&p, t);
     }
     if (!c->tiles.count)
-        violation(v, "connection %d (zones %d-%d): realized as a passage without passage tiles", c->id, c->zone_a,
+        violation(v, RULE_CONNECTION, c->zone_a, "connection %d (zones %d-%d): realized as a passage without passage tiles", c->id, c->zone_a,
                   c->zone_b);
     else if (p.blocked)
-        violation(v, "connection %d (zones %d-%d): a passage tile is blocked", c->id, c->zone_a, c->zone_b);
+        violation(v, RULE_CONNECTION, c->zone_a, "connection %d (zones %d-%d): a passage tile is blocked", c->id, c->zone_a, c->zone_b);
     else if (!p.touches_a || !p.touches_b)
-        violation(v, "connection %d (zones %d-%d): the passage does not join both zones' free areas", c->id,
+        violation(v, RULE_CONNECTION, c->zone_a, "connection %d (zones %d-%d): the passage does not join both zones' free areas", c->id,
                   c->zone_a, c->zone_b);
 }
 
@@ -337,7 +374,7 @@ static void check_connections(validator *v)
         switch (c->realized) {
         case RMG_REALIZED_UNREALIZED:
             if (!c->why)
-                violation(v, "connection %d (zones %d-%d) is not realized and no reason is given", c->id, c->zone_a,
+                violation(v, RULE_CONNECTION, c->zone_a, "connection %d (zones %d-%d) is not realized and no reason is given", c->id, c->zone_a,
                           c->zone_b);
             break;
         case RMG_REALIZED_PASSAGE:
@@ -349,7 +386,7 @@ static void check_connections(validator *v)
         case RMG_REALIZED_MONOLITH:
         case RMG_REALIZED_ONE_WAY_MONOLITH:
             if (c->objects.count < 2)
-                violation(v, "connection %d (zones %d-%d): realized by teleports but has %zu teleport object(s)",
+                violation(v, RULE_CONNECTION, c->zone_a, "connection %d (zones %d-%d): realized by teleports but has %zu teleport object(s)",
                           c->id, c->zone_a, c->zone_b, c->objects.count);
             break;
         default:
@@ -358,54 +395,61 @@ static void check_connections(validator *v)
     }
 }
 
-static rmg_status validate(const struct rmg_map *m, rmg_context *ctx, char **report, size_t *count)
+/* Inside generation the checks stop for a cancel or the time budget (a large map's flood fills
+ * take a while); rmg_map_validate on a finished map always runs to the end. */
+static rmg_status checkpoint(const validator *v, bool stoppable, double fraction)
 {
-    validator v;
-    memset(&v, 0, sizeof v);
-    v.m = m;
-    v.ctx = ctx;
+    return stoppable ? rmg__check_stop(v->ctx, "validate", fraction) : RMG_OK;
+}
+
+static rmg_status run_checks(validator *v, const struct rmg_content *content, uint32_t *comps, bool stoppable)
+{
+    v->main = comps + 65536;
+    label_components(v, v->label, true, comps, NULL, NULL);
+    rmg_status st = checkpoint(v, stoppable, 0.3);
+    if (st != RMG_OK)
+        return st;
+    label_components(v, v->sealed, false, NULL, v->main, comps + 2 * 65536);
+    if ((st = checkpoint(v, stoppable, 0.6)) != RMG_OK)
+        return st;
+    check_zone_areas(v, comps);
+    check_objects(v);
+    check_guarded(v);
+    check_connections(v);
+    check_overlaps(v, v->queue);
+    check_terrains_and_counts(v, content, v->queue);
+    return RMG_OK;
+}
+
+/* Runs every check on m; on RMG_OK, v->count violations are in v->report (the caller frees it). */
+static rmg_status validate(validator *v, const struct rmg_map *m, rmg_context *ctx, bool stoppable)
+{
+    memset(v, 0, sizeof *v);
+    v->m = m;
+    v->ctx = ctx;
     const struct rmg_content *content = rmg__content_get(ctx);
     if (!content)
         return rmg_context_errcode(ctx) ? rmg_context_errcode(ctx) : RMG_ERR_INTERNAL;
-    rmg__buf_init(&v.report, ctx);
-    v.label = rmg__calloc(ctx, m->n_tiles, sizeof *v.label);
-    v.sealed = rmg__calloc(ctx, m->n_tiles, sizeof *v.sealed);
-    v.queue = rmg__malloc(ctx, (m->n_tiles > content->n_objects ? m->n_tiles : content->n_objects) * sizeof *v.queue);
+    rmg__buf_init(&v->report, ctx);
+    v->label = rmg__calloc(ctx, m->n_tiles, sizeof *v->label);
+    v->sealed = rmg__calloc(ctx, m->n_tiles, sizeof *v->sealed);
+    v->queue = rmg__malloc(ctx, (m->n_tiles > content->n_objects ? m->n_tiles : content->n_objects) * sizeof *v->queue);
     /* Zone ids are uint16_t: per-zone arrays cover every possible id. */
     uint32_t *comps = rmg__calloc(ctx, 3 * 65536, sizeof *comps);
     rmg_status st = RMG_OK;
-    if (!v.label || !v.sealed || !v.queue || !comps) {
+    if (!v->label || !v->sealed || !v->queue || !comps)
         st = rmg__error_nomem(ctx);
-    } else {
-        v.main = comps + 65536;
-        label_components(&v, v.label, true, comps, NULL, NULL);
-        label_components(&v, v.sealed, false, NULL, v.main, comps + 2 * 65536);
-        check_zone_areas(&v, comps);
-        check_objects(&v);
-        check_guarded(&v);
-        check_connections(&v);
-        check_overlaps(&v, v.queue);
-        check_terrains_and_counts(&v, content, v.queue);
-    }
+    else
+        st = run_checks(v, content, comps, stoppable);
     rmg__free(ctx, comps);
-    rmg__free(ctx, v.label);
-    rmg__free(ctx, v.sealed);
-    rmg__free(ctx, v.queue);
-    if (st == RMG_OK && v.report.failed)
+    rmg__free(ctx, v->label);
+    rmg__free(ctx, v->sealed);
+    rmg__free(ctx, v->queue);
+    if (st == RMG_OK && v->report.failed)
         st = rmg__error_nomem(ctx);
-    if (st != RMG_OK) {
-        rmg__buf_free(&v.report);
-        return st;
-    }
-    *count = v.count;
-    if (report) {
-        *report = rmg__buf_take(&v.report);
-        if (!*report)
-            return rmg__error_nomem(ctx);
-    } else {
-        rmg__buf_free(&v.report);
-    }
-    return RMG_OK;
+    if (st != RMG_OK)
+        rmg__buf_free(&v->report);
+    return st;
 }
 
 rmg_status rmg_map_validate(const rmg_map *map, char **report, size_t *count)
@@ -414,22 +458,39 @@ rmg_status rmg_map_validate(const rmg_map *map, char **report, size_t *count)
         return RMG_ERR_INVALID_ARG;
     if (report)
         *report = NULL;
-    return validate(map, map->ctx, report, count);
-}
-
-rmg_status rmg__map_validate_internal(const struct rmg_map *m, rmg_context *ctx)
-{
-    char *report = NULL;
-    size_t count = 0;
-    rmg_status st = validate(m, ctx, &report, &count);
+    validator v;
+    rmg_status st = validate(&v, map, map->ctx, false);
     if (st != RMG_OK)
         return st;
-    if (count) {
-        char *nl = strchr(report, '\n');
-        if (nl)
-            *nl = '\0';
-        st = rmg__error_gen(ctx, RMG_ERR_IMPOSSIBLE, "validate", -1, -1, "%zu violation(s); first: %s", count, report);
+    *count = v.count;
+    if (!report) {
+        rmg__buf_free(&v.report);
+        return RMG_OK;
     }
-    rmg__free(ctx, report);
+    *report = rmg__buf_take(&v.report);
+    return *report ? RMG_OK : rmg__error_nomem(map->ctx);
+}
+
+/* The error names the stage responsible for the first violation's rule (the driver retries
+ * it), the template zone and the rule. */
+rmg_status rmg__map_validate_internal(const struct rmg_map *m, rmg_context *ctx)
+{
+    validator v;
+    rmg_status st = validate(&v, m, ctx, true);
+    if (st != RMG_OK)
+        return st;
+    if (v.count) {
+        const char *first = v.report.data ? v.report.data : "";
+        const char *nl = memchr(first, '\n', v.report.len);
+        int len = nl ? (int)(nl - first) : (int)v.report.len;
+        const rmg__map_zone *z = v.first_zone > 0 && (size_t)v.first_zone <= m->zones.count
+                                     ? &m->zones.items[v.first_zone - 1]
+                                     : NULL;
+        st = rmg__error_gen(ctx, RMG_ERR_IMPOSSIBLE, rmg__stage_name(rules[v.first_rule].stage),
+                            z && z->tpl_id > 0 ? z->tpl_id : -1, -1,
+                            "map validation: rule '%s' broken (%zu violation(s)); first: %.*s",
+                            rules[v.first_rule].text, v.count, len, first);
+    }
+    rmg__buf_free(&v.report);
     return st;
 }
