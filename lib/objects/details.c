@@ -182,17 +182,19 @@ static rmg_status object_details(details *d, rmg__map_object *o, rmg_rng *rng)
     const rmg__object_def *row = row_of(d, o);
     if (o->amount < 0)
         o->amount = 0; /* the table's "no amount" (-1) is not an amount on the map */
+    /* What an object already holds stays (the pass only fills what is missing). */
     if ((o->kind == RMG_OBJECT_RESOURCE || o->kind == RMG_OBJECT_TREASURE) && family_is(row, "resource")) {
-        pile_amount(o, row, rng);
+        if (o->amount <= 0)
+            pile_amount(o, row, rng);
         return RMG_OK;
     }
     if (o->kind != RMG_OBJECT_TREASURE || !row)
         return RMG_OK;
-    if (family_is(row, "pandora_spells"))
+    if (family_is(row, "pandora_spells") && !o->n_spells)
         return pandora_spells(d, o);
-    if (family_is(row, "spell_scroll"))
+    if (family_is(row, "spell_scroll") && o->spell < 0)
         return scroll_spell(d, o, row, rng);
-    if (family_is(row, "prison"))
+    if (family_is(row, "prison") && o->hero < 0)
         return prison_hero(d, o, rng);
     return RMG_OK;
 }
