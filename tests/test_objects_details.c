@@ -147,6 +147,22 @@ static rmg_context *content_context(const struct rmg_content **c)
     return ctx;
 }
 
+/* A world of `zones` zones in a context of its own with the built-in content. */
+static const struct rmg_content *open_world(world *w, int zones)
+{
+    const struct rmg_content *c;
+    rmg_context *ctx = content_context(&c);
+    make_world(w, ctx, c, zones);
+    return c;
+}
+
+static void close_world(world *w)
+{
+    rmg_context *ctx = w->ctx;
+    free_world(w);
+    rmg_context_destroy(ctx);
+}
+
 /* ---- conventions --------------------------------------------------------------------------- */
 
 static void test_obj15_pandora_spell_range(void **state)
@@ -216,10 +232,8 @@ static void test_mis02_pile_ranges(void **state)
 static void test_obj14_pandora_spells(void **state)
 {
     (void)state;
-    const struct rmg_content *c;
-    rmg_context *ctx = content_context(&c);
     world w;
-    make_world(&w, ctx, c, 1);
+    open_world(&w, 1);
     ban(&w, "fireball");
     uint32_t level3 = add(&w, "pandora_spells_level_3", RMG_OBJECT_TREASURE, 1);
     uint32_t air = add(&w, "pandora_spells_air", RMG_OBJECT_TREASURE, 1);
@@ -254,17 +268,14 @@ static void test_obj14_pandora_spells(void **state)
     assert_int_equal(tsv_box_spells(4, 5, "air", keys, 0), 6);
     for (size_t k = 1; k < o->n_spells; k++)
         assert_true(o->spells[k - 1] < o->spells[k]); /* content order, each once */
-    free_world(&w);
-    rmg_context_destroy(ctx);
+    close_world(&w);
 }
 
 static void test_obj14_custom_box_all_banned(void **state)
 {
     (void)state;
-    const struct rmg_content *c;
-    rmg_context *ctx = content_context(&c);
     world w;
-    make_world(&w, ctx, c, 1);
+    open_world(&w, 1);
     ban(&w, "implosion");
     ban(&w, "summon_earth_elemental");
     uint32_t id = add(&w, "pandora_spells_level_1", RMG_OBJECT_TREASURE, 1);
@@ -275,17 +286,14 @@ static void test_obj14_custom_box_all_banned(void **state)
     assert_int_equal(obj(&w, id)->n_spells, 0);
     assert_null(obj(&w, id)->spells);
     assert_int_equal(warnings_with(&w, "OBJ-14"), 1);
-    free_world(&w);
-    rmg_context_destroy(ctx);
+    close_world(&w);
 }
 
 static void test_obj16_scroll_spells(void **state)
 {
     (void)state;
-    const struct rmg_content *c;
-    rmg_context *ctx = content_context(&c);
     world w;
-    make_world(&w, ctx, c, 1);
+    const struct rmg_content *c = open_world(&w, 1);
     ban(&w, "town_portal");
     ban(&w, "water_walk");
     ban(&w, "fly");
@@ -310,17 +318,14 @@ static void test_obj16_scroll_spells(void **state)
     assert_int_equal(c->spells[s1].level, 1);
     assert_true(c->spells[s1].learnable);
     assert_int_equal(w.m->warnings.count, 0);
-    free_world(&w);
-    rmg_context_destroy(ctx);
+    close_world(&w);
 }
 
 static void test_mis31_prison_heroes(void **state)
 {
     (void)state;
-    const struct rmg_content *c;
-    rmg_context *ctx = content_context(&c);
     world w;
-    make_world(&w, ctx, c, 2);
+    const struct rmg_content *c = open_world(&w, 2);
     memset(w.hero_allowed, 0, c->n_heroes);
     static const char *const allowed[] = {"orrin", "valeska", "edric", "sylvia"};
     for (size_t k = 0; k < 4; k++)
@@ -350,17 +355,14 @@ static void test_mis31_prison_heroes(void **state)
     assert_int_equal(warnings_with(&w, "MIS-31"), 1);
     assert_int_equal(obj(&w, p[1])->amount, 500000); /* MIS-17: experience kept */
     assert_int_equal(obj(&w, given)->hero, hero(&w, "sylvia"));
-    free_world(&w);
-    rmg_context_destroy(ctx);
+    close_world(&w);
 }
 
 static void test_mis02_resource_piles(void **state)
 {
     (void)state;
-    const struct rmg_content *c;
-    rmg_context *ctx = content_context(&c);
     world w;
-    make_world(&w, ctx, c, 3);
+    open_world(&w, 3);
     static const char *const keys[7] = {"resource_wood", "resource_mercury", "resource_ore", "resource_sulfur",
                                         "resource_crystal", "resource_gems", "resource_gold"};
     for (int k = 0; k < 7 * 60; k++)
@@ -385,8 +387,7 @@ static void test_mis02_resource_piles(void **state)
             assert_true(values_seen[r] & ((uint64_t)1 << v));
     }
     assert_int_equal(obj(&w, scroll)->amount, 0); /* the table's -1 "no amount" */
-    free_world(&w);
-    rmg_context_destroy(ctx);
+    close_world(&w);
 }
 
 /* Same seed, same details; a zone's details do not move when another zone gets more objects. */
