@@ -19,6 +19,7 @@
 #include <time.h>
 
 #include "rmg_test.h"
+#include "driver/driver_internal.h"
 
 static double now_ms(void)
 {
@@ -120,9 +121,90 @@ static void test_corpus_generates_valid_maps(void **state)
     assert_true(rate >= (double)min_rate);
 }
 
+typedef struct setup_tally {
+    size_t templates, refused, unusable;
+} setup_tally;
+
+/* Every template of a file, with nothing asked: the setup the driver resolves for it is one
+ * its own fit check accepts (mirror packs included: a mt_Kubaryt refused its resolved 108x108
+ * once), unless no setup can fit the template (no zones; more humans than players), which the
+ * reason says. */
+static void set_up_file(const char *file, setup_tally *tally)
+{
+    rmg_context *ctx = rmg_test_context(NULL, 1);
+    rmg_pack *pack = NULL;
+    if (rmg_pack_load(ctx, file, RMG_FORMAT_AUTO, &pack) == RMG_OK) {
+        for (size_t i = 0; i < pack->n_templates; i++) {
+            const rmg__template *t = &pack->templates[i];
+            rmg_generate_options asked, o;
+            rmg_generate_options_init(&asked);
+            char why[200] = "";
+            tally->templates++;
+            if (rmg__driver_setup(pack, t, &asked, &o, why, sizeof why))
+                continue;
+            printf("refused: %s | '%s' | %dx%dx%d, %d players, %d human: %s\n", file, t->name ? t->name : "",
+                   o.width, o.height, o.levels, o.players, o.humans, why);
+            bool unusable = t->n_zones == 0 || (t->players.max_total > 0 && t->players.min_human > t->players.max_total);
+            tally->unusable += unusable;
+            tally->refused += !unusable;
+            assert_true(unusable ? strstr(why, "no zones") || strstr(why, "no setup fits") : why[0] != '\0');
+        }
+    }
+    rmg_pack_destroy(pack);
+    rmg_context_destroy(ctx);
+}
+
+static void test_driver_setup_fits_every_corpus_template(void **state)
+{
+    (void)state;
+    static const char *const dirs[] = {"corpus/h3t", "corpus/sod", "corpus/vcmi"};
+    setup_tally tally = {0};
+    for (size_t d = 0; d < sizeof dirs / sizeof *dirs; d++) {
+        char **files = rmg_test_list_files(rmg_test_shared(dirs[d]), "");
+        assert_non_null(files);
+        for (long i = 0; files[i]; i++)
+            set_up_file(files[i], &tally);
+        rmg_test_free_list(files);
+    }
+    printf("driver setup: %zu templates, %zu refused, %zu no setup can fit\n", tally.templates, tally.refused,
+           tally.unusable);
+    assert_true(tally.templates > 500);
+    assert_int_equal(tally.refused, 0);
+}
+
+/* A template that no setup fits (worldsAtWar.json: humans "3", players "2") fails at select
+ * with that reason; a template name the pack lacks is named as missing. */
+static void test_select_refusals_give_the_reason(void **state)
+{
+    (void)state;
+    rmg_context *ctx = rmg_test_context(NULL, 1);
+    rmg_pack *pack = NULL;
+    assert_int_equal(rmg_pack_load(ctx, rmg_test_shared("corpus/vcmi/heroes3/worldsAtWar.json"), RMG_FORMAT_AUTO,
+                                   &pack),
+                     RMG_OK);
+    rmg_generate_options go;
+    rmg_generate_options_init(&go);
+    rmg_map *map = NULL;
+    assert_int_equal(rmg_generate(ctx, pack, &go, &map), RMG_ERR_IMPOSSIBLE);
+    printf("%s\n", rmg_context_errmsg(ctx));
+    assert_non_null(strstr(rmg_context_errmsg(ctx), "at least 3 human players but allows at most 2 players"));
+    go.template_name = "Worlds at War";
+    assert_int_equal(rmg_generate(ctx, pack, &go, &map), RMG_ERR_NOT_FOUND);
+    assert_non_null(strstr(rmg_context_errmsg(ctx), "at least 3 human players"));
+    go.template_name = "No Such Template";
+    assert_int_equal(rmg_generate(ctx, pack, &go, &map), RMG_ERR_NOT_FOUND);
+    printf("%s\n", rmg_context_errmsg(ctx));
+    assert_non_null(strstr(rmg_context_errmsg(ctx), "has no template named 'No Such Template'"));
+    assert_null(map);
+    rmg_pack_destroy(pack);
+    rmg_context_destroy(ctx);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_driver_setup_fits_every_corpus_template),
+        cmocka_unit_test(test_select_refusals_give_the_reason),
         cmocka_unit_test(test_corpus_generates_valid_maps),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

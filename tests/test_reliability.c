@@ -144,6 +144,153 @@ static void test_cancel_from_another_thread_stops_cleanly(void **state)
     rmg_context_destroy(job.ctx);
 }
 
+/* ---- stopping a large map promptly --------------------------------------------------------- */
+
+static double wall_ms(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec * 1000.0 + (double)ts.tv_nsec / 1e6;
+}
+
+/* A template for the largest maps (252x252 with underground): 16 zones in a chain, each with
+ * dense treasure, so the objects and finish stages take long. */
+static char *large_template(void)
+{
+    size_t cap = 16384, n = 0;
+    char *y = malloc(cap);
+    n += (size_t)snprintf(y + n, cap - n,
+                          "version: 1\nname: large\ntemplates:\n  - name: Large\n    min_size: 1\n"
+                          "    max_size: 200\n    players: {min_total: 2, max_total: 2}\n    zones:\n");
+    for (int z = 1; z <= 16; z++)
+        n += (size_t)snprintf(y + n, cap - n,
+                              "      - {id: %d, kind: %s, %ssize: 10, player_towns: {castles: 1}, treasure: "
+                              "[{min: 500, max: 3000, density: 10}, {min: 3000, max: 6000, density: 6}, "
+                              "{min: 10000, max: 15000, density: 2}]}\n",
+                              z, z <= 2 ? "human_start" : "treasure", z == 1 ? "owner: 1, " : z == 2 ? "owner: 2, " : "");
+    n += (size_t)snprintf(y + n, cap - n, "    connections:\n");
+    for (int z = 1; z < 16; z++)
+        n += (size_t)snprintf(y + n, cap - n, "      - {a: %d, b: %d, value: 3000}\n", z, z + 1);
+    return y;
+}
+
+static rmg_pack *load_large(rmg_context *ctx)
+{
+    char *yaml = large_template();
+    rmg_pack *pack = NULL;
+    rmg_status st = rmg_pack_load_string(ctx, yaml, strlen(yaml), "large", RMG_FORMAT_YAML, &pack);
+    free(yaml);
+    if (st != RMG_OK)
+        fail_msg("large template does not load: %s", rmg_context_errmsg(ctx));
+    return pack;
+}
+
+typedef struct stop_job {
+    rmg_context *ctx;
+    atomic_int in_objects; /* set by the progress callback once the objects stage has begun */
+    double cancelled_at;   /* wall ms of rmg_context_cancel */
+} stop_job;
+
+static int watch_objects(void *user, const char *stage, double fraction)
+{
+    stop_job *job = user;
+    (void)fraction;
+    if (strcmp(stage, "objects") == 0)
+        atomic_store(&job->in_objects, 1);
+    return 0;
+}
+
+/* Cancels a few milliseconds into the objects stage, inside it rather than at its start. */
+static void *cancel_in_objects(void *arg)
+{
+    stop_job *job = arg;
+    struct timespec pause = {0, 1000000};
+    while (!atomic_load(&job->in_objects))
+        nanosleep(&pause, NULL);
+    pause.tv_nsec = 20 * 1000000L;
+    nanosleep(&pause, NULL);
+    job->cancelled_at = wall_ms();
+    rmg_context_cancel(job->ctx);
+    return NULL;
+}
+
+/* Bound between a cancel (or the end of the budget) and rmg_generate's return on a 252x252x2
+ * map: the objects stage checks between zones, so the wait is at most about one zone's work
+ * (sanitizer build, shared CPU: generous). */
+#define STOP_BOUND_MS 3000.0
+
+/* A cancel from another thread while the objects stage of a large map runs returns promptly
+ * with RMG_ERR_CANCELLED (no leak: ASan), and the context generates again afterwards. */
+static void test_cancel_inside_a_stage_of_a_large_map(void **state)
+{
+    (void)state;
+    stop_job job;
+    memset(&job, 0, sizeof job);
+    atomic_init(&job.in_objects, 0);
+    rmg_context_options o;
+    rmg_context_options_init(&o);
+    o.seed = 3;
+    o.progress = watch_objects;
+    o.progress_user = &job;
+    assert_int_equal(rmg_context_create(&job.ctx, &o), RMG_OK);
+    rmg_pack *pack = load_large(job.ctx);
+    rmg_generate_options go;
+    pthread_t th;
+    assert_int_equal(pthread_create(&th, NULL, cancel_in_objects, &job), 0);
+    options(&go, 252, 2, "Large");
+    rmg_map *map = NULL;
+    double t0 = wall_ms();
+    rmg_status st = rmg_generate(job.ctx, pack, &go, &map);
+    double returned = wall_ms();
+    pthread_join(th, NULL);
+    printf("large map: cancelled %.0f ms after the start, returned %.0f ms after the cancel: %s\n",
+           job.cancelled_at - t0, returned - job.cancelled_at, rmg_context_errmsg(job.ctx));
+    assert_int_equal(st, RMG_ERR_CANCELLED);
+    assert_null(map);
+    assert_true(returned - job.cancelled_at < STOP_BOUND_MS);
+    rmg_context_reset_cancel(job.ctx);
+    options(&go, 36, 1, NULL);
+    assert_int_equal(rmg_generate(job.ctx, NULL, &go, &map), RMG_OK);
+    rmg_map_destroy(map);
+    rmg_pack_destroy(pack);
+    rmg_context_destroy(job.ctx);
+}
+
+/* A 1 ms budget gives RMG_ERR_LIMIT; a budget that ends inside the objects stage of a large
+ * map stops it within the bound, not at the end of the stage. */
+static void test_budget_inside_a_stage_of_a_large_map(void **state)
+{
+    (void)state;
+    rmg_context *ctx = rmg_test_context(NULL, 3);
+    rmg_pack *pack = load_large(ctx);
+    rmg_generate_options go;
+    options(&go, 252, 2, "Large");
+    go.time_budget_ms = 1;
+    rmg_map *map = NULL;
+    assert_int_equal(rmg_generate(ctx, pack, &go, &map), RMG_ERR_LIMIT);
+    assert_null(map);
+    assert_non_null(strstr(rmg_context_errmsg(ctx), "time budget of 1 ms"));
+    /* The time to the objects stage, then a budget ending a little after it begins. */
+    go.time_budget_ms = 0;
+    go.max_attempts = 1;
+    double t0 = wall_ms();
+    rmg_status full = rmg_generate(ctx, pack, &go, &map);
+    double full_ms = wall_ms() - t0;
+    rmg_map_destroy(map);
+    map = NULL;
+    go.time_budget_ms = (unsigned)(full_ms * 0.4) + 1;
+    t0 = wall_ms();
+    rmg_status st = rmg_generate(ctx, pack, &go, &map);
+    double spent = wall_ms() - t0;
+    printf("large map: %s in %.0f ms; with a %u ms budget %.0f ms: %s\n", rmg_status_name(full), full_ms,
+           go.time_budget_ms, spent, rmg_context_errmsg(ctx));
+    assert_int_equal(st, RMG_ERR_LIMIT);
+    assert_null(map);
+    assert_true(spent < go.time_budget_ms + STOP_BOUND_MS);
+    rmg_pack_destroy(pack);
+    rmg_context_destroy(ctx);
+}
+
 /* ---- time budget -------------------------------------------------------------------------- */
 
 /* Stalls the host between stages: the progress callback before "build" sleeps longer than
@@ -314,6 +461,8 @@ int main(void)
         cmocka_unit_test(test_impossible_template_failure_names_the_stage),
         cmocka_unit_test(test_cancel_from_another_thread_stops_cleanly),
         cmocka_unit_test(test_time_budget_is_honoured),
+        cmocka_unit_test(test_cancel_inside_a_stage_of_a_large_map),
+        cmocka_unit_test(test_budget_inside_a_stage_of_a_large_map),
         cmocka_unit_test(test_threads_generate_independently),
         cmocka_unit_test(test_oom_through_whole_generation),
     };

@@ -84,8 +84,10 @@ struct rmg_pack;
 
 /*
  * Generates a map from a pack (NULL: the built-in pack): selects a template (PCK-02), then runs
- * solve, place, build, objects, guard and finish, retrying a failed stage with a derived
- * sub-seed at most options->max_attempts times (default RMG_DEFAULT_MAX_ATTEMPTS). The seed
+ * solve, place, build, objects, guard and finish, retrying a failed stage (or the stage a
+ * validation failure names) from that stage with a derived sub-seed, at most 2 times per stage
+ * before a new attempt, and at most options->max_attempts runs in all (default
+ * RMG_DEFAULT_MAX_ATTEMPTS; ABI.md). The seed
  * is the context's (rmg_context_set_seed). The map is validated before it is returned.
  * On failure *out is NULL and the context's error names the stage, zone and rule.
  */

@@ -22,6 +22,10 @@ rmg_status rmg__map_validate_internal(const struct rmg_map *m, rmg_context *ctx)
 
 /* Option resolution and template filtering (generate.c). */
 void rmg__resolve_options(const rmg__template *t, rmg_generate_options *o);
+/* The setup rmg_generate makes of `asked` for template t of the pack (*o, open options
+ * resolved, mirror packs included) and whether t accepts it; if not, why (why may be NULL). */
+bool rmg__driver_setup(const struct rmg_pack *pack, const rmg__template *t, const rmg_generate_options *asked,
+                       rmg_generate_options *o, char *why, size_t whylen);
 const char *rmg__stage_name(rmg_stage_id id);
 /* Runs a stage's built-in implementation (generate.c) or its registered plugin (stage.c). */
 rmg_status rmg__run_builtin_stage(rmg__gen *g, rmg_stage_id id);

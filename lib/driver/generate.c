@@ -182,20 +182,28 @@ static void resolve_for_pack(const struct rmg_pack *pack, const rmg__template *t
     o->levels = levels;
 }
 
-/* Why a template refuses the setup once the driver resolved the open options for it. A template
- * whose player filter admits no count at all (more humans than players, as VCMI's
- * worldsAtWar.json asks) says so rather than "no room for 0 players". */
-static void refusal(const struct rmg_pack *pack, const rmg__template *t, const rmg_generate_options *asked,
-                    rmg_generate_options *o, char *why, size_t whylen)
+/* The setup the driver makes of `asked` for template t of the pack (open options resolved)
+ * and whether t accepts it; if not, why. A template without zones, or whose player filter
+ * admits no count at all (more humans than players, as VCMI's worldsAtWar.json asks), says so
+ * rather than "no room for 0 players". */
+bool rmg__driver_setup(const struct rmg_pack *pack, const rmg__template *t, const rmg_generate_options *asked,
+                       rmg_generate_options *o, char *why, size_t whylen)
 {
     *o = *asked;
     resolve_for_pack(pack, t, o);
+    if (fits_pack(pack, t, o, why, whylen))
+        return true;
     const rmg__player_filter *pf = &t->players;
-    if (!o->players && pf->max_total > 0 && pf->min_human > pf->max_total)
+    if (!why)
+        return false;
+    if (t->n_zones == 0)
+        snprintf(why, whylen, "it has no zones");
+    else if (!o->players && pf->max_total > 0 && pf->min_human > pf->max_total)
         snprintf(why, whylen, "it asks for at least %d human players but allows at most %d players in all, so no "
                  "setup fits it", pf->min_human, pf->max_total);
-    else if (!fits_pack(pack, t, o, why, whylen) && !why[0])
+    else if (!why[0])
         snprintf(why, whylen, "it does not accept these options");
+    return false;
 }
 
 /* No template accepted the setup: the error names the setup and a template's reason (the named
@@ -215,7 +223,7 @@ static rmg_status none_fits(rmg__gen *g, const rmg_generate_options *asked)
     }
     char why[200] = "", setup[120];
     rmg_generate_options o;
-    refusal(pack, t, asked, &o, why, sizeof why);
+    rmg__driver_setup(pack, t, asked, &o, why, sizeof why);
     snprintf(setup, sizeof setup, "%dx%d, %s, %s players, %d human", o.width, o.height,
              o.levels > 1 ? "underground" : "no underground", asked->players ? "given" : "any number of", o.humans);
     if (asked->template_name)
@@ -244,9 +252,8 @@ static rmg_status select_template(rmg__gen *g, const rmg_generate_options *asked
         const rmg__template *t = &pack->templates[i];
         if (asked->template_name && (!t->name || strcmp(t->name, asked->template_name) != 0))
             continue;
-        rmg_generate_options o = *asked;
-        resolve_for_pack(pack, t, &o);
-        if (fits_pack(pack, t, &o, NULL, 0)) {
+        rmg_generate_options o;
+        if (rmg__driver_setup(pack, t, asked, &o, NULL, 0)) {
             weights[i] = 1;
             fits++;
         }
@@ -255,8 +262,7 @@ static rmg_status select_template(rmg__gen *g, const rmg_generate_options *asked
         return none_fits(g, asked);
     long pick = rmg_rng_weighted(&rng, weights, n);
     g->tpl = &pack->templates[pick];
-    g->opt = *asked;
-    resolve_for_pack(pack, g->tpl, &g->opt);
+    rmg__driver_setup(pack, g->tpl, asked, &g->opt, NULL, 0);
     return RMG_OK;
 }
 
