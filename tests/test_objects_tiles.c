@@ -16,8 +16,10 @@ typedef struct world {
     rmg__placer pl;
 } world;
 
-/* Zone 1 fills the map inside a blocked border; a FREE spine runs along row 16. */
-static void make_world(world *w)
+/* Zone 1 fills the map inside a blocked border; a FREE spine runs along row 16 (spine) or the
+ * zone is a 13x11 room whose FREE network is its centre tile only (a small zone without
+ * passages, reached through a gate: every tile lies within RMG__SPREAD_REACH of the centre). */
+static void make_world_with(world *w, bool spine)
 {
     memset(w, 0, sizeof *w);
     w->ctx = rmg_test_context(NULL, 7);
@@ -32,12 +34,19 @@ static void make_world(world *w)
         for (int x = 0; x < W; x++) {
             size_t t = rmg__tile(W, H, x, y, 0);
             w->m->tile_zone[t] = 1;
-            if (x == 0 || y == 0 || x == W - 1 || y == H - 1)
+            bool inside = spine ? x > 0 && y > 0 && x < W - 1 && y < H - 1
+                                : abs(x - W / 2) <= 6 && abs(y - H / 2) <= 5;
+            if (!inside)
                 w->m->flags[t] |= RMG__T_BORDER | RMG__T_BLOCKED;
-            else if (y == H / 2)
+            else if (y == H / 2 && (spine || x == W / 2))
                 w->m->flags[t] |= RMG__T_FREE;
         }
     assert_int_equal(rmg__pl_init(&w->pl, w->ctx, w->m), RMG_OK);
+}
+
+static void make_world(world *w)
+{
+    make_world_with(w, true);
 }
 
 static void free_world(world *w)
@@ -186,12 +195,103 @@ static void test_near_requests(void **state)
     free_world(&w);
 }
 
+/* Labels the 8-connected regions of passable tiles (entries passable, hubs and BLOCKED not;
+ * with `filled`, open land counts as blocked, as after the finish stage's obstacles); returns
+ * the label of the largest region (first in tile order on ties), as the map validator does. */
+static uint32_t largest_region(const world *w, const uint8_t *hub, bool filled, uint32_t *label)
+{
+    const struct rmg_map *m = w->m;
+    uint32_t *queue = malloc(m->n_tiles * sizeof *queue), next = 0, best = 0;
+    size_t best_size = 0;
+    memset(label, 0, m->n_tiles * sizeof *label);
+    for (size_t s0 = 0; s0 < m->n_tiles; s0++) {
+        uint16_t f = m->flags[s0];
+        bool pass = (f & RMG__T_ENTRY) || !(f & RMG__T_BLOCKED);
+        if (label[s0] || hub[s0] || !pass || (filled && !(f & OPEN_FLAGS)))
+            continue;
+        size_t head = 0, tail = 0;
+        label[s0] = ++next;
+        queue[tail++] = (uint32_t)s0;
+        while (head < tail) {
+            size_t t = queue[head++];
+            int x = (int)(t % W), y = (int)(t / W);
+            for (int dy = -1; dy <= 1; dy++)
+                for (int dx = -1; dx <= 1; dx++) {
+                    if (x + dx < 0 || y + dy < 0 || x + dx >= W || y + dy >= H)
+                        continue;
+                    size_t nt = rmg__tile(W, H, x + dx, y + dy, 0);
+                    uint16_t nf = m->flags[nt];
+                    bool npass = (nf & RMG__T_ENTRY) || !(nf & RMG__T_BLOCKED);
+                    if (label[nt] || hub[nt] || !npass || (filled && !(nf & OPEN_FLAGS)))
+                        continue;
+                    label[nt] = next;
+                    queue[tail++] = (uint32_t)nt;
+                }
+        }
+        if (tail > best_size) {
+            best_size = tail;
+            best = next;
+        }
+    }
+    free(queue);
+    return best;
+}
+
+/* TRS-02/TRS-08 (issue 8, "a group's objects are only reachable through its guard slot"): in a
+ * small zone whose free network is only its centre, the spread gives the network its minimum size,
+ * and no guarded cluster's objects lie in the zone's largest region with the hubs guarded,
+ * before or after the open land is filled. */
+static void test_trs08_cluster_behind_guard_in_small_network(void **state)
+{
+    (void)state;
+    world w;
+    make_world_with(&w, false);
+    assert_int_equal(w.pl.free_n[1], 1);
+    assert_int_equal(rmg__pl_spread(&w.pl, 1, RMG__SPREAD_REACH), RMG_OK);
+    assert_true(w.pl.free_n[1] >= RMG__SPREAD_MIN_FREE);
+    rmg__pl_commit(&w.pl);
+    rmg_rng rng;
+    rmg_rng_seed(&rng, 11);
+    uint8_t *hub = calloc(w.m->n_tiles, 1);
+    uint32_t *label = malloc(w.m->n_tiles * sizeof *label);
+    rmg__pl_item group[6] = {two_by_two, one_tile, one_tile, one_tile, one_tile, one_tile};
+    int placed = 0;
+    for (int i = 0; i < 40; i++) {
+        rmg__pl_request req = {1, group, (size_t)(1 + i % 6), true, false, false, 0, 0, 0, 0, 0};
+        rmg__pl_result res;
+        assert_int_equal(rmg__pl_place(&w.pl, &req, &rng, &res), RMG_OK);
+        rmg__pl_commit(&w.pl);
+        if (!res.placed)
+            continue;
+        placed++;
+        hub[res.hub - 1] = 1;
+        assert_true(w.pl.n_cluster - 1 < w.pl.free_n[1]);
+    }
+    assert_true(placed >= 5);
+    for (int filled = 0; filled < 2; filled++) {
+        uint32_t main_region = largest_region(&w, hub, filled, label);
+        for (size_t i = 0; i < w.m->objects.count; i++) {
+            const rmg__map_object *o = &w.m->objects.items[i];
+            int b = 47;
+            while (b > 0 && !(o->visit & ((uint64_t)1 << b)))
+                b--;
+            size_t e = rmg__tile(W, H, o->x - (7 - b % 8), o->y - (5 - b / 8), 0);
+            if (label[e] == main_region)
+                fail_msg("object %u at %d,%d is in the zone's largest region (filled %d)", o->id, o->x, o->y, filled);
+        }
+    }
+    free(hub);
+    free(label);
+    free_world(&w);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_open_set_follows_changes),
         cmocka_unit_test(test_spread_reach),
         cmocka_unit_test(test_near_requests),
+        cmocka_unit_test(test_trs08_cluster_behind_guard_in_small_network),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

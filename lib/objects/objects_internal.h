@@ -124,6 +124,7 @@ typedef struct rmg__placer {
      * index in zone_tiles. Candidate searches sample this set instead of rescanning the zone. */
     uint32_t *pos;
     uint32_t *open_n;
+    uint32_t *free_n;              /* per zone: passable FREE tiles (the zone's public free area) */
     struct rmg__pl_box { int x0, y0, x1, y1, level; } *box; /* per zone; level -1: several */
     uint32_t epoch;
     struct { uint32_t tile; bool walk; } cluster[RMG__PL_MAX_CLUSTER]; /* hub, pockets, entries */
@@ -179,6 +180,11 @@ rmg_status rmg__pl_place(rmg__placer *p, const rmg__pl_request *req, rmg_rng *rn
 #define RMG__TRS_MAX_FAILS 8
 /* Largest distance of open land from the free paths before content (see rmg__pl_spread). */
 #define RMG__SPREAD_REACH 6
+/* Smallest FREE network a zone gets before content (see rmg__pl_spread): a guarded cluster
+ * never encloses as many walkable tiles as the zone's free network holds, so the network stays
+ * the zone's largest region once the open land is filled (tiny zones without passages, whose
+ * network is the centre tile, would else get no content at all). */
+#define RMG__SPREAD_MIN_FREE 24
 /* Area in tiles per density unit of a treasure range (TRS-03, see stage.c). */
 #define RMG__TRS_AREA_PER_DENSITY 640
 /* Area in tiles per density unit of extra towns, mines and airship yards (stage.c). */

@@ -69,6 +69,21 @@ static void track(rmg__placer *p, size_t t)
     }
 }
 
+static bool public_free(uint16_t f)
+{
+    return (f & RMG__T_FREE) && !(f & RMG__T_BLOCKED);
+}
+
+/* Keeps free_n of t's zone after t's flags went from `before` to their current value. */
+static void track_free(rmg__placer *p, size_t t, uint16_t before)
+{
+    unsigned z = p->m->tile_zone[t];
+    if (!z || z > p->m->zones.count)
+        return;
+    p->free_n[z] += public_free(p->m->flags[t]);
+    p->free_n[z] -= public_free(before);
+}
+
 /* Bounding box and level of every zone (for the searches around a point). */
 static void zone_boxes(rmg__placer *p)
 {
@@ -108,9 +123,10 @@ rmg_status rmg__pl_init(rmg__placer *p, rmg_context *ctx, struct rmg_map *m)
     p->pos = rmg__malloc(ctx, n * sizeof *p->pos);
     p->in_cluster = rmg__calloc(ctx, n, sizeof *p->in_cluster);
     p->open_n = rmg__calloc(ctx, nz, sizeof *p->open_n);
+    p->free_n = rmg__calloc(ctx, nz, sizeof *p->free_n);
     p->box = rmg__malloc(ctx, nz * sizeof *p->box);
     if (!p->seen || !p->prev || !p->queue || !p->cand || !p->dist || !p->zone_tiles || !p->zone_start || !p->pos ||
-        !p->in_cluster || !p->open_n || !p->box) {
+        !p->in_cluster || !p->open_n || !p->free_n || !p->box) {
         rmg__pl_free(p);
         return rmg__error_nomem(ctx);
     }
@@ -130,8 +146,10 @@ rmg_status rmg__pl_init(rmg__placer *p, rmg_context *ctx, struct rmg_map *m)
     for (size_t z = 1; z + 1 < nz; z++)
         for (uint32_t i = p->zone_start[z]; i < p->zone_start[z + 1]; i++)
             p->pos[p->zone_tiles[i]] = i;
-    for (size_t t = 0; t < n; t++)
+    for (size_t t = 0; t < n; t++) {
         track(p, t);
+        track_free(p, t, 0);
+    }
     return RMG_OK;
 }
 
@@ -148,6 +166,7 @@ void rmg__pl_free(rmg__placer *p)
     rmg__free(ctx, p->pos);
     rmg__free(ctx, p->in_cluster);
     rmg__free(ctx, p->open_n);
+    rmg__free(ctx, p->free_n);
     rmg__free(ctx, p->box);
     RMG__VEC_FREE(ctx, &p->undo);
     memset(p, 0, sizeof *p);
@@ -164,9 +183,11 @@ void rmg__pl_rollback(rmg__placer *p, rmg__pl_mark mk)
     struct rmg_map *m = p->m;
     while (p->undo.count > mk.undo) {
         const rmg__pl_undo *u = &p->undo.items[--p->undo.count];
+        uint16_t before = m->flags[u->tile];
         m->flags[u->tile] = u->flags;
         m->tile_object[u->tile] = u->object;
         track(p, u->tile);
+        track_free(p, u->tile, before);
     }
     while (m->groups.count > mk.groups) {
         m->groups.count--;
@@ -261,6 +282,7 @@ static bool set_flags(rmg__placer *p, size_t t, uint16_t add)
         return false;
     p->m->flags[t] |= add;
     track(p, t);
+    track_free(p, t, u.flags);
     return true;
 }
 
@@ -461,7 +483,8 @@ static size_t lower_distances(rmg__placer *p, int zone, size_t tail)
     return tail;
 }
 
-/* Extends the FREE network of a zone until every open tile is within `reach` steps of it: the
+/* Extends the FREE network of a zone until every open tile is within `reach` steps of it and the
+ * network holds RMG__SPREAD_MIN_FREE tiles (when the zone has the room): the
  * open tiles are visited from the farthest (by their first distance) down, and each one still
  * farther than `reach` gets a carved path to the network, after which the distances are lowered
  * from that path only (distances never grow: carving turns open land into sources). Clusters
@@ -482,16 +505,18 @@ rmg_status rmg__pl_spread(rmg__placer *p, int zone, int reach)
         }
     }
     size_t n = lower_distances(p, zone, tail);
-    /* The queue held the tiles in non-decreasing distance: keep the far ones, farthest first. */
+    /* The queue held the tiles in non-decreasing distance: keep the far ones, farthest first
+     * (all of them while the network is below its minimum size). */
     size_t n_far = 0;
     for (size_t i = n; i-- > 0;) {
-        if ((int)p->dist[p->queue[i]] <= reach)
+        if ((int)p->dist[p->queue[i]] <= reach && p->free_n[zone] >= RMG__SPREAD_MIN_FREE)
             break;
         p->cand[n_far++] = p->queue[i];
     }
     for (size_t i = 0; i < n_far; i++) {
         uint32_t far = p->cand[i];
-        if ((int)p->dist[far] <= reach || !is_open(p, far, zone))
+        bool small = p->free_n[zone] < RMG__SPREAD_MIN_FREE && p->dist[far] >= 2;
+        if (((int)p->dist[far] <= reach && !small) || !is_open(p, far, zone))
             continue;
         tail = 0;
         for (size_t c = far; !(m->flags[c] & RMG__T_FREE); c = p->prev[c]) {
@@ -771,6 +796,10 @@ static rmg_status try_cluster(rmg__placer *p, const rmg__pl_request *req, size_t
         if (k == 0)
             res->first_object = id;
     }
+    /* The walkable tiles behind the hub (entries, pockets) must stay fewer than the zone's
+     * free network: a guarded cluster is never the zone's largest region (see the header). */
+    if (p->n_cluster - 1 >= p->free_n[req->zone])
+        return RMG_OK;
     if (!seal(p, req))
         return rmg__error_nomem(p->ctx);
     res->placed = true;
