@@ -485,7 +485,8 @@ static rmg_stage_id validation_stage(const rmg_context *ctx)
 }
 
 /* The map a run starts from: a new one for a run from solve, else the checkpoint taken
- * before the stage it retries. */
+ * before the stage it retries. (Without one, the run starts from solve with the same seeds,
+ * which remakes the same earlier stages.) */
 static rmg_status start_run(rmg__gen *g, retry_state *r, uint64_t seed)
 {
     if (r->from > RMG_STAGE_SOLVE && r->before[r->from].taken)
@@ -497,9 +498,23 @@ static rmg_status start_run(rmg__gen *g, retry_state *r, uint64_t seed)
     return st == RMG_OK ? set_metadata(g, seed) : st;
 }
 
-/* One run of the pipeline from stage r->from, with the seeds of `r`, taking a checkpoint
- * before each stage after solve. *failed: the stage to retry when the run fails. */
-static rmg_status run_pipeline(rmg__gen *g, retry_state *r, uint64_t seed, double deadline, rmg_stage_id *failed)
+/* Before each stage after solve (except the one the run resumes at, whose checkpoint is the
+ * one just restored): a checkpoint when the stage can still be retried from it. */
+static rmg_status checkpoint_before(rmg__gen *g, retry_state *r, rmg_stage_id id, bool last_run)
+{
+    if (id == RMG_STAGE_SOLVE || id == r->from)
+        return RMG_OK;
+    if (last_run || r->retries[id] >= RMG__STAGE_RETRIES) {
+        rmg__checkpoint_free(g->ctx, &r->before[id]);
+        return RMG_OK;
+    }
+    return rmg__checkpoint_take(g, &r->before[id]);
+}
+
+/* One run of the pipeline from stage r->from, with the seeds of `r`. *failed: the stage to
+ * retry when the run fails. */
+static rmg_status run_pipeline(rmg__gen *g, retry_state *r, uint64_t seed, double deadline, bool last_run,
+                               rmg_stage_id *failed)
 {
     *failed = r->from;
     rmg_status st = start_run(g, r, seed);
@@ -507,8 +522,8 @@ static rmg_status run_pipeline(rmg__gen *g, retry_state *r, uint64_t seed, doubl
         *failed = id;
         g->root_seed = stage_root(g, r, id);
         st = check_deadline(g, deadline, id);
-        if (st == RMG_OK && id > RMG_STAGE_SOLVE && id != r->from)
-            st = rmg__checkpoint_take(g, &r->before[id]);
+        if (st == RMG_OK)
+            st = checkpoint_before(g, r, id, last_run);
         if (st == RMG_OK)
             st = run_stage(g, id);
     }
@@ -563,7 +578,7 @@ static rmg_status run_attempts(rmg__gen *g, uint64_t seed, int max_runs, double 
     while (n < max_runs) {
         rmg_context_clear_error(ctx);
         rmg_stage_id failed = RMG_STAGE_SOLVE;
-        st = run_pipeline(g, &r, seed, deadline, &failed);
+        st = run_pipeline(g, &r, seed, deadline, n + 1 >= max_runs, &failed);
         n++;
         if (st == RMG_OK)
             break;
