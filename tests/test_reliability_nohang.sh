@@ -24,6 +24,9 @@ mutations=${RMG_NOHANG_MUTATIONS:-12}
 from=${RMG_NOHANG_FROM:-0}
 limit=${RMG_NOHANG_TIMEOUT:-120}
 jobs=${RMG_NOHANG_JOBS:-1}
+# A sanitizer report exits 1 by default, like a refused input: give it its own code.
+export ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}exitcode=86"
+export UBSAN_OPTIONS="${UBSAN_OPTIONS:+$UBSAN_OPTIONS:}exitcode=87"
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 log=${RMG_NOHANG_LOG:-$work/runs.log}
@@ -39,15 +42,17 @@ else
   for ((i = 0; i < files_wanted; i++)); do files+=("${all[$((i * step))]}"); done
 fi
 
-# The mutator: one Python process writes every mutant of a file (DIR/INDEX.EXT); each mutant
-# is deterministic per (file, index), so a failure can be reproduced from the log.
-mutate_all() { # mutate_all SRC FROM COUNT DIR
-  python3 - "$1" "$2" "$3" "$4" <<'PY'
-import os, random, re, sys
-src, first, count, out = sys.argv[1], int(sys.argv[2]), int(sys.argv[3]), sys.argv[4]
-original = open(src, 'rb').read()
-ext = os.path.splitext(src)[1] or '.txt'
-def mutant(index):
+# One Python process mutates every file (deterministic per (file, index), so a failure can be
+# reproduced from the log) and runs `rmg check` on every mutant and `rmg generate` on every
+# third (generation is the slow part), RMG_NOHANG_JOBS at once. One log line per run:
+# "CODE MS COMMAND FILE#INDEX" (code 124: killed at the time bound, 128+N: signal N).
+python3 - "$rmg" "$from" "$mutations" "$limit" "$jobs" "$log" "${RMG_NOHANG_KEEP:-}" "$work" "${files[@]}" <<'PY'
+import collections, concurrent.futures, os, random, re, shutil, subprocess, sys, time
+rmg, first, count, limit, jobs, log_path, keep, work = sys.argv[1:9]
+first, count, limit, jobs = int(first), int(count), float(limit), int(jobs)
+files = sys.argv[9:]
+
+def mutant(original, src, index):
     data = bytearray(original)
     rng = random.Random(f"{src}:{index}")
     def flip(d):
@@ -82,56 +87,55 @@ def mutant(index):
     if index % 5 == 4:
         data = rng.choice(ops)(data)
     return bytes(data)
-for k in range(first, count):
-    with open(os.path.join(out, f"{k}{ext}"), 'wb') as f:
-        f.write(mutant(k))
+
+def run(task):
+    src, k, cmd, path = task
+    args = [rmg, 'check', '--quiet', path] if cmd == 'check' else \
+           [rmg, 'generate', path, '--seed', str(k), '--quiet', '-o', f"{path}.map.json"]
+    t0 = time.monotonic()
+    try:
+        p = subprocess.run(args, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, timeout=limit)
+        code, err = (p.returncode if p.returncode >= 0 else 128 - p.returncode), p.stderr
+    except subprocess.TimeoutExpired as e:
+        code, err = 124, e.stderr or b''
+    return code, int((time.monotonic() - t0) * 1000), cmd, src, k, path, err
+
+codes, failures, slowest, runs = collections.Counter(), [], (0, ''), 0
+t_start = time.monotonic()
+with open(log_path, 'a') as log, concurrent.futures.ThreadPoolExecutor(max_workers=jobs) as pool:
+    for src in files:
+        original = open(src, 'rb').read()
+        ext = os.path.splitext(src)[1] or '.txt'
+        tmp = os.path.join(work, 'mutants')
+        shutil.rmtree(tmp, ignore_errors=True)
+        os.makedirs(tmp)
+        tasks = []
+        for k in range(first, count):
+            path = os.path.join(tmp, f"{k}{ext}")
+            with open(path, 'wb') as f:
+                f.write(mutant(original, src, k))
+            tasks.append((src, k, 'check', path))
+            if k % 3 == 0:
+                tasks.append((src, k, 'generate', path))
+        for code, ms, cmd, src_, k, path, err in pool.map(run, tasks):
+            runs += 1
+            codes[code] += 1
+            line = f"{code} {ms} {cmd} {src_}#{k}"
+            log.write(line + '\n')
+            if ms > slowest[0]:
+                slowest = (ms, line)
+            if code > 2:
+                failures.append(f"FAIL {cmd} {src_} #{k} (exit {code})\n" + err.decode('utf-8', 'replace')[-3000:])
+                if keep:
+                    shutil.copy(path, os.path.join(keep, f"{cmd}-{k}-{os.path.basename(src_)}"))
+        log.flush()
+shutil.rmtree(os.path.join(work, 'mutants'), ignore_errors=True)
+print(f"no-hang: {len(files)} files x mutations {first}..{count - 1}, {runs} runs in {time.monotonic() - t_start:.0f} s")
+print("exit codes (count code):")
+for code in sorted(codes):
+    print(f"{codes[code]:8d} {code}")
+print(f"slowest run: {slowest[0]} ms ({slowest[1]})")
+for f in failures:
+    print(f)
+sys.exit(1 if failures else 0)
 PY
-}
-
-# One mutant: `rmg check`, and every third mutant also `rmg generate` at the template's
-# default size (generation is the slow part). Appends "CODE MS COMMAND FILE#INDEX" per run.
-run_mutant() { # run_mutant MUTANT ORIGINAL
-  local m=$1 orig=$2 name k code t0
-  name=${m##*/}
-  k=${name%%.*}
-  for cmd in check generate; do
-    [ "$cmd" = generate ] && [ $((k % 3)) -ne 0 ] && continue
-    code=0
-    t0=$(date +%s%N)
-    if [ "$cmd" = check ]; then
-      timeout -k 5 "$RMG_NOHANG_LIMIT" "$RMG_NOHANG_RMG" check --quiet "$m" >"$m.out" 2>&1 || code=$?
-    else
-      timeout -k 5 "$RMG_NOHANG_LIMIT" "$RMG_NOHANG_RMG" generate "$m" --seed "$k" --quiet -o "$m.map.json" \
-        >"$m.out" 2>&1 || code=$?
-    fi
-    echo "$code $((($(date +%s%N) - t0) / 1000000)) $cmd $orig#$k" >>"$RMG_NOHANG_RESULTS"
-    if [ $code -gt 2 ]; then
-      { echo "FAIL $cmd $orig #$k (exit $code)"; tail -30 "$m.out"; } >>"$RMG_NOHANG_FAILURES"
-      [ -n "${RMG_NOHANG_KEEP:-}" ] && cp "$m" "$RMG_NOHANG_KEEP/$cmd-$k-${orig##*/}"
-    fi
-    rm -f "$m.out" "$m.map.json"
-  done
-}
-export -f run_mutant
-export RMG_NOHANG_RMG=$rmg RMG_NOHANG_LIMIT=$limit RMG_NOHANG_RESULTS=$log RMG_NOHANG_FAILURES=$work/failures
-: >"$work/failures"
-
-t0=$SECONDS
-for f in "${files[@]}"; do
-  dir=$work/mutants
-  rm -rf "$dir"
-  mkdir -p "$dir"
-  mutate_all "$f" "$from" "$mutations" "$dir"
-  find "$dir" -type f -print0 | sort -z -V | xargs -0 -r -P "$jobs" -I{} bash -c 'run_mutant "$1" "$2"' _ {} "$f"
-done
-rm -rf "$work/mutants"
-
-runs=$(wc -l <"$log")
-echo "no-hang: ${#files[@]} files x mutations $from..$((mutations - 1)), $runs runs in $((SECONDS - t0)) s"
-echo "exit codes (count code):"
-awk '{print $1}' "$log" | sort -n | uniq -c
-awk '$2 > max { max = $2; line = $0 } END { if (max != "") print "slowest run: " max " ms (" line ")" }' "$log"
-if [ -s "$work/failures" ]; then
-  cat "$work/failures"
-  exit 1
-fi
