@@ -458,7 +458,8 @@ static bool key_starts(const char *key, const char *prefix)
     return key && strncmp(key, prefix, strlen(prefix)) == 0;
 }
 
-static void check_generated(rmg_map *map, const struct rmg_content *c, size_t *found)
+/* default_bans: the pack keeps MIS-30's default hero bans (campaign heroes banned). */
+static void check_generated(rmg_map *map, const struct rmg_content *c, bool default_bans, size_t *found)
 {
     uint8_t *heroes = calloc(c->n_heroes + 1, 1);
     assert_non_null(heroes);
@@ -477,7 +478,7 @@ static void check_generated(rmg_map *map, const struct rmg_content *c, size_t *f
         } else if (key_starts(o.key, "prison_")) {
             assert_non_null(o.hero);
             long h = rmg__content_find_hero(c, o.hero);
-            assert_false(c->heroes[h].campaign_only); /* MIS-30/31 */
+            assert_false(default_bans && c->heroes[h].campaign_only); /* MIS-30/31 */
             assert_int_equal(heroes[h]++, 0);         /* never twice */
             found[1]++;
         } else if (key_starts(o.key, "spell_scroll_")) {
@@ -524,13 +525,41 @@ static void test_details_generated_maps(void **state)
         rmg_generate_options_init(&opt);
         rmg_map *map = NULL;
         assert_int_equal(rmg_generate(ctx, NULL, &opt, &map), RMG_OK);
-        check_generated(map, c, found);
+        check_generated(map, c, true, found);
         rmg_map_destroy(map);
         rmg_context_destroy(ctx);
     }
     print_message("piles %zu, prisons %zu, scrolls %zu, spell boxes %zu, seer huts %zu\n", found[0], found[1],
                   found[2], found[3], found[4]);
     assert_true(found[0] > 0 && found[2] > 0); /* the built-in pack's maps have both */
+}
+
+/* WAT-03 copies the surface onto the underground, but a hero exists once (MIS-31): the copies'
+ * prisons get heroes of their own. */
+static void test_wat03_mirror_prison_heroes(void **state)
+{
+    (void)state;
+    size_t found[5] = {0, 0, 0, 0, 0};
+    for (uint64_t seed = 1; seed <= 3; seed++) {
+        rmg_context *ctx = rmg_test_context(NULL, seed);
+        const struct rmg_content *c = rmg__content_get(ctx);
+        rmg_pack *pack = NULL;
+        assert_int_equal(rmg_pack_load(ctx,
+                                       rmg_test_shared("corpus/h3t/Kubaryt__heroes3_templates__templates__mt_Kubaryt__"
+                                                       "mt_Kubaryt.zip__mt_Kubaryt__rmg.txt"),
+                                       RMG_FORMAT_AUTO, &pack),
+                         RMG_OK);
+        rmg_generate_options opt;
+        rmg_generate_options_init(&opt);
+        rmg_map *map = NULL;
+        assert_int_equal(rmg_generate(ctx, pack, &opt, &map), RMG_OK);
+        check_generated(map, c, false, found); /* mt_Kubaryt allows campaign heroes (TPL-08) */
+        rmg_map_destroy(map);
+        rmg_pack_destroy(pack);
+        rmg_context_destroy(ctx);
+    }
+    print_message("mirror maps: prisons %zu\n", found[1]);
+    assert_true(found[1] > 0);
 }
 
 /* ---- allocator failures ----------------------------------------------------------------------- */
@@ -597,6 +626,7 @@ int main(void)
         cmocka_unit_test(test_mis02_resource_piles),
         cmocka_unit_test(test_details_streams_per_zone),
         cmocka_unit_test(test_details_generated_maps),
+        cmocka_unit_test(test_wat03_mirror_prison_heroes),
         cmocka_unit_test(test_details_oom),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

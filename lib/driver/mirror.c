@@ -10,6 +10,7 @@
 
 #include "driver_internal.h"
 #include "place/place_internal.h"
+#include "objects/details.h"
 
 typedef struct mirror_state {
     rmg__gen *g;
@@ -68,6 +69,7 @@ static rmg_status copy_objects(mirror_state *s)
         c->key = key;
         c->z = 1;
         c->zone = s->copy_of_zone[o.zone];
+        c->hero = -1; /* a hero exists once on a map (MIS-31): the details pass draws another */
         if (o.guard_slot)
             c->guard_slot = o.guard_slot + (uint32_t)((size_t)m->width * (size_t)m->height);
         if (o.kind == RMG_OBJECT_TOWN && o.owner)
@@ -182,5 +184,5 @@ rmg_status rmg__mirror_content(rmg__gen *g)
         for (size_t i = 0; i < m->zones.count; i++)
             if (s.copy_of_zone[i + 1])
                 m->zone_stats[s.copy_of_zone[i + 1] - 1] = m->zone_stats[i];
-    return RMG_OK;
+    return rmg__objects_details(g); /* the copies' prisons get heroes of their own */
 }
