@@ -213,6 +213,22 @@ static inline const char *fx_check_partition(const struct rmg_map *m)
     return fail;
 }
 
+/* Places the template twice with `seed` (same tiles expected) and once with seed + 1 (other
+ * tiles expected). */
+static inline void fx_assert_deterministic(fixture *fx, int w, int h, int levels, uint64_t seed)
+{
+    size_t n = (size_t)w * (size_t)h * (size_t)levels;
+    uint16_t *first = malloc(n * sizeof *first);
+    assert_non_null(first);
+    assert_int_equal(fx_place(fx, w, h, levels, RMG_WATER_NONE, seed), RMG_OK);
+    memcpy(first, fx->g.map->tile_zone, n * sizeof *first);
+    assert_int_equal(fx_place(fx, w, h, levels, RMG_WATER_NONE, seed), RMG_OK);
+    assert_memory_equal(first, fx->g.map->tile_zone, n * sizeof *first);
+    assert_int_equal(fx_place(fx, w, h, levels, RMG_WATER_NONE, seed + 1), RMG_OK);
+    assert_true(memcmp(first, fx->g.map->tile_zone, n * sizeof *first) != 0);
+    free(first);
+}
+
 /* ---- quality tallies (issue 6 targets) ---------------------------------------------------- */
 
 typedef struct fx_tally {

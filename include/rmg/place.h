@@ -20,7 +20,8 @@
  *     masses off. Water maps: water zones take 30% (normal) or 45% (islands, every zone an
  *     island) of the surface instead.
  *   - Zone areas follow the size weights (one tiles-per-weight density across levels with
- *     filler); without filler the leftover tiles go to the zones that reach them first.
+ *     filler); without filler the zone centres are relaxed from the lattice positions so that
+ *     the zones covering the level still get areas in proportion to their weights.
  */
 #ifndef RMG_PLACE_H
 #define RMG_PLACE_H

@@ -9,7 +9,9 @@
  *   2. tiles (place_tiles.c): cells are mapped onto the map, zones grow from their centres as
  *      noisy discs up to a size-weighted capacity (PLC-11), linked neighbours are joined by a
  *      corridor, and the rest goes to rock/water filler zones (PLC-13..17) or, without filler,
- *      to the zones themselves. Mirror packs copy the surface to the underground (WAT-03).
+ *      to the zones themselves; on such a level the centres are first relaxed so that the
+ *      areas follow the weights (place_balance.c). Mirror packs copy the surface to the
+ *      underground (WAT-03).
  *
  * Design notes (the spec leaves these to the implementer, §14):
  *   - Lattice: "odd-r" offset hexagons; in doubled coordinates X = 2*col + (row & 1), Y = row a
@@ -108,18 +110,47 @@ typedef struct rmg__grow_zone {
     int seed_tile_x, seed_tile_y;
 } rmg__grow_zone;
 
+/* Coarse zone ownership of a balanced level (place_balance.c): cell (x / step, y / step) of a
+ * gw-wide grid holds the grow-zone index + 1 the balancing gave it. */
+typedef struct rmg__coarse_owner {
+    uint32_t *owner;      /* NULL: the level was not balanced */
+    int step, gw;
+} rmg__coarse_owner;
+
+/* Two linked lattice neighbours joined by a line of tiles before the growth (PLC-02). A strong
+ * link (ground, underground_gate weight) keeps its line even where a balanced level gave the
+ * tiles to a third zone; a default one stops there. */
+typedef struct rmg__corridor {
+    int a, b;             /* grow-zone indexes */
+    bool strong;
+} rmg__corridor;
+
 typedef struct rmg__grow {
     rmg_context *ctx;
     struct rmg_map *map;
     rmg__grow_zone *zones;  size_t n_zones;   /* zones[i].map_id == i + 1 */
-    const int (*corridors)[2]; size_t n_corridors; /* zone index pairs joined by a corridor */
+    const rmg__corridor *corridors; size_t n_corridors;
     bool capped[2];       /* per level: zones stop at their target (filler takes the rest) */
     bool islands[2];      /* per level: keep a water channel between zones */
     uint64_t seed;        /* noise and tie-break hashing */
+    const rmg__coarse_owner *coarse; /* per level, or NULL: corridors stay inside their two zones */
 } rmg__grow;
 
 /* Grows every zone from its centre; tiles left unowned stay 0 in map->tile_zone. */
 rmg_status rmg__grow_run(rmg__grow *g);
+
+/* Levels without filler (PLC-11): relaxes the centres and radii of the zones on `level` over a
+ * coarse copy of the w x h map so that the areas the growth gives follow the targets and
+ * linked pairs stay neighbours (place_balance.c). Changes cx, cy, inv_radius and
+ * seed_tile_x/y; *out receives the final
+ * coarse ownership (free out->owner with rmg__free; NULL when nothing was balanced). */
+typedef struct rmg__balance_in {
+    int w, h, level;
+    rmg__grow_zone *zones;  size_t n_zones;
+    const rmg__corridor *pairs; size_t n_pairs; /* zone pairs that should stay neighbours (links) */
+} rmg__balance_in;
+
+rmg_status rmg__place_balance(rmg_context *ctx, const rmg__balance_in *in, rmg__coarse_owner *out);
 
 /* ---- report (kept in the map arena; read through include/rmg/place.h) -------------------- */
 

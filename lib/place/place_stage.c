@@ -29,7 +29,8 @@ typedef struct place_ctx {
     bool rock_disabled;
     size_t n_game;                /* map zones that are template zones (incl. mirror copies) */
     rmg__grow_zone *gz;           /* per game map zone */
-    int (*corridors)[2];
+    rmg__coarse_owner coarse[2];  /* per balanced level (levels without filler) */
+    rmg__corridor *corridors;
     size_t n_corridors;
 } place_ctx;
 
@@ -374,9 +375,10 @@ static rmg_status collect_corridors(place_ctx *pc)
             continue;
         if (rmg__layout_relation(l, l->zones[lk->a].cell, l->zones[lk->b].cell) != 1)
             continue;
-        pc->corridors[pc->n_corridors][0] = lk->a;
-        pc->corridors[pc->n_corridors][1] = lk->b;
-        pc->n_corridors++;
+        rmg__corridor *c = &pc->corridors[pc->n_corridors++];
+        c->a = lk->a;
+        c->b = lk->b;
+        c->strong = lk->weight >= RMG__PLACE_W_STRONG;
     }
     return RMG_OK;
 }
@@ -388,6 +390,12 @@ static rmg_status grow_zones(place_ctx *pc)
     rmg_status st = grow_zones_setup(pc, &rng);
     if (st == RMG_OK)
         st = collect_corridors(pc);
+    for (int lv = 0; lv < pc->levels && st == RMG_OK; lv++)
+        if (pc->filler[lv] < 0) {
+            rmg__balance_in in = {pc->m->width, pc->m->height, lv, pc->gz, pc->lay.n_zones,
+                                  pc->corridors, pc->n_corridors};
+            st = rmg__place_balance(pc->ctx, &in, &pc->coarse[lv]);
+        }
     if (st != RMG_OK)
         return st;
     rmg__grow gr;
@@ -396,13 +404,14 @@ static rmg_status grow_zones(place_ctx *pc)
     gr.map = pc->m;
     gr.zones = pc->gz;
     gr.n_zones = pc->lay.n_zones;
-    gr.corridors = (const int(*)[2])pc->corridors;
+    gr.corridors = pc->corridors;
     gr.n_corridors = pc->n_corridors;
     for (int lv = 0; lv < 2; lv++) {
         gr.capped[lv] = pc->filler[lv] >= 0;
         gr.islands[lv] = pc->islands[lv];
     }
     gr.seed = rmg_rng_next(&rng);
+    gr.coarse = pc->coarse;
     return rmg__grow_run(&gr);
 }
 
@@ -728,6 +737,8 @@ static void release(place_ctx *pc)
     rmg__free(pc->ctx, pc->lay.links);
     rmg__free(pc->ctx, pc->gz);
     rmg__free(pc->ctx, pc->corridors);
+    rmg__free(pc->ctx, pc->coarse[0].owner);
+    rmg__free(pc->ctx, pc->coarse[1].owner);
 }
 
 rmg_status rmg__stage_place(rmg__gen *g)

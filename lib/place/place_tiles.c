@@ -25,6 +25,7 @@ typedef struct queue_entry {
 
 typedef struct bucket_queue {
     RMG__VEC(queue_entry) pool;
+    uint32_t free_head;        /* popped entries for reuse (keeps the pool as small as the frontier) */
     uint32_t *head;            /* per bucket: first entry or NO_ENTRY */
     size_t cursor;             /* every bucket below it is empty */
     size_t count;
@@ -34,7 +35,9 @@ typedef struct grower {
     rmg__grow *g;
     int w, h;
     size_t plane;
-    float *noise;              /* two fields of w*h values in [-1, 1] */
+    double *noise;             /* noise lattice: two fields of values in [-1, 1], interleaved */
+    int noise_gw;              /* lattice points per row */
+    double noise_weight[NOISE_CELL]; /* smoothstep weights of the tile offsets in a lattice cell */
     uint16_t *queued_by;       /* per tile: zone index + 1 that last queued it (skips repeats) */
     bucket_queue open;
     RMG__VEC(uint32_t) deferred;   /* pool indexes of entries of full zones */
@@ -68,11 +71,25 @@ static void queue_link(bucket_queue *q, uint32_t i)
 static void queue_push(grower *gr, uint32_t tile, uint32_t zone, uint32_t bucket)
 {
     queue_entry e = {tile, zone, NO_ENTRY, bucket};
-    if (!RMG__VEC_PUSH(gr->g->ctx, &gr->open.pool, e)) {
+    bucket_queue *q = &gr->open;
+    if (q->free_head != NO_ENTRY) {
+        uint32_t i = q->free_head;
+        q->free_head = q->pool.items[i].next;
+        q->pool.items[i] = e;
+        queue_link(q, i);
+        return;
+    }
+    if (!RMG__VEC_PUSH(gr->g->ctx, &q->pool, e)) {
         gr->failed = true;
         return;
     }
-    queue_link(&gr->open, (uint32_t)(gr->open.pool.count - 1));
+    queue_link(q, (uint32_t)(q->pool.count - 1));
+}
+
+static void queue_recycle(bucket_queue *q, uint32_t i)
+{
+    q->pool.items[i].next = q->free_head;
+    q->free_head = i;
 }
 
 static uint32_t queue_pop(bucket_queue *q)
@@ -98,39 +115,37 @@ static double smooth(double t)
     return t * t * (3.0 - 2.0 * t);
 }
 
-/* Smooth value noise: random values on a lattice every NOISE_CELL tiles, interpolated. */
+/* Smooth value noise: random values on a lattice every NOISE_CELL tiles, interpolated. Only
+ * the lattice is stored (two fields, interleaved): the tile value is computed when a tile is
+ * queued, which is cheaper than reading a per-tile table that does not fit in the cache. */
 static bool make_noise(grower *gr)
 {
-    int gw = gr->w / NOISE_CELL + 2, gh = gr->h / NOISE_CELL + 2;
-    size_t lattice_size = (size_t)gw * (size_t)gh;
-    double *lattice = rmg__malloc(gr->g->ctx, lattice_size * sizeof *lattice);
-    gr->noise = rmg__malloc(gr->g->ctx, 2 * gr->plane * sizeof *gr->noise);
-    if (!gr->noise || !lattice) {
-        rmg__free(gr->g->ctx, lattice);
+    gr->noise_gw = gr->w / NOISE_CELL + 2;
+    int gh = gr->h / NOISE_CELL + 2;
+    gr->noise = rmg__malloc(gr->g->ctx, 2 * (size_t)gr->noise_gw * (size_t)gh * sizeof *gr->noise);
+    if (!gr->noise)
         return false;
-    }
-    double weight[NOISE_CELL];
     for (int i = 0; i < NOISE_CELL; i++)
-        weight[i] = smooth((double)i / NOISE_CELL);
-    for (int f = 0; f < 2; f++) {
-        for (int gy = 0; gy < gh; gy++)
-            for (int gx = 0; gx < gw; gx++)
-                lattice[(size_t)gy * (size_t)gw + (size_t)gx] = lattice_value(gr->g->seed, f, gx, gy);
-        float *out = gr->noise + (size_t)f * gr->plane;
-        for (int y = 0; y < gr->h; y++) {
-            const double *row = lattice + (size_t)(y / NOISE_CELL) * (size_t)gw;
-            double fy = weight[y % NOISE_CELL];
-            for (int x = 0; x < gr->w; x++) {
-                int gx = x / NOISE_CELL;
-                double fx = weight[x % NOISE_CELL];
-                double top = row[gx] + (row[gx + 1] - row[gx]) * fx;
-                double bottom = row[gw + gx] + (row[gw + gx + 1] - row[gw + gx]) * fx;
-                out[(size_t)y * (size_t)gr->w + (size_t)x] = (float)(top + (bottom - top) * fy);
-            }
-        }
-    }
-    rmg__free(gr->g->ctx, lattice);
+        gr->noise_weight[i] = smooth((double)i / NOISE_CELL);
+    for (int gy = 0; gy < gh; gy++)
+        for (int gx = 0; gx < gr->noise_gw; gx++)
+            for (int f = 0; f < 2; f++)
+                gr->noise[2 * ((size_t)gy * (size_t)gr->noise_gw + (size_t)gx) + (size_t)f] =
+                    lattice_value(gr->g->seed, f, gx, gy);
     return true;
+}
+
+/* Field f of the noise at tile (x, y), rounded to float as the table of earlier versions was
+ * (same bits). */
+static double noise_at(const grower *gr, int f, int x, int y)
+{
+    size_t gw = (size_t)gr->noise_gw, gx = (size_t)(x / NOISE_CELL);
+    const double *row = gr->noise + 2 * ((size_t)(y / NOISE_CELL) * gw) + f;
+    double fx = gr->noise_weight[x % NOISE_CELL], fy = gr->noise_weight[y % NOISE_CELL];
+    double a = row[2 * gx], b = row[2 * gx + 2], c = row[2 * (gw + gx)], d = row[2 * (gw + gx) + 2];
+    double top = a + (b - a) * fx;
+    double bottom = c + (d - c) * fx;
+    return (float)(top + (bottom - top) * fy);
 }
 
 /* ---- growth ---------------------------------------------------------------------------------- */
@@ -140,7 +155,7 @@ static uint32_t priority_bucket(const grower *gr, const rmg__grow_zone *z, size_
     size_t in_plane = tile % gr->plane;
     int x = (int)(in_plane % (size_t)gr->w), y = (int)(in_plane / (size_t)gr->w);
     double dx = x - z->cx, dy = y - z->cy;
-    double n = z->noise_c * gr->noise[in_plane] + z->noise_s * gr->noise[gr->plane + in_plane];
+    double n = z->noise_c * noise_at(gr, 0, x, y) + z->noise_s * noise_at(gr, 1, x, y);
     double p = sqrt(dx * dx + dy * dy) * z->inv_radius * (1.0 + NOISE_AMPLITUDE * n) * BUCKET_SCALE;
     return p <= 0 ? 0 : p >= BUCKETS - 1 ? BUCKETS - 1 : (uint32_t)p;
 }
@@ -195,14 +210,15 @@ static void grow_until_empty(grower *gr, bool capped_phase)
     while (gr->open.count && !gr->failed) {
         uint32_t i = queue_pop(&gr->open);
         queue_entry e = gr->open.pool.items[i];
-        if (owner[e.tile])
-            continue;
         rmg__grow_zone *z = &gr->g->zones[e.zone];
-        if (capped_phase && gr->g->capped[z->level] && z->count >= z->target) {
+        if (!owner[e.tile] && capped_phase && gr->g->capped[z->level] && z->count >= z->target) {
             if (!RMG__VEC_PUSH(gr->g->ctx, &gr->deferred, i))
                 gr->failed = true;
-            continue;
+            continue; /* kept for the second phase, not recycled */
         }
+        queue_recycle(&gr->open, i);
+        if (owner[e.tile])
+            continue;
         if (gr->g->islands[z->level] && near_other_zone(gr, e.zone, e.tile))
             continue;
         claim(gr, e.zone, e.tile);
@@ -260,12 +276,29 @@ static rmg_status plant_seeds(grower *gr)
     return gr->failed ? rmg__error_nomem(gr->g->ctx) : RMG_OK;
 }
 
+/* On a balanced level, whether the balancing gave tile t to a zone other than a and b: a
+ * corridor through it would wall that zone in (its centre moved since the lattice). */
+static bool outside_pair(const grower *gr, size_t t, uint32_t a, uint32_t b)
+{
+    const rmg__coarse_owner *c = gr->g->coarse ? &gr->g->coarse[t / gr->plane] : NULL;
+    if (!c || !c->owner)
+        return false;
+    size_t in_plane = t % gr->plane;
+    size_t x = in_plane % (size_t)gr->w, y = in_plane / (size_t)gr->w;
+    uint32_t o = c->owner[y / (size_t)c->step * (size_t)c->gw + x / (size_t)c->step];
+    return o != a + 1 && o != b + 1;
+}
+
 /* Claims tiles of one side of a corridor from its own centre until it meets another zone. */
-static void claim_run(grower *gr, uint32_t zone, const uint32_t *path, size_t from, size_t to, int step)
+static void claim_run(grower *gr, const uint32_t pair[2], bool clip, const uint32_t *path, size_t from, size_t to,
+                      int step)
 {
     const uint16_t *owner = gr->g->map->tile_zone;
+    uint32_t zone = pair[0];
     uint16_t self = (uint16_t)gr->g->zones[zone].map_id;
     for (size_t i = from;; i = (size_t)((long)i + step)) {
+        if (clip && outside_pair(gr, path[i], pair[0], pair[1]))
+            return;
         if (owner[path[i]] == 0)
             claim(gr, zone, path[i]);
         else if (owner[path[i]] != self)
@@ -277,8 +310,9 @@ static void claim_run(grower *gr, uint32_t zone, const uint32_t *path, size_t fr
 
 /* Joins two lattice neighbours by a 4-connected line between their centres, split by radius, so
  * the zones share a border whatever the growth does (ground links, PLC-02). */
-static void corridor(grower *gr, uint32_t a, uint32_t b, uint32_t *path)
+static void corridor(grower *gr, const rmg__corridor *c, uint32_t *path)
 {
+    uint32_t a = (uint32_t)c->a, b = (uint32_t)c->b;
     const rmg__grow_zone *za = &gr->g->zones[a], *zb = &gr->g->zones[b];
     if (za->level != zb->level || gr->g->islands[za->level])
         return;
@@ -306,8 +340,9 @@ static void corridor(grower *gr, uint32_t a, uint32_t b, uint32_t *path)
     double ra = 1.0 / za->inv_radius, rb = 1.0 / zb->inv_radius;
     size_t mid = (size_t)floor((double)(n - 1) * ra / (ra + rb));
     mid = mid >= n - 1 ? n - 2 : mid;
-    claim_run(gr, a, path, 0, mid, 1);
-    claim_run(gr, b, path, n - 1, mid + 1, -1);
+    const uint32_t ab[2] = {a, b}, ba[2] = {b, a};
+    claim_run(gr, ab, !c->strong, path, 0, mid, 1);
+    claim_run(gr, ba, !c->strong, path, n - 1, mid + 1, -1);
 }
 
 static rmg_status join_corridors(grower *gr)
@@ -318,7 +353,7 @@ static rmg_status join_corridors(grower *gr)
     if (!path)
         return rmg__error_nomem(gr->g->ctx);
     for (size_t i = 0; i < gr->g->n_corridors && !gr->failed; i++)
-        corridor(gr, (uint32_t)gr->g->corridors[i][0], (uint32_t)gr->g->corridors[i][1], path);
+        corridor(gr, &gr->g->corridors[i], path);
     rmg__free(gr->g->ctx, path);
     return gr->failed ? rmg__error_nomem(gr->g->ctx) : RMG_OK;
 }
@@ -333,6 +368,7 @@ rmg_status rmg__grow_run(rmg__grow *g)
     gr.plane = (size_t)gr.w * (size_t)gr.h;
     gr.queued_by = rmg__calloc(g->ctx, g->map->n_tiles, sizeof *gr.queued_by);
     gr.open.head = rmg__malloc(g->ctx, BUCKETS * sizeof *gr.open.head);
+    gr.open.free_head = NO_ENTRY;
     rmg_status st = gr.queued_by && gr.open.head && make_noise(&gr) ? RMG_OK : rmg__error_nomem(g->ctx);
     for (size_t b = 0; st == RMG_OK && b < BUCKETS; b++)
         gr.open.head[b] = NO_ENTRY;

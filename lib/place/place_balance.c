@@ -1,0 +1,375 @@
+/*
+ * Centre balancing on levels without filler zones (PLC-11, PLC-06).
+ *
+ * Why: the lattice layout of a template with many zones is ragged (link score first, then the
+ * sparseness square, PLC-02/03), and its bounding box is stretched over the whole map. Without
+ * rock or water zones to absorb the holes, the zones on the rim of the layout inherit every
+ * empty cell around them: a 196-zone template at 1008x1008 gave one zone 14x the mean area.
+ *
+ * What: before the tiles are grown, the zone centres of such a level are relaxed on a coarse
+ * copy of the map. Each round grows every zone over the coarse grid with the metric the tile
+ * growth uses (distance / disc radius, without the noise), then moves each centre to the
+ * centroid of what it got (Lloyd's step, which spreads centres over the map while keeping
+ * neighbours neighbours), scales its radius by sqrt(target / area) (so zones that got too
+ * little push their borders out) and pulls linked pairs whose regions drifted apart towards
+ * each other (PLC-02 links stay met). The lattice placement is the starting point; only the
+ * distances change. The final coarse ownership goes to the tile growth, whose corridors for
+ * default links stop where it gave the tiles to a third zone (a corridor across a zone that
+ * moved in between would wall it in). The cost is linear in the map area: a coarse cell per
+ * ~1/20 of a zone, and a fixed number of rounds. Deterministic: no random draws, and only
+ * correctly rounded floating-point operations (+ - * / sqrt) in a fixed order.
+ */
+#include <math.h>
+#include <string.h>
+
+#include "place_internal.h"
+
+#define CELLS_PER_ZONE 20.0  /* coarse cells per zone: areas measured to ~5%, rounds stay cheap */
+#define ROUNDS 48            /* a fixed budget keeps the cost linear in the map area */
+#define GOOD_ENOUGH 0.08     /* stop once every zone is within 8% of its target (the coarse grid measures ~5%) */
+#define MAX_STEP 1.25        /* largest radius change per round (and 1 / MAX_STEP) */
+#define PULL 0.2             /* share of the distance a drifted linked pair closes per round */
+#define MAX_SPREAD 2.0       /* radius kept within [1/2, 2] x the disc radius of the target */
+
+typedef struct heap_entry {
+    double prio;
+    uint32_t cell, zone;
+} heap_entry;
+
+typedef struct balancer {
+    const rmg__balance_in *in;
+    rmg__grow_zone *zones;
+    uint32_t *members;            /* indexes of the zones on the level */
+    size_t n;
+    int w, h, step, gw, gh;       /* map size, coarse cell side, coarse grid size */
+    size_t cells;
+    uint32_t *owner;              /* per coarse cell: member + 1, 0 free */
+    uint32_t *queued;             /* per coarse cell: member + 1 that last queued it */
+    heap_entry *heap;
+    size_t heap_n;
+    double *area, *sum_x, *sum_y; /* per member, in tiles */
+    double *radius;               /* per member: 1 / inv_radius, adjusted each round */
+    uint32_t *member_of;          /* per zone: member index, UINT32_MAX when on another level */
+    uint8_t *touch;               /* n x n bits: members whose coarse regions share a side */
+} balancer;
+
+/* ---- heap (smallest priority first, then the lower zone index) ------------------------------ */
+
+static bool entry_before(const heap_entry *a, const heap_entry *b)
+{
+    return a->prio < b->prio || (a->prio == b->prio && a->zone < b->zone);
+}
+
+static void heap_push(balancer *b, heap_entry e)
+{
+    size_t i = b->heap_n++;
+    while (i > 0) {
+        size_t parent = (i - 1) / 2;
+        if (!entry_before(&e, &b->heap[parent]))
+            break;
+        b->heap[i] = b->heap[parent];
+        i = parent;
+    }
+    b->heap[i] = e;
+}
+
+static heap_entry heap_pop(balancer *b)
+{
+    heap_entry top = b->heap[0], last = b->heap[--b->heap_n];
+    size_t i = 0;
+    for (;;) {
+        size_t child = 2 * i + 1;
+        if (child >= b->heap_n)
+            break;
+        if (child + 1 < b->heap_n && entry_before(&b->heap[child + 1], &b->heap[child]))
+            child++;
+        if (!entry_before(&b->heap[child], &last))
+            break;
+        b->heap[i] = b->heap[child];
+        i = child;
+    }
+    if (b->heap_n)
+        b->heap[i] = last;
+    return top;
+}
+
+/* ---- coarse grid ----------------------------------------------------------------------------- */
+
+/* Tiles covered by coarse cell (gx, gy) along one axis and their mean coordinate. */
+static int span(int g, int step, int limit, double *mid)
+{
+    int from = g * step, to = RMG__MIN(limit, from + step);
+    *mid = (from + to - 1) / 2.0;
+    return to - from;
+}
+
+static double cell_tiles(const balancer *b, size_t c, double *x, double *y)
+{
+    int wx = span((int)(c % (size_t)b->gw), b->step, b->w, x);
+    int wy = span((int)(c / (size_t)b->gw), b->step, b->h, y);
+    return (double)wx * wy;
+}
+
+static size_t cell_of(const balancer *b, double x, double y)
+{
+    int gx = (int)floor(x) / b->step, gy = (int)floor(y) / b->step;
+    gx = RMG__MAX(0, RMG__MIN(b->gw - 1, gx));
+    gy = RMG__MAX(0, RMG__MIN(b->gh - 1, gy));
+    return (size_t)gy * (size_t)b->gw + (size_t)gx;
+}
+
+static double priority(const balancer *b, uint32_t m, size_t c)
+{
+    const rmg__grow_zone *z = &b->zones[b->members[m]];
+    double x, y;
+    cell_tiles(b, c, &x, &y);
+    double dx = x - z->cx, dy = y - z->cy;
+    return sqrt(dx * dx + dy * dy) / b->radius[m];
+}
+
+static void queue_cell(balancer *b, uint32_t m, size_t c)
+{
+    if (b->owner[c] || b->queued[c] == m + 1)
+        return;
+    b->queued[c] = m + 1;
+    heap_entry e = {priority(b, m, c), (uint32_t)c, m};
+    heap_push(b, e);
+}
+
+static void queue_neighbours(balancer *b, uint32_t m, size_t c)
+{
+    int gx = (int)(c % (size_t)b->gw), gy = (int)(c / (size_t)b->gw);
+    if (gx > 0)
+        queue_cell(b, m, c - 1);
+    if (gx + 1 < b->gw)
+        queue_cell(b, m, c + 1);
+    if (gy > 0)
+        queue_cell(b, m, c - (size_t)b->gw);
+    if (gy + 1 < b->gh)
+        queue_cell(b, m, c + (size_t)b->gw);
+}
+
+static void claim_cell(balancer *b, uint32_t m, size_t c)
+{
+    double x, y, tiles = cell_tiles(b, c, &x, &y);
+    b->owner[c] = m + 1;
+    b->area[m] += tiles;
+    b->sum_x[m] += tiles * x;
+    b->sum_y[m] += tiles * y;
+    queue_neighbours(b, m, c);
+}
+
+/* One growth over the coarse grid from the current centres and radii. */
+static void grow_round(balancer *b)
+{
+    memset(b->owner, 0, b->cells * sizeof *b->owner);
+    memset(b->queued, 0, b->cells * sizeof *b->queued);
+    b->heap_n = 0;
+    for (uint32_t m = 0; m < b->n; m++) {
+        b->area[m] = b->sum_x[m] = b->sum_y[m] = 0;
+        size_t c = cell_of(b, b->zones[b->members[m]].cx, b->zones[b->members[m]].cy);
+        /* Two centres in one coarse cell: the second grows from the cell all the same. */
+        if (b->owner[c])
+            queue_neighbours(b, m, c);
+        else
+            claim_cell(b, m, c);
+    }
+    while (b->heap_n) {
+        heap_entry e = heap_pop(b);
+        if (!b->owner[e.cell])
+            claim_cell(b, e.zone, e.cell);
+    }
+}
+
+/* The radius stays within MAX_SPREAD of the disc radius of the zone's target, so a zone that
+ * keeps losing cannot turn into one that takes everything in reach. */
+static void set_radius(balancer *b, uint32_t m, double r)
+{
+    double disc = 1.0 / b->zones[b->members[m]].inv_radius;
+    b->radius[m] = RMG__MAX(disc / MAX_SPREAD, RMG__MIN(disc * MAX_SPREAD, r));
+}
+
+/* Lloyd's step and the radius correction; returns the largest relative area error. */
+static double adjust(balancer *b)
+{
+    double worst = 0;
+    for (uint32_t m = 0; m < b->n; m++) {
+        rmg__grow_zone *z = &b->zones[b->members[m]];
+        double target = (double)z->target;
+        if (b->area[m] <= 0) { /* boxed in by its neighbours: reach further */
+            set_radius(b, m, b->radius[m] * MAX_STEP);
+            worst = RMG__MAX(worst, 1.0);
+            continue;
+        }
+        double error = fabs(b->area[m] / target - 1.0);
+        worst = RMG__MAX(worst, error);
+        z->cx = b->sum_x[m] / b->area[m];
+        z->cy = b->sum_y[m] / b->area[m];
+        double change = sqrt(target / b->area[m]);
+        set_radius(b, m, b->radius[m] * RMG__MAX(1.0 / MAX_STEP, RMG__MIN(MAX_STEP, change)));
+    }
+    return worst;
+}
+
+static void write_back(balancer *b)
+{
+    for (uint32_t m = 0; m < b->n; m++) {
+        rmg__grow_zone *z = &b->zones[b->members[m]];
+        z->inv_radius = 1.0 / b->radius[m];
+        z->seed_tile_x = RMG__MAX(0, RMG__MIN(b->w - 1, (int)floor(z->cx)));
+        z->seed_tile_y = RMG__MAX(0, RMG__MIN(b->h - 1, (int)floor(z->cy)));
+    }
+}
+
+/* ---- links ------------------------------------------------------------------------------------ */
+
+static void touch_set(balancer *b, uint32_t oa, uint32_t ob)
+{
+    if (oa == ob || !oa || !ob)
+        return;
+    size_t bit = (size_t)(oa - 1) * b->n + (ob - 1);
+    b->touch[bit >> 3] |= (uint8_t)(1u << (bit & 7));
+}
+
+static bool touching(const balancer *b, uint32_t ma, uint32_t mb)
+{
+    size_t ab = (size_t)ma * b->n + mb, ba = (size_t)mb * b->n + ma;
+    return ((b->touch[ab >> 3] >> (ab & 7)) & 1u) || ((b->touch[ba >> 3] >> (ba & 7)) & 1u);
+}
+
+static void find_touching(balancer *b)
+{
+    memset(b->touch, 0, (b->n * b->n + 7) / 8);
+    for (size_t c = 0; c < b->cells; c++) {
+        if ((int)(c % (size_t)b->gw) + 1 < b->gw)
+            touch_set(b, b->owner[c], b->owner[c + 1]);
+        if (c + (size_t)b->gw < b->cells)
+            touch_set(b, b->owner[c], b->owner[c + (size_t)b->gw]);
+    }
+}
+
+/* Linked pairs whose regions drifted apart are pulled towards each other (Lloyd's step keeps
+ * neighbours mostly, not always); returns the number of such pairs. */
+static size_t pull_links(balancer *b)
+{
+    size_t apart = 0;
+    find_touching(b);
+    for (size_t k = 0; k < b->in->n_pairs; k++) {
+        uint32_t ma = b->member_of[b->in->pairs[k].a], mb = b->member_of[b->in->pairs[k].b];
+        if (ma == UINT32_MAX || mb == UINT32_MAX || touching(b, ma, mb))
+            continue;
+        rmg__grow_zone *za = &b->zones[b->members[ma]], *zb = &b->zones[b->members[mb]];
+        double dx = (zb->cx - za->cx) * PULL, dy = (zb->cy - za->cy) * PULL;
+        za->cx += dx;
+        za->cy += dy;
+        zb->cx -= dx;
+        zb->cy -= dy;
+        apart++;
+    }
+    return apart;
+}
+
+static void run_rounds(balancer *b)
+{
+    for (size_t r = 0; r < ROUNDS; r++) {
+        grow_round(b);
+        double worst = adjust(b);
+        size_t apart = pull_links(b);
+        if (worst <= GOOD_ENOUGH && apart == 0)
+            break;
+    }
+    write_back(b);
+}
+
+static size_t count_members(const rmg__grow_zone *zones, size_t n_zones, int level)
+{
+    size_t n = 0;
+    for (size_t i = 0; i < n_zones; i++)
+        n += zones[i].level == level;
+    return n;
+}
+
+static void setup_grid(balancer *b)
+{
+    double area = (double)b->w * b->h;
+    b->step = RMG__MAX(1, (int)floor(sqrt(area / ((double)b->n * CELLS_PER_ZONE))));
+    b->gw = (b->w + b->step - 1) / b->step;
+    b->gh = (b->h + b->step - 1) / b->step;
+    b->cells = (size_t)b->gw * (size_t)b->gh;
+}
+
+static void release(rmg_context *ctx, balancer *b)
+{
+    rmg__free(ctx, b->members);
+    rmg__free(ctx, b->owner);
+    rmg__free(ctx, b->queued);
+    rmg__free(ctx, b->heap);
+    rmg__free(ctx, b->area);
+    rmg__free(ctx, b->member_of);
+    rmg__free(ctx, b->touch);
+}
+
+static bool allocate(rmg_context *ctx, balancer *b)
+{
+    b->members = rmg__malloc(ctx, b->n * sizeof *b->members);
+    b->owner = rmg__malloc(ctx, b->cells * sizeof *b->owner);
+    b->queued = rmg__malloc(ctx, b->cells * sizeof *b->queued);
+    b->heap = rmg__malloc(ctx, 4 * (b->cells + b->n) * sizeof *b->heap); /* a cell is queued from 4 sides */
+    b->area = rmg__malloc(ctx, 4 * b->n * sizeof *b->area);
+    b->member_of = rmg__malloc(ctx, (b->in->n_zones + 1) * sizeof *b->member_of);
+    b->touch = rmg__malloc(ctx, (b->n * b->n + 7) / 8 + 1);
+    if (!b->members || !b->owner || !b->queued || !b->heap || !b->area || !b->member_of || !b->touch)
+        return false;
+    b->sum_x = b->area + b->n;
+    b->sum_y = b->sum_x + b->n;
+    b->radius = b->sum_y + b->n;
+    return true;
+}
+
+static void list_members(balancer *b)
+{
+    for (size_t i = 0, m = 0; i < b->in->n_zones; i++) {
+        b->member_of[i] = UINT32_MAX;
+        if (b->zones[i].level != b->in->level)
+            continue;
+        b->member_of[i] = (uint32_t)m;
+        b->members[m] = (uint32_t)i;
+        b->radius[m++] = 1.0 / b->zones[i].inv_radius;
+    }
+}
+
+/* The coarse owners as grow-zone indexes + 1, handed to the caller. */
+static void hand_over(balancer *b, rmg__coarse_owner *out)
+{
+    for (size_t c = 0; c < b->cells; c++)
+        b->owner[c] = b->owner[c] ? b->members[b->owner[c] - 1] + 1 : 0;
+    out->owner = b->owner;
+    out->step = b->step;
+    out->gw = b->gw;
+    b->owner = NULL;
+}
+
+rmg_status rmg__place_balance(rmg_context *ctx, const rmg__balance_in *in, rmg__coarse_owner *out)
+{
+    out->owner = NULL;
+    balancer b;
+    memset(&b, 0, sizeof b);
+    b.in = in;
+    b.zones = in->zones;
+    b.w = in->w;
+    b.h = in->h;
+    b.n = count_members(in->zones, in->n_zones, in->level);
+    if (b.n < 2)
+        return RMG_OK; /* a lone zone takes the level whatever its centre */
+    setup_grid(&b);
+    if (!allocate(ctx, &b)) {
+        release(ctx, &b);
+        return rmg__error_nomem(ctx);
+    }
+    list_members(&b);
+    run_rounds(&b);
+    grow_round(&b); /* the ownership the final centres and radii give */
+    hand_over(&b, out);
+    release(ctx, &b);
+    return RMG_OK;
+}
