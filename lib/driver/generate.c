@@ -438,15 +438,6 @@ static void release_attempt(rmg__gen *g)
     g->map = NULL;
 }
 
-/* The time budget also stops an attempt between stages (deadline 0: none). */
-static rmg_status check_deadline(rmg__gen *g, double deadline, rmg_stage_id next)
-{
-    if (deadline > 0 && now_ms() > deadline)
-        return rmg__error_gen(g->ctx, RMG_ERR_LIMIT, stage_names[next], -1, -1,
-                              "time budget of %u ms exceeded before this stage", g->opt.time_budget_ms);
-    return RMG_OK;
-}
-
 /* Where the retries stand: the attempt (its root seed), per stage how many times it was
  * retried within that attempt (its sub-seed), the stage the next run starts at, and the
  * checkpoints taken before each stage of the current attempt. */
@@ -513,17 +504,14 @@ static rmg_status checkpoint_before(rmg__gen *g, retry_state *r, rmg_stage_id id
 
 /* One run of the pipeline from stage r->from, with the seeds of `r`. *failed: the stage to
  * retry when the run fails. */
-static rmg_status run_pipeline(rmg__gen *g, retry_state *r, uint64_t seed, double deadline, bool last_run,
-                               rmg_stage_id *failed)
+static rmg_status run_pipeline(rmg__gen *g, retry_state *r, uint64_t seed, bool last_run, rmg_stage_id *failed)
 {
     *failed = r->from;
     rmg_status st = start_run(g, r, seed);
     for (rmg_stage_id id = r->from; st == RMG_OK && id < RMG_STAGE_COUNT; id++) {
         *failed = id;
         g->root_seed = stage_root(g, r, id);
-        st = check_deadline(g, deadline, id);
-        if (st == RMG_OK)
-            st = checkpoint_before(g, r, id, last_run);
+        st = checkpoint_before(g, r, id, last_run);
         if (st == RMG_OK)
             st = run_stage(g, id);
     }
@@ -578,7 +566,7 @@ static rmg_status run_attempts(rmg__gen *g, uint64_t seed, int max_runs, double 
     while (n < max_runs) {
         rmg_context_clear_error(ctx);
         rmg_stage_id failed = RMG_STAGE_SOLVE;
-        st = run_pipeline(g, &r, seed, deadline, n + 1 >= max_runs, &failed);
+        st = run_pipeline(g, &r, seed, n + 1 >= max_runs, &failed);
         n++;
         if (st == RMG_OK)
             break;
