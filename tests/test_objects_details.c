@@ -461,8 +461,9 @@ static bool key_starts(const char *key, const char *prefix)
 /* default_bans: the pack keeps MIS-30's default hero bans (campaign heroes banned). */
 static void check_generated(rmg_map *map, const struct rmg_content *c, bool default_bans, size_t *found)
 {
-    uint8_t *heroes = calloc(c->n_heroes + 1, 1);
+    uint8_t *heroes = calloc(c->n_heroes + 1, 1), *quest = calloc(c->n_artifacts + 1, 1);
     assert_non_null(heroes);
+    assert_non_null(quest);
     for (size_t i = 0; i < rmg_map_object_count(map); i++) {
         rmg_map_object_info o;
         memset(&o, 0, sizeof o);
@@ -504,13 +505,23 @@ static void check_generated(rmg_map *map, const struct rmg_content *c, bool defa
             assert_non_null(o.artifact);
             assert_non_null(o.reward); /* MIS-14 */
             assert_true(o.link > 0);
+            rmg_map_object_info art;
+            memset(&art, 0, sizeof art);
+            art.struct_size = sizeof art;
+            assert_int_equal(rmg_map_object(map, o.link - 1, &art), RMG_OK);
+            assert_string_equal(art.artifact, o.artifact); /* the hut asks for its artifact */
             found[4]++;
+        } else if (key_starts(o.key, "seer_artifact_")) {
+            long a = rmg__content_find_artifact(c, o.artifact);
+            assert_int_equal(c->artifacts[a].cls, RMG_ARTIFACT_TREASURE);
+            assert_int_equal(quest[a]++, 0); /* MIS-13: once on the map */
         } else {
             assert_int_equal(o.spell_count, 0);
             assert_null(o.hero);
         }
     }
     free(heroes);
+    free(quest);
 }
 
 static void test_details_generated_maps(void **state)
@@ -534,8 +545,8 @@ static void test_details_generated_maps(void **state)
     assert_true(found[0] > 0 && found[2] > 0); /* the built-in pack's maps have both */
 }
 
-/* WAT-03 copies the surface onto the underground, but a hero exists once (MIS-31): the copies'
- * prisons get heroes of their own. */
+/* WAT-03 copies the surface onto the underground, but a hero exists once (MIS-31) and a quest
+ * artifact too (MIS-13): the copies' prisons and quest artifacts get their own. */
 static void test_wat03_mirror_prison_heroes(void **state)
 {
     (void)state;

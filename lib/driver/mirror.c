@@ -184,5 +184,5 @@ rmg_status rmg__mirror_content(rmg__gen *g)
         for (size_t i = 0; i < m->zones.count; i++)
             if (s.copy_of_zone[i + 1])
                 m->zone_stats[s.copy_of_zone[i + 1] - 1] = m->zone_stats[i];
-    return rmg__objects_details(g); /* the copies' prisons get heroes of their own */
+    return rmg__objects_details(g); /* copied prisons and quest artifacts get their own */
 }

@@ -43,8 +43,10 @@ typedef struct details {
     const uint8_t *spell_allowed;   /* NULL: every spell allowed */
     const uint8_t *hero_allowed;    /* NULL: every hero allowed */
     const uint8_t *start_choice;    /* MIS-32, may be NULL */
+    const uint8_t *artifact_allowed; /* NULL: every artifact allowed */
     uint8_t *hero_used;
-    long *pick;                     /* candidate scratch (spells or heroes) */
+    uint8_t *artifact_used;         /* quest artifacts met so far */
+    long *pick;                     /* candidate scratch (spells, heroes or artifacts) */
 } details;
 
 void rmg__details_note_entry(rmg__map_object *o, const rmg__eff_entry *e)
@@ -169,6 +171,35 @@ static rmg_status prison_hero(details *d, rmg__map_object *o, rmg_rng *rng)
     return RMG_OK;
 }
 
+/* MIS-13: a quest artifact exists once on the map. Only a WAT-03 copy can repeat one (the stage
+ * draws each once): the later one gets another treasure artifact, and so does its Seer's Hut. */
+static rmg_status unique_quest_artifact(details *d, rmg__map_object *o, rmg_rng *rng)
+{
+    if (o->artifact < 0 || (size_t)o->artifact >= d->c->n_artifacts)
+        return RMG_OK;
+    if (!d->artifact_used[o->artifact]) {
+        d->artifact_used[o->artifact] = 1;
+        return RMG_OK;
+    }
+    size_t n = 0;
+    for (size_t i = 0; i < d->c->n_artifacts; i++) {
+        const rmg__artifact *a = &d->c->artifacts[i];
+        bool allowed = !d->artifact_allowed || d->artifact_allowed[i];
+        if (allowed && !d->artifact_used[i] && a->cls == RMG_ARTIFACT_TREASURE && !a->combination && a->part_of < 0)
+            d->pick[n++] = (long)i;
+    }
+    if (!n)
+        return rmg__map_warn(d->m, "object %u (%s): its quest artifact is already on the map and no other is left (MIS-13)",
+                             o->id, o->key);
+    long a = d->pick[rmg_rng_below(rng, n)];
+    o->artifact = (int)a;
+    d->artifact_used[a] = 1;
+    rmg__map_object *hut = o->link && o->link <= d->m->objects.count ? &d->m->objects.items[o->link - 1] : NULL;
+    if (hut && hut->kind == RMG_OBJECT_SEER_HUT)
+        hut->artifact = (int)a;
+    return RMG_OK;
+}
+
 static void pile_amount(rmg__map_object *o, const rmg__object_def *row, rmg_rng *rng)
 {
     int lo, hi;
@@ -196,6 +227,8 @@ static rmg_status object_details(details *d, rmg__map_object *o, rmg_rng *rng)
         return scroll_spell(d, o, row, rng);
     if (family_is(row, "prison") && o->hero < 0)
         return prison_hero(d, o, rng);
+    if (row->family && strncmp(row->family, "seer_artifact_", 14) == 0)
+        return unique_quest_artifact(d, o, rng);
     return RMG_OK;
 }
 
@@ -230,15 +263,18 @@ rmg_status rmg__objects_details(rmg__gen *g)
         return RMG_ERR_INVALID_ARG;
     const rmg__solve_extra *x = rmg__solve_extra_of(g);
     details d = {g, g->map, g->content, g->sol.spell_allowed, g->sol.hero_allowed,
-                 x ? x->hero_start_choice : NULL, NULL, NULL};
+                 x ? x->hero_start_choice : NULL, g->sol.artifact_allowed, NULL, NULL, NULL};
+    size_t most = RMG__MAX(RMG__MAX(d.c->n_spells, d.c->n_heroes), d.c->n_artifacts);
     d.hero_used = rmg__calloc(g->ctx, d.c->n_heroes + 1, 1);
-    d.pick = rmg__calloc(g->ctx, RMG__MAX(d.c->n_spells, d.c->n_heroes) + 1, sizeof *d.pick);
-    rmg_status st = d.hero_used && d.pick ? RMG_OK : rmg__error_nomem(g->ctx);
+    d.artifact_used = rmg__calloc(g->ctx, d.c->n_artifacts + 1, 1);
+    d.pick = rmg__calloc(g->ctx, most + 1, sizeof *d.pick);
+    rmg_status st = d.hero_used && d.artifact_used && d.pick ? RMG_OK : rmg__error_nomem(g->ctx);
     if (st == RMG_OK)
         note_used_heroes(&d);
     for (size_t zi = 0; zi < d.m->zones.count && st == RMG_OK; zi++)
         st = zone_details(&d, d.m->zones.items[zi].id);
     rmg__free(g->ctx, d.hero_used);
+    rmg__free(g->ctx, d.artifact_used);
     rmg__free(g->ctx, d.pick);
     return st;
 }
