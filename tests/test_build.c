@@ -105,6 +105,24 @@ static void fx_layout_done(fx *f)
     }
 }
 
+/* A layout from a table: each zone is one rectangle on its level; then sizes and centres. */
+typedef struct zone_spec {
+    int id; /* template zone id, 0 for rock and water */
+    rmg_zone_kind kind;
+    int level, terrain, x0, y0, x1, y1;
+} zone_spec;
+
+static void fx_zones(fx *f, const zone_spec *spec, size_t n)
+{
+    for (size_t i = 0; i < n; i++) {
+        const zone_spec *z = &spec[i];
+        int id = fx_zone(f, z->id, z->kind, z->level, z->terrain);
+        assert_true(id > 0);
+        fx_rect(f, id, z->x0, z->y0, z->x1, z->y1, z->level);
+    }
+    fx_layout_done(f);
+}
+
 static rmg__connection *fx_conn(fx *f, int a, int b, rmg_connection_type type, rmg_connection_placement p,
                                 int64_t value)
 {
@@ -484,15 +502,13 @@ static void test_zon14_lava_stays_underground_and_rock_water_zones(void **state)
     (void)state;
     fx f;
     assert_true(fx_init(&f, rmg_test_context(NULL, 17), 30, 20, 2, 17));
-    int a = fx_zone(&f, 1, RMG_ZONE_TREASURE, 1, RMG_TERRAIN_LAVA);
-    int r = fx_zone(&f, 0, RMG_ZONE_ROCK, 1, RMG_TERRAIN_ROCK);
-    int s = fx_zone(&f, 2, RMG_ZONE_TREASURE, 0, RMG_TERRAIN_SWAMP);
-    int w = fx_zone(&f, 0, RMG_ZONE_WATER, 0, RMG_TERRAIN_WATER);
-    fx_rect(&f, a, 0, 0, 19, 19, 1);
-    fx_rect(&f, r, 20, 0, 29, 19, 1);
-    fx_rect(&f, s, 0, 0, 19, 19, 0);
-    fx_rect(&f, w, 20, 0, 29, 19, 0);
-    fx_layout_done(&f);
+    static const zone_spec layout[] = {
+        {1, RMG_ZONE_TREASURE, 1, RMG_TERRAIN_LAVA, 0, 0, 19, 19},
+        {0, RMG_ZONE_ROCK, 1, RMG_TERRAIN_ROCK, 20, 0, 29, 19},
+        {2, RMG_ZONE_TREASURE, 0, RMG_TERRAIN_SWAMP, 0, 0, 19, 19},
+        {0, RMG_ZONE_WATER, 0, RMG_TERRAIN_WATER, 20, 0, 29, 19},
+    };
+    fx_zones(&f, layout, 4);
     assert_int_equal(rmg__stage_build(&f.g), RMG_OK);
     assert_int_equal(f.m->terrain[rmg__tile(30, 20, 3, 3, 1)], RMG_TERRAIN_LAVA);
     size_t rock = rmg__tile(30, 20, 25, 5, 1), water = rmg__tile(30, 20, 25, 5, 0);
@@ -751,15 +767,15 @@ static void test_zon32_mirror_widths_differ_warns(void **state)
 
 /* ---- roads and obstacles ---------------------------------------------------------------------- */
 
-/* A 1x1 town next to the zone's skeleton, as the objects stage would place one. */
-static uint32_t put_town(fx *f, int zone)
+/* A 1x1 town as near to (cx, cy) as there is room, as the objects stage would place one. */
+static uint32_t put_town_near(fx *f, int zone, int cx, int cy)
 {
     struct rmg_map *m = f->m;
     rmg__map_zone *z = &m->zones.items[zone - 1];
     int w = m->width, h = m->height;
     for (int r = 0; r < w + h; r++)
-        for (int y = z->cy - r; y <= z->cy + r; y++)
-            for (int x = z->cx - r; x <= z->cx + r; x++) {
+        for (int y = cy - r; y <= cy + r; y++)
+            for (int x = cx - r; x <= cx + r; x++) {
                 if (x < 1 || y < 1 || x >= w - 1 || y >= h - 2)
                     continue;
                 size_t t = rmg__tile(w, h, x, y, z->level), below = t + (size_t)w;
@@ -778,6 +794,13 @@ static uint32_t put_town(fx *f, int zone)
             }
     fail_msg("no room for a town in zone %d", zone);
     return 0;
+}
+
+/* A town next to the zone's centre. */
+static uint32_t put_town(fx *f, int zone)
+{
+    const rmg__map_zone *z = &f->m->zones.items[zone - 1];
+    return put_town_near(f, zone, z->cx, z->cy);
 }
 
 static size_t town_road_tile(const fx *f, uint32_t id)
@@ -925,6 +948,65 @@ static void test_con20_noncoherent_zone_still_links_its_towns(void **state)
     /* Each mandatory road reaches the middle zone's nearest (only) town. */
     assert_true(road_connected(&f, town_road_tile(&f, towns[0]), town_road_tile(&f, mid_town)));
     assert_true(road_connected(&f, town_road_tile(&f, towns[1]), town_road_tile(&f, mid_town)));
+    fx_done(&f);
+}
+
+/* The road tile in front of a teleport's entry on the given level (where roads end, CON-19). */
+static size_t teleport_road_tile(const fx *f, const rmg__map_connection *c, int level)
+{
+    size_t plane = (size_t)f->m->width * (size_t)f->m->height;
+    for (size_t k = 0; k < c->tiles.count; k++)
+        if (c->tiles.items[k] / plane == (size_t)level)
+            return c->tiles.items[k] + (size_t)f->m->width;
+    fail_msg("connection %d has no tile on level %d", c->id, level);
+    return 0;
+}
+
+/* Zone 1 (surface, left, non-coherent roads) is long: zone 2 touches it at the top only and
+ * zone 3 at the bottom only, so each link's road ends at the one of zone 1's two towns at its
+ * end (CON-20), and nothing but a road inside zone 1 can join the two networks. Zone 4 lies
+ * under zone 2 (a gate) with a town of its own. */
+static void test_con17_con20_noncoherent_networks_joined_across_gate(void **state)
+{
+    (void)state;
+    fx f;
+    assert_true(fx_init(&f, rmg_test_context(NULL, 39), 48, 60, 2, 39));
+    static const zone_spec layout[] = {
+        {1, RMG_ZONE_HUMAN_START, 0, RMG_TERRAIN_GRASS, 0, 0, 23, 59},
+        {2, RMG_ZONE_TREASURE, 0, RMG_TERRAIN_SAND, 24, 0, 47, 17},
+        {3, RMG_ZONE_TREASURE, 0, RMG_TERRAIN_SNOW, 24, 42, 47, 59},
+        {4, RMG_ZONE_TREASURE, 1, RMG_TERRAIN_LAVA, 24, 0, 47, 17},
+        {0, RMG_ZONE_ROCK, 0, RMG_TERRAIN_ROCK, 24, 18, 47, 41},
+        {0, RMG_ZONE_ROCK, 1, RMG_TERRAIN_ROCK, 0, 0, 23, 59},
+        {0, RMG_ZONE_ROCK, 1, RMG_TERRAIN_ROCK, 24, 18, 47, 59},
+    };
+    fx_zones(&f, layout, 7);
+    int a = 1, c = 3, d = 4;
+    f.t->zones[0].allow_noncoherent_roads = true;
+    fx_conn(&f, 1, 2, RMG_CONNECTION_STANDARD, RMG_LINK_DEFAULT, 3000)->roads = RMG_ROAD_MANDATORY;
+    fx_conn(&f, 1, 3, RMG_CONNECTION_STANDARD, RMG_LINK_DEFAULT, 3000)->roads = RMG_ROAD_MANDATORY;
+    fx_conn(&f, 2, 4, RMG_CONNECTION_STANDARD, RMG_LINK_DEFAULT, 3000)->roads = RMG_ROAD_MANDATORY;
+    assert_int_equal(rmg__stage_build(&f.g), RMG_OK);
+    const rmg__map_connection *gate = conn_of(&f, 2);
+    assert_int_equal(conn_of(&f, 0)->realized, RMG_REALIZED_PASSAGE);
+    assert_int_equal(conn_of(&f, 1)->realized, RMG_REALIZED_PASSAGE);
+    assert_int_equal(gate->realized, RMG_REALIZED_GATE);
+    uint32_t top = put_town_near(&f, a, 10, 4), bottom = put_town_near(&f, a, 10, 55);
+    uint32_t town_c = put_town(&f, c), town_d = put_town(&f, d);
+    assert_int_equal(rmg__finish_roads(&f.g), RMG_OK);
+    for (int i = 0; i < 3; i++)
+        assert_true(conn_of(&f, i)->road);
+    /* The two networks of zone 1 were joined inside it (CON-17 step 2), so the road runs from
+     * zone 3's town through zone 1 and zone 2 to the gate, and on from the gate's other end to
+     * zone 4's town. */
+    size_t t_top = town_road_tile(&f, top), t_bottom = town_road_tile(&f, bottom);
+    assert_true(road_connected(&f, t_top, t_bottom));
+    assert_true(road_connected(&f, town_road_tile(&f, town_c), teleport_road_tile(&f, gate, 0)));
+    assert_true(road_connected(&f, teleport_road_tile(&f, gate, 1), town_road_tile(&f, town_d)));
+    assert_true(roads_on_passable_tiles(&f));
+    assert_int_equal(rmg__finish_obstacles(&f.g), RMG_OK);
+    assert_true(road_connected(&f, town_road_tile(&f, town_c), teleport_road_tile(&f, gate, 0)));
+    assert_zone_areas_connected(&f);
     fx_done(&f);
 }
 
@@ -1135,6 +1217,7 @@ int main(void)
         cmocka_unit_test(test_con16_forbidden_links_carry_no_road),
         cmocka_unit_test(test_zon06_towns_of_a_zone_form_one_network),
         cmocka_unit_test(test_con20_noncoherent_zone_still_links_its_towns),
+        cmocka_unit_test(test_con17_con20_noncoherent_networks_joined_across_gate),
         cmocka_unit_test(test_obstacles_keep_everything_reachable),
         cmocka_unit_test(test_content_footprints_and_obstacle_objects),
         cmocka_unit_test(test_build_is_deterministic),

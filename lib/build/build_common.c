@@ -54,6 +54,34 @@ uint32_t rmg__bld_stamp(rmg__bld *b)
     return b->stamp;
 }
 
+rmg_status rmg__bld_index_zones(rmg__bld *b, rmg__bld_zone_index *zi)
+{
+    size_t nz = b->m->zones.count + 2;
+    zi->tiles = rmg__malloc(b->ctx, ((size_t)b->n ? b->n : 1) * sizeof *zi->tiles);
+    zi->start = rmg__calloc(b->ctx, nz, sizeof *zi->start);
+    if (!zi->tiles || !zi->start) {
+        rmg__bld_zone_index_free(b, zi);
+        return rmg__error_nomem(b->ctx);
+    }
+    const uint16_t *tz = b->m->tile_zone;
+    for (uint32_t t = 0; t < b->n; t++)
+        if (tz[t] && tz[t] <= b->m->zones.count)
+            zi->start[tz[t]]++;
+    for (size_t z = 1; z < nz; z++)
+        zi->start[z] += zi->start[z - 1];
+    for (uint32_t t = b->n; t-- > 0;)
+        if (tz[t] && tz[t] <= b->m->zones.count)
+            zi->tiles[--zi->start[tz[t]]] = t;
+    return RMG_OK;
+}
+
+void rmg__bld_zone_index_free(rmg__bld *b, rmg__bld_zone_index *zi)
+{
+    rmg__free(b->ctx, zi->tiles);
+    rmg__free(b->ctx, zi->start);
+    zi->tiles = zi->start = NULL;
+}
+
 bool rmg__bld_nbr(const rmg__bld *b, uint32_t t, int dir, uint32_t *out)
 {
     int x = rmg__bld_x(b, t) + DX[dir], y = rmg__bld_y(b, t) + DY[dir];

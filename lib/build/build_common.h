@@ -46,6 +46,15 @@ rmg__map_zone *rmg__bld_zone(const rmg__bld *b, int zone_id);
 bool rmg__bld_land_zone(const rmg__bld *b, int zone_id);
 uint32_t rmg__bld_zone_centre(const rmg__bld *b, int zone_id);
 
+/* Tiles grouped by zone, ascending within a zone (counting sort), so a per-zone pass costs the
+ * zone's size rather than the whole map's: zone z owns tiles[start[z]..start[z + 1]). */
+typedef struct rmg__bld_zone_index {
+    uint32_t *tiles, *start;
+} rmg__bld_zone_index;
+
+rmg_status rmg__bld_index_zones(rmg__bld *b, rmg__bld_zone_index *zi);
+void rmg__bld_zone_index_free(rmg__bld *b, rmg__bld_zone_index *zi);
+
 /* Predicates for the searches. */
 typedef bool (*rmg__bld_pred)(const rmg__bld *b, uint32_t t, void *user);
 

@@ -55,20 +55,13 @@ static bool kept_walk_in_zone(const rmg__bld *b, uint32_t t, void *user)
     return (b->mark[t] & MK_KEEP) && walk_in_zone(b, t, user);
 }
 
-static bool kept_outside_main(const rmg__bld *b, uint32_t t, void *user)
-{
-    return kept_walk_in_zone(b, t, user) && !(b->mark[t] & MK_MAIN);
-}
-
 /* Floods MK_MAIN over kept walkable tiles from `from`. The main area is always closed (every
  * kept walkable neighbour of a main tile is main), so the flood only needs to cross tiles not
  * yet main: the result is the same as flooding the whole network again, at the cost of the
- * newly joined part only. */
-static void flood_main(rmg__bld *b, uint32_t from, zone_user *zu)
+ * newly joined part only. The new main tiles are left in b->queue; returns how many. */
+static size_t flood_main(rmg__bld *b, uint32_t from, zone_user *zu)
 {
-    uint32_t stamp = rmg__bld_stamp(b);
     size_t head = 0, tail = 0;
-    b->seen[from] = stamp;
     b->mark[from] |= MK_MAIN;
     b->queue[tail++] = from;
     while (head < tail) {
@@ -76,13 +69,13 @@ static void flood_main(rmg__bld *b, uint32_t from, zone_user *zu)
         int n_nb = rmg__bld_nbrs(b, t, nb);
         for (int d = 0; d < n_nb; d++) {
             uint32_t u = nb[d];
-            if (b->seen[u] == stamp || (b->mark[u] & MK_MAIN) || !kept_walk_in_zone(b, u, zu))
+            if ((b->mark[u] & MK_MAIN) || !kept_walk_in_zone(b, u, zu))
                 continue;
-            b->seen[u] = stamp;
             b->mark[u] |= MK_MAIN;
             b->queue[tail++] = u;
         }
     }
+    return tail;
 }
 
 static void keep_path_tile(rmg__bld *b, uint32_t t, void *user)
@@ -125,42 +118,110 @@ static bool optional(const rmg__bld *b, uint32_t t)
     return !(b->m->flags[t] & (RMG__T_ENTRY | RMG__T_GUARD | RMG__T_FREE));
 }
 
-/* Step 2: joins every kept tile to the main area. Returns how many could not be joined. */
-static size_t join_kept(rmg__bld *b, const uint32_t *tiles, size_t n, uint32_t root, zone_user *zu, uint32_t *sources,
-                        uint32_t *first_lost)
+/* Step 2 keeps a distance field to the main area (b->dist, b->prev) in a binary heap of
+ * (distance << 32 | tile) keys with lazy deletion. When the search meets a kept tile outside
+ * the main area, the shortest path to it is kept, its part of the network becomes main, and the
+ * new main tiles enter the heap at distance 0: distances only ever decrease, so the field stays
+ * exactly the distance to the current main area without restarting the search (one search for
+ * the zone instead of one per joined part). */
+typedef RMG__VEC(uint64_t) key_heap;
+
+static bool heap_push(rmg_context *ctx, key_heap *h, uint32_t dist, uint32_t t)
 {
-    flood_main(b, root, zu);
-    size_t unjoined = 0;
-    for (;;) {
-        size_t ns = 0;
-        bool pending = false;
-        for (size_t i = 0; i < n; i++) {
-            uint32_t t = tiles[i];
-            if (b->mark[t] & MK_MAIN)
-                sources[ns++] = t;
-            else if (kept_walk_in_zone(b, t, zu))
-                pending = true;
-        }
-        if (!pending)
-            break;
-        uint32_t found = rmg__bld_bfs(b, sources, ns, walk_in_zone, kept_outside_main, zu);
-        if (!found) {
-            for (size_t i = 0; i < n; i++)
-                if (kept_walk_in_zone(b, tiles[i], zu) && !(b->mark[tiles[i]] & MK_MAIN)) {
-                    b->mark[tiles[i]] = (uint8_t)((b->mark[tiles[i]] & ~MK_KEEP) | MK_DROP);
-                    if (optional(b, tiles[i])) {
-                        b->m->road[tiles[i]] = 0;
-                        continue;
-                    }
-                    if (!unjoined++)
-                        *first_lost = tiles[i];
-                }
-            break;
-        }
-        rmg__bld_trace(b, found - 1, keep_path_tile, NULL);
-        flood_main(b, found - 1, zu);
+    uint64_t key = (uint64_t)dist << 32 | t;
+    if (!RMG__VEC_PUSH(ctx, h, key))
+        return false;
+    for (size_t i = h->count - 1; i > 0 && h->items[(i - 1) / 2] > key; i = (i - 1) / 2) {
+        h->items[i] = h->items[(i - 1) / 2];
+        h->items[(i - 1) / 2] = key;
     }
+    return true;
+}
+
+static uint64_t heap_pop(key_heap *h)
+{
+    uint64_t top = h->items[0], last = h->items[--h->count];
+    size_t i = 0;
+    for (;;) {
+        size_t c = 2 * i + 1;
+        if (c >= h->count)
+            break;
+        if (c + 1 < h->count && h->items[c + 1] < h->items[c])
+            c++;
+        if (h->items[c] >= last)
+            break;
+        h->items[i] = h->items[c];
+        i = c;
+    }
+    if (h->count)
+        h->items[i] = last;
+    return top;
+}
+
+/* Makes the part of the network around `from` main and puts its tiles in the heap as sources. */
+static bool join_part(rmg__bld *b, uint32_t from, zone_user *zu, key_heap *h)
+{
+    size_t n = flood_main(b, from, zu);
+    for (size_t i = 0; i < n; i++) {
+        uint32_t t = b->queue[i];
+        b->dist[t] = 0;
+        b->prev[t] = 0;
+        if (!heap_push(b->ctx, h, 0, t))
+            return false;
+    }
+    return true;
+}
+
+/* Drops the kept tiles no path reached; returns how many of them were needed. */
+static size_t drop_unjoined(rmg__bld *b, const uint32_t *tiles, size_t n, zone_user *zu, uint32_t *first_lost)
+{
+    size_t unjoined = 0;
+    for (size_t i = 0; i < n; i++)
+        if (kept_walk_in_zone(b, tiles[i], zu) && !(b->mark[tiles[i]] & MK_MAIN)) {
+            b->mark[tiles[i]] = (uint8_t)((b->mark[tiles[i]] & ~MK_KEEP) | MK_DROP);
+            if (optional(b, tiles[i])) {
+                b->m->road[tiles[i]] = 0;
+                continue;
+            }
+            if (!unjoined++)
+                *first_lost = tiles[i];
+        }
     return unjoined;
+}
+
+/* Step 2: joins every kept tile to the main area. Returns how many could not be joined in
+ * *unjoined. */
+static rmg_status join_kept(rmg__bld *b, const uint32_t *tiles, size_t n, uint32_t root, zone_user *zu, key_heap *h,
+                            size_t *unjoined, uint32_t *first_lost)
+{
+    for (size_t i = 0; i < n; i++)
+        b->dist[tiles[i]] = UINT32_MAX;
+    h->count = 0;
+    if (!join_part(b, root, zu, h))
+        return rmg__error_nomem(b->ctx);
+    while (h->count) {
+        uint64_t key = heap_pop(h);
+        uint32_t t = (uint32_t)key, d = (uint32_t)(key >> 32), nb[8];
+        if (d != b->dist[t])
+            continue; /* stale: a shorter distance was found after this entry */
+        int n_nb = rmg__bld_nbrs(b, t, nb);
+        for (int k = 0; k < n_nb; k++) {
+            uint32_t u = nb[k];
+            if ((b->mark[u] & MK_MAIN) || d + 1 >= b->dist[u] || !walk_in_zone(b, u, zu))
+                continue;
+            b->dist[u] = d + 1;
+            b->prev[u] = t + 1;
+            if (b->mark[u] & MK_KEEP) {
+                rmg__bld_trace(b, u, keep_path_tile, NULL);
+                if (!join_part(b, u, zu, h))
+                    return rmg__error_nomem(b->ctx);
+            } else if (!heap_push(b->ctx, h, d + 1, u)) {
+                return rmg__error_nomem(b->ctx);
+            }
+        }
+    }
+    *unjoined = drop_unjoined(b, tiles, n, zu, first_lost);
+    return RMG_OK;
 }
 
 /* Step 3: open margins and clearings, grown outwards from the main area in BFS order so every
@@ -288,33 +349,8 @@ static rmg_status obstacle_objects(rmg__bld *b, const rmg__map_zone *z, uint32_t
     return RMG_OK;
 }
 
-/* Tiles grouped by zone, ascending within a zone (counting sort), so each zone's pass costs its
- * own size rather than the whole map's: zone z owns tiles[start[z]..start[z + 1]). */
-typedef struct zone_index {
-    uint32_t *tiles, *start;
-} zone_index;
-
-static rmg_status index_zones(rmg__bld *b, zone_index *zi)
-{
-    size_t nz = b->m->zones.count + 2;
-    zi->tiles = rmg__malloc(b->ctx, ((size_t)b->n ? b->n : 1) * sizeof *zi->tiles);
-    zi->start = rmg__calloc(b->ctx, nz, sizeof *zi->start);
-    if (!zi->tiles || !zi->start)
-        return rmg__error_nomem(b->ctx);
-    const uint16_t *tz = b->m->tile_zone;
-    for (uint32_t t = 0; t < b->n; t++)
-        if (tz[t] && tz[t] <= b->m->zones.count)
-            zi->start[tz[t]]++;
-    for (size_t z = 1; z < nz; z++)
-        zi->start[z] += zi->start[z - 1];
-    for (uint32_t t = b->n; t-- > 0;)
-        if (tz[t] && tz[t] <= b->m->zones.count)
-            zi->tiles[--zi->start[tz[t]]] = t;
-    return RMG_OK;
-}
-
-static rmg_status obstacles_in_zone(rmg__bld *b, const rmg__map_zone *z, const zone_index *zi, uint32_t *tiles,
-                                    uint32_t *sources, uint8_t *clear_blocks, int bw, int bh, const obstacle_defs *od)
+static rmg_status obstacles_in_zone(rmg__bld *b, const rmg__map_zone *z, const rmg__bld_zone_index *zi, uint32_t *tiles,
+                                    key_heap *heap, uint8_t *clear_blocks, int bw, int bh, const obstacle_defs *od)
 {
     zone_user zu = {z->id};
     size_t n = 0;
@@ -328,7 +364,10 @@ static rmg_status obstacles_in_zone(rmg__bld *b, const rmg__map_zone *z, const z
         return RMG_OK;
     b->mark[root] |= MK_KEEP;
     uint32_t lost = 0;
-    size_t unjoined = join_kept(b, tiles, n, root, &zu, sources, &lost);
+    size_t unjoined = 0;
+    rmg_status st = join_kept(b, tiles, n, root, &zu, heap, &unjoined, &lost);
+    if (st != RMG_OK)
+        return st;
     rmg_rng rng;
     rmg__gen_stream(b->g, "obstacles", (uint64_t)z->id, &rng);
     for (int i = 0; i < bw * bh; i++)
@@ -340,7 +379,7 @@ static rmg_status obstacles_in_zone(rmg__bld *b, const rmg__map_zone *z, const z
         if (walkable(b, t) && !(b->mark[t] & MK_OPEN) && (!needed(b, t) || dropped))
             b->m->flags[t] |= RMG__T_OBSTACLE | RMG__T_BLOCKED;
     }
-    rmg_status st = obstacle_objects(b, z, tiles, n, od, &rng);
+    st = obstacle_objects(b, z, tiles, n, od, &rng);
     if (st != RMG_OK)
         return st;
     if (unjoined)
@@ -380,27 +419,26 @@ rmg_status rmg__finish_obstacles(rmg__gen *g)
         return st;
     int bw = (b.w + BLOCK_SIDE - 1) / BLOCK_SIDE, bh = (b.h + BLOCK_SIDE - 1) / BLOCK_SIDE;
     uint32_t *tiles = rmg__malloc(b.ctx, (size_t)b.n * sizeof *tiles);
-    uint32_t *sources = rmg__malloc(b.ctx, (size_t)b.n * sizeof *sources);
+    key_heap heap = {NULL, 0, 0};
     uint8_t *clear_blocks = rmg__malloc(b.ctx, (size_t)bw * (size_t)bh);
     obstacle_defs od = {NULL, 0};
-    zone_index zi = {NULL, NULL};
-    if (!tiles || !sources || !clear_blocks)
+    rmg__bld_zone_index zi = {NULL, NULL};
+    if (!tiles || !clear_blocks)
         st = rmg__error_nomem(b.ctx);
     else
         st = collect_obstacle_defs(&b, &od);
     if (st == RMG_OK)
-        st = index_zones(&b, &zi);
+        st = rmg__bld_index_zones(&b, &zi);
     for (size_t i = 0; i < g->map->zones.count && st == RMG_OK; i++) {
         const rmg__map_zone *z = &g->map->zones.items[i];
         if (rmg__bld_land_zone(&b, z->id))
-            st = obstacles_in_zone(&b, z, &zi, tiles, sources, clear_blocks, bw, bh, &od);
+            st = obstacles_in_zone(&b, z, &zi, tiles, &heap, clear_blocks, bw, bh, &od);
     }
     if (st == RMG_OK)
         prune_wide_openings(g->map);
-    rmg__free(b.ctx, zi.tiles);
-    rmg__free(b.ctx, zi.start);
+    rmg__bld_zone_index_free(&b, &zi);
     rmg__free(b.ctx, tiles);
-    rmg__free(b.ctx, sources);
+    RMG__VEC_FREE(b.ctx, &heap);
     rmg__free(b.ctx, clear_blocks);
     rmg__free(b.ctx, (void *)od.defs);
     rmg__bld_free(&b);

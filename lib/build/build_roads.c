@@ -282,7 +282,9 @@ static uint32_t crossing_tile(const rmg__bld *b, const rmg__map_connection *c, i
         return UINT32_MAX;
     }
     /* Ground: the touching pair (a side, b side) nearest to the middle of the opening, the same
-     * for both zones so the road runs on across the border. */
+     * for both zones so the road runs on across the border. Pairs on the skeleton come first: the
+     * build stage joined them to both zones, while the rest of a wide opening may be walled in
+     * by objects placed later. */
     int64_t sx = 0, sy = 0;
     for (size_t i = 0; i < c->tiles.count; i++) {
         sx += rmg__bld_x(b, c->tiles.items[i]);
@@ -294,15 +296,18 @@ static uint32_t crossing_tile(const rmg__bld *b, const rmg__map_connection *c, i
     int64_t best = INT64_MAX;
     for (size_t i = 0; i < c->tiles.count; i++) {
         uint32_t ta = c->tiles.items[i];
-        if (m->tile_zone[ta] != c->zone_a || rmg__bld_dist2(b, ta, mid) >= best)
+        if (m->tile_zone[ta] != c->zone_a)
             continue;
         for (size_t k = 0; k < c->tiles.count; k++) {
             uint32_t tb = c->tiles.items[k];
-            if (m->tile_zone[tb] == c->zone_b && rmg__bld_cheb(b, ta, tb) == 1) {
-                best = rmg__bld_dist2(b, ta, mid);
+            if (m->tile_zone[tb] != c->zone_b || rmg__bld_cheb(b, ta, tb) != 1)
+                continue;
+            bool skeleton = (m->flags[ta] & RMG__T_FREE) && (m->flags[tb] & RMG__T_FREE);
+            int64_t score = (skeleton ? 0 : INT64_MAX / 2) + rmg__bld_dist2(b, ta, mid);
+            if (score < best) {
+                best = score;
                 best_a = ta;
                 best_b = tb;
-                break;
             }
         }
     }
@@ -386,6 +391,204 @@ static void clear_marks(roads *r)
     memset(r->b.mark, 0, r->b.n);
 }
 
+/* ---- joining the road networks (CON-17 step 2) ------------------------------------------------ */
+
+/* After every zone laid its roads, a zone with non-coherent roads (CON-20) may hold several
+ * networks: each link end went to its nearest town, so two towns of one zone, or a zone's
+ * links, can end up on networks that meet nowhere else on the map. Networks are labelled per
+ * zone, merged through the crossings of the chosen links, and every zone's networks that are
+ * still apart are joined inside the zone by the cheapest road between them. Networks already
+ * joined elsewhere stay apart in the zone (non-coherent roads, ZON-06). */
+typedef struct networks {
+    uint32_t *net;      /* per tile: network label, 0 none */
+    uint32_t *parent;   /* per label: union-find parent */
+    uint32_t n_labels;
+    rmg__bld_zone_index zi;
+} networks;
+
+static uint32_t net_find(const networks *nw, uint32_t l)
+{
+    while (nw->parent[l] != l)
+        l = nw->parent[l];
+    return l;
+}
+
+static void net_union(networks *nw, uint32_t a, uint32_t c)
+{
+    a = net_find(nw, a);
+    c = net_find(nw, c);
+    /* The smaller label wins, so the result does not depend on the order of the unions. */
+    if (a < c)
+        nw->parent[c] = a;
+    else if (c < a)
+        nw->parent[a] = c;
+}
+
+static bool road_zone(const roads *r, int zone, bool mirror)
+{
+    return rmg__bld_land_zone(&r->b, zone) && !(mirror && rmg__bld_zone(&r->b, zone)->level > 0);
+}
+
+/* Labels the road tiles of each zone by 8-connected network (zone by zone, in tile order). */
+static void label_networks(roads *r, networks *nw, bool mirror)
+{
+    rmg__bld *b = &r->b;
+    nw->n_labels = 0;
+    for (size_t zi = 0; zi < b->m->zones.count; zi++) {
+        int zone = b->m->zones.items[zi].id;
+        if (!road_zone(r, zone, mirror))
+            continue;
+        for (uint32_t i = nw->zi.start[zone]; i < nw->zi.start[zone + 1]; i++) {
+            uint32_t s = nw->zi.tiles[i];
+            if (!b->m->road[s] || nw->net[s])
+                continue;
+            uint32_t label = ++nw->n_labels;
+            size_t head = 0, tail = 0;
+            nw->net[s] = label;
+            b->queue[tail++] = s;
+            while (head < tail) {
+                uint32_t t = b->queue[head++], nb[8];
+                int n_nb = rmg__bld_nbrs(b, t, nb);
+                for (int d = 0; d < n_nb; d++)
+                    if (b->m->road[nb[d]] && !nw->net[nb[d]] && b->m->tile_zone[nb[d]] == zone) {
+                        nw->net[nb[d]] = label;
+                        b->queue[tail++] = nb[d];
+                    }
+            }
+        }
+    }
+}
+
+/* Lays the crossing tiles of every chosen link, so a link whose end no road reached still
+ * counts as a network of its zone (joined below). */
+static void lay_crossings(roads *r, bool mirror)
+{
+    const struct rmg_map *m = r->b.m;
+    for (size_t k = 0; k < r->n_edges; k++) {
+        const edge *e = &r->edges[k];
+        if (!e->chosen || !road_zone(r, e->a, mirror) || !road_zone(r, e->b, mirror))
+            continue;
+        for (int side = 0; side < 2; side++) {
+            int zone = side ? e->b : e->a;
+            uint32_t t = crossing_tile(&r->b, &m->conns.items[e->conn], zone);
+            lay_user lu = {(uint8_t)road_type(&r->b, zone)};
+            if (t != UINT32_MAX && m->tile_zone[t] == zone)
+                lay_tile(&r->b, t, &lu);
+        }
+    }
+}
+
+static void union_crossings(roads *r, networks *nw, bool mirror)
+{
+    const struct rmg_map *m = r->b.m;
+    for (size_t k = 0; k < r->n_edges; k++) {
+        const edge *e = &r->edges[k];
+        if (!e->chosen || !road_zone(r, e->a, mirror) || !road_zone(r, e->b, mirror))
+            continue;
+        uint32_t ta = crossing_tile(&r->b, &m->conns.items[e->conn], e->a);
+        uint32_t tb = crossing_tile(&r->b, &m->conns.items[e->conn], e->b);
+        if (ta != UINT32_MAX && tb != UINT32_MAX && nw->net[ta] && nw->net[tb])
+            net_union(nw, nw->net[ta], nw->net[tb]);
+    }
+}
+
+typedef struct join_user {
+    path_user pu;       /* first: road_cost reads the zone through it */
+    const networks *nw;
+    uint32_t root;
+} join_user;
+
+static bool other_network(const rmg__bld *b, uint32_t t, void *user)
+{
+    const join_user *ju = user;
+    (void)b;
+    return ju->nw->net[t] && net_find(ju->nw, ju->nw->net[t]) != ju->root;
+}
+
+typedef struct net_lay_user {
+    lay_user lu;
+    networks *nw;
+    uint32_t label;
+} net_lay_user;
+
+static void lay_net_tile(rmg__bld *b, uint32_t t, void *user)
+{
+    net_lay_user *nl = user;
+    lay_tile(b, t, &nl->lu);
+    if (!nl->nw->net[t])
+        nl->nw->net[t] = nl->label;
+}
+
+/* Joins the zone's networks that are still apart. Returns a road tile of a network that could
+ * not be joined, UINT32_MAX when all are. */
+static uint32_t join_zone_networks(roads *r, networks *nw, int zone, uint32_t *sources)
+{
+    const uint32_t *zt = nw->zi.tiles + nw->zi.start[zone];
+    size_t nt = nw->zi.start[zone + 1] - nw->zi.start[zone], first = 0;
+    while (first < nt && !nw->net[zt[first]])
+        first++;
+    if (first == nt)
+        return UINT32_MAX;
+    net_lay_user nl = {{(uint8_t)road_type(&r->b, zone)}, nw, nw->net[zt[first]]};
+    join_user ju = {{zone}, nw, 0};
+    for (;;) {
+        ju.root = net_find(nw, nl.label);
+        size_t ns = 0;
+        for (size_t i = first; i < nt; i++)
+            if (nw->net[zt[i]] && net_find(nw, nw->net[zt[i]]) == ju.root)
+                sources[ns++] = zt[i];
+        uint32_t found = rmg__bld_dijkstra(&r->b, sources, ns, road_cost, other_network, &ju);
+        if (!found)
+            break;
+        net_union(nw, ju.root, nw->net[found - 1]);
+        rmg__bld_trace(&r->b, found - 1, lay_net_tile, &nl);
+    }
+    for (size_t i = first; i < nt; i++)
+        if (other_network(&r->b, zt[i], &ju))
+            return zt[i];
+    return UINT32_MAX;
+}
+
+static rmg_status join_networks(roads *r, bool mirror)
+{
+    rmg__bld *b = &r->b;
+    networks nw;
+    memset(&nw, 0, sizeof nw);
+    lay_crossings(r, mirror);
+    rmg_status st = rmg__bld_index_zones(b, &nw.zi);
+    if (st != RMG_OK)
+        return st;
+    nw.net = rmg__calloc(b->ctx, b->n ? b->n : 1, sizeof *nw.net);
+    uint32_t *sources = rmg__malloc(b->ctx, (b->n ? b->n : 1) * sizeof *sources);
+    if (nw.net && sources) {
+        label_networks(r, &nw, mirror);
+        nw.parent = rmg__malloc(b->ctx, ((size_t)nw.n_labels + 1) * sizeof *nw.parent);
+    }
+    if (!nw.net || !sources || !nw.parent) {
+        st = rmg__error_nomem(b->ctx);
+    } else {
+        for (uint32_t l = 0; l <= nw.n_labels; l++)
+            nw.parent[l] = l;
+        union_crossings(r, &nw, mirror);
+        for (size_t i = 0; i < b->m->zones.count && st == RMG_OK; i++) {
+            const rmg__map_zone *z = &b->m->zones.items[i];
+            if (!road_zone(r, z->id, mirror))
+                continue;
+            uint32_t apart = join_zone_networks(r, &nw, z->id, sources);
+            if (apart != UINT32_MAX)
+                st = rmg__map_warn(b->m, "zone %d (template zone %d): the road network at %d,%d,%d could not be "
+                                         "joined to the zone's other roads (CON-17)", z->id, z->tpl_id,
+                                   rmg__bld_x(b, apart), rmg__bld_y(b, apart), rmg__bld_z(b, apart));
+        }
+    }
+    clear_marks(r);
+    rmg__free(b->ctx, sources);
+    rmg__free(b->ctx, nw.net);
+    rmg__free(b->ctx, nw.parent);
+    rmg__bld_zone_index_free(b, &nw.zi);
+    return st;
+}
+
 static bool passable_tile(const struct rmg_map *m, uint32_t t)
 {
     return !(m->flags[t] & RMG__T_BLOCKED) || (m->flags[t] & (RMG__T_ENTRY | RMG__T_GUARD));
@@ -443,6 +646,9 @@ static rmg_status lay_roads(roads *r)
                                           rmg__bld_y(&r->b, lost), rmg__bld_z(&r->b, lost))) != RMG_OK)
             return st;
     }
+    rmg_status st = join_networks(r, mirror);
+    if (st != RMG_OK)
+        return st;
     for (size_t k = 0; k < r->n_edges; k++)
         if (r->edges[k].chosen)
             m->conns.items[r->edges[k].conn].road = true;
