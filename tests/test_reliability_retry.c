@@ -2,8 +2,9 @@
  * Bounded retries from the failed stage (issue 12, lib/driver/generate.c): a stage that fails,
  * or a map that fails validation (attributed to the stage responsible), is retried from that
  * stage with a derived sub-seed, keeping what the earlier stages made; each stage at most
- * RMG__STAGE_RETRIES (2) times per attempt, then a new attempt from solve; max_attempts runs
- * in all. Retries are deterministic and leak nothing when allocations fail.
+ * RMG__STAGE_RETRIES (2) times per attempt, then (or when a retry fails just as the run before
+ * did) a new attempt from solve; max_attempts runs in all. Retries are deterministic and leak
+ * nothing when allocations fail.
  */
 #include <stdint.h>
 #include <stdio.h>
@@ -194,6 +195,47 @@ static void test_failure_after_the_bound_names_stage_zone_rule(void **state)
     rmg_context_destroy(ctx);
 }
 
+/* Claims the first passage is made of teleports it does not have: a connection rule, which
+ * the driver attributes to the build stage, broken the same way whatever build's seed. */
+static rmg_status fake_teleport_finish(void *user, rmg_stage_view *view)
+{
+    rmg_status st = counting_stage(user, view);
+    struct rmg_map *m = (struct rmg_map *)(uintptr_t)rmg_stage_view_map(view);
+    for (size_t i = 0; st == RMG_OK && i < m->conns.count; i++)
+        if (m->conns.items[i].realized == RMG_REALIZED_PASSAGE) {
+            m->conns.items[i].realized = RMG_REALIZED_MONOLITH;
+            break;
+        }
+    return st;
+}
+
+/* A retry that fails with the very message of the run before starts a new attempt at once:
+ * runs 1 (build), 2 (build retried, same failure), 3 (new attempt), 4, 5 (new attempt). */
+static void test_same_failure_again_starts_a_new_attempt(void **state)
+{
+    (void)state;
+    run_log log;
+    memset(&log, 0, sizeof log);
+    rmg_context_options o;
+    rmg_context_options_init(&o);
+    o.seed = 7;
+    o.progress = count_solve;
+    o.progress_user = &log;
+    rmg_context *ctx = NULL;
+    assert_int_equal(rmg_context_create(&ctx, &o), RMG_OK);
+    stage_probe finish = {0, 0};
+    assert_int_equal(set_plugin(ctx, RMG_STAGE_FINISH, fake_teleport_finish, &finish), RMG_OK);
+    rmg_generate_options go;
+    duet(&go, 5);
+    rmg_map *map = NULL;
+    assert_int_equal(rmg_generate(ctx, NULL, &go, &map), RMG_ERR_IMPOSSIBLE);
+    printf("%s\n", rmg_context_errmsg(ctx));
+    assert_int_equal(finish.calls, 5);
+    assert_int_equal(log.solve_starts, 3);
+    assert_non_null(strstr(rmg_context_errmsg(ctx), "build: zone"));
+    rmg_context_destroy(ctx);
+}
+
 /* ---- out of memory while retrying ---------------------------------------------------------- */
 
 static rmg_status spoiled_case(rmg_context *ctx, void *user)
@@ -230,6 +272,7 @@ int main(void)
         cmocka_unit_test(test_validation_failure_retries_from_objects),
         cmocka_unit_test(test_stage_retries_are_bounded_then_a_new_attempt),
         cmocka_unit_test(test_failure_after_the_bound_names_stage_zone_rule),
+        cmocka_unit_test(test_same_failure_again_starts_a_new_attempt),
         cmocka_unit_test(test_oom_while_retrying),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

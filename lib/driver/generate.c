@@ -9,12 +9,11 @@
  * root by name and zone (rmg__gen_stream), so replacing one stage does not reshuffle another.
  *
  * Retries (issue 12): a stage that fails, or a map that fails validation (attributed to the
- * stage responsible, lib/map/validate.c), is retried from that stage: the stage gets the
- * sub-seed ("retry:<stage>", k) of its attempt's root, the stages before it keep their seeds
- * and so their results. A stage is retried at most RMG__STAGE_RETRIES times per attempt, then
- * a new attempt starts from solve; max_attempts bounds the runs in all. Earlier stages are
- * re-run rather than snapshotted: with unchanged seeds they give the same result
- * (determinism), and no stage has to expose what it writes.
+ * stage responsible, lib/map/validate.c), is retried from that stage: the run resumes from the
+ * checkpoint taken before it (checkpoint.c), so the earlier stages' results are kept, and the
+ * stage gets the sub-seed ("retry:<stage>", k) of its attempt's root. A stage is retried at
+ * most RMG__STAGE_RETRIES times per attempt, then a new attempt starts from solve (sooner when
+ * a retry fails with the very message the run before did); max_attempts bounds the runs in all.
  */
 #include <stdio.h>
 #include <string.h>
@@ -444,6 +443,7 @@ static void release_attempt(rmg__gen *g)
 typedef struct retry_state {
     int attempt;
     int retries[RMG_STAGE_COUNT];
+    uint64_t last_failure[RMG_STAGE_COUNT]; /* hash of the stage's last failure message, 0 none */
     rmg_stage_id from;
     rmg__checkpoint before[RMG_STAGE_COUNT];
 } retry_state;
@@ -531,16 +531,22 @@ static bool retryable(rmg_status st)
 }
 
 /* The next run after a failure of stage `failed`: from that stage again with its next
- * sub-seed, or, once it used its retries, a new attempt from solve. */
-static void next_run(retry_state *r, rmg_stage_id failed)
+ * sub-seed, or a new attempt from solve once it used its retries, or when a retry failed with
+ * the same message as the run before (the cause does not depend on the stage's seed: a build
+ * that runs out of monolith colours for the connections the placement made teleports). */
+static void next_run(retry_state *r, rmg_stage_id failed, const char *message)
 {
-    if (r->retries[failed] < RMG__STAGE_RETRIES) {
+    uint64_t h = rmg__hash64(message, strlen(message), 1) | 1;
+    bool same = r->retries[failed] > 0 && r->last_failure[failed] == h;
+    r->last_failure[failed] = h;
+    if (r->retries[failed] < RMG__STAGE_RETRIES && !same) {
         r->retries[failed]++;
         r->from = failed;
         return;
     }
     r->attempt++;
     memset(r->retries, 0, sizeof r->retries);
+    memset(r->last_failure, 0, sizeof r->last_failure);
     r->from = RMG_STAGE_SOLVE;
 }
 
@@ -579,7 +585,7 @@ static rmg_status run_attempts(rmg__gen *g, uint64_t seed, int max_runs, double 
                 st = budget_spent(g, n);
             break;
         }
-        next_run(&r, failed);
+        next_run(&r, failed, rmg_context_errmsg(ctx));
     }
     if (st != RMG_OK)
         release_attempt(g);
