@@ -182,3 +182,30 @@ def test_numpy_view_when_available(ctx: rmg.Context) -> None:
     zones = m.layer_numpy("zone")
     assert zones.shape == (1, 36, 36) and zones.dtype == numpy.uint16
     assert zones[0, 7, 5] == m.zone_at(5, 7)
+
+
+def test_objects_carry_their_content(builtin: rmg.Template) -> None:
+    """Issue 8's details pass through the bindings: the record fields match the JSON export
+    (MIS-02 pile sizes, OBJ-16 scroll spells, spell Pandora's boxes, MIS-31 prison heroes)."""
+    seen = Counter()
+    for seed in range(1, 5):
+        m = rmg.Context(seed=seed).generate(builtin, size="M")
+        exported = {o["id"]: o for o in json.loads(m.to_json())["objects"]}
+        heroes = [o.hero for o in m.objects if o.hero is not None]
+        assert len(heroes) == len(set(heroes))
+        for o in m.objects:
+            doc = exported[o.id]
+            assert o.spell == doc.get("spell") and o.hero == doc.get("hero") and o.artifact == doc.get("artifact")
+            assert list(o.spells) == doc.get("spells", [])
+            assert o.reward == doc.get("reward") and o.link == doc.get("link", 0)
+            if o.key.startswith("resource_"):
+                assert o.amount > 0
+                seen["piles"] += 1
+            if o.key.startswith("spell_scroll_"):
+                assert o.spell
+                seen["scrolls"] += 1
+            if o.key.startswith("prison_"):
+                assert o.hero
+            if o.key.startswith("pandora_spells_"):
+                assert o.spells
+    assert seen["piles"] > 0 and seen["scrolls"] > 0
