@@ -644,12 +644,51 @@ static size_t sampled_candidates(rmg__placer *p, const rmg__pl_request *req, rmg
     return taken;
 }
 
+/* Tiles that are not open land within 2 steps of t (map edge counted): how snugly a cluster
+ * around hub t would sit against what is already there. */
+static int snugness(const rmg__placer *p, size_t t, int zone)
+{
+    const struct rmg_map *m = p->m;
+    int x, y, z, n = 0;
+    tile_xyz(m, t, &x, &y, &z);
+    for (int dy = -2; dy <= 2; dy++)
+        for (int dx = -2; dx <= 2; dx++) {
+            int nx = x + dx, ny = y + dy;
+            n += nx < 0 || ny < 0 || nx >= m->width || ny >= m->height ||
+                 !is_open(p, rmg__tile(m->width, m->height, nx, ny, z), zone);
+        }
+    return n;
+}
+
+/* Hubs in order of snugness (stable: ties keep the random order), so that groups pack
+ * against each other and the zone's edges instead of leaving slivers between them. */
+static void snug_first(rmg__placer *p, const rmg__pl_request *req, size_t n)
+{
+    int score[128];
+    for (size_t i = 0; i < n; i++)
+        score[i] = snugness(p, p->cand[i], req->zone);
+    for (size_t i = 1; i < n; i++) {
+        uint32_t t = p->cand[i];
+        int sc = score[i];
+        size_t j = i;
+        for (; j > 0 && score[j - 1] < sc; j--) {
+            p->cand[j] = p->cand[j - 1];
+            score[j] = score[j - 1];
+        }
+        p->cand[j] = t;
+        score[j] = sc;
+    }
+}
+
 static size_t candidates(rmg__placer *p, const rmg__pl_request *req, rmg_rng *rng, int pass)
 {
     size_t keep = req->tries ? (size_t)req->tries : 96;
     if (req->near)
         return nearest_candidates(p, req, pass, keep);
-    return sampled_candidates(p, req, rng, pass, keep);
+    size_t n = sampled_candidates(p, req, rng, pass, RMG__MIN(keep, 128));
+    if (req->hub)
+        snug_first(p, req, n);
+    return n;
 }
 
 /* ---- singles and clusters -------------------------------------------------------------------- */
