@@ -50,7 +50,9 @@ typedef struct balancer {
     double *area, *sum_x, *sum_y; /* per member, in tiles */
     double *radius;               /* per member: 1 / inv_radius, adjusted each round */
     uint32_t *member_of;          /* per zone: member index, UINT32_MAX when on another level */
-    uint8_t *touch;               /* n x n bits: members whose coarse regions share a side */
+    size_t *partner_start;        /* CSR per member: its linked pairs partner[start[m]..start[m+1]) */
+    uint32_t (*partner)[2];       /* {other member, pair index} */
+    uint8_t *pair_touch;          /* per pair: the two coarse regions share a side */
 } balancer;
 
 /* ---- heap (smallest priority first, then the lower zone index) ------------------------------ */
@@ -223,23 +225,20 @@ static void write_back(balancer *b)
 
 /* ---- links ------------------------------------------------------------------------------------ */
 
+/* Members with owners oa, ob (member + 1) share a side: marks their pairs, if linked. A zone
+ * has few links, so the scan is short; memory stays linear in the zone count. */
 static void touch_set(balancer *b, uint32_t oa, uint32_t ob)
 {
     if (oa == ob || !oa || !ob)
         return;
-    size_t bit = (size_t)(oa - 1) * b->n + (ob - 1);
-    b->touch[bit >> 3] |= (uint8_t)(1u << (bit & 7));
-}
-
-static bool touching(const balancer *b, uint32_t ma, uint32_t mb)
-{
-    size_t ab = (size_t)ma * b->n + mb, ba = (size_t)mb * b->n + ma;
-    return ((b->touch[ab >> 3] >> (ab & 7)) & 1u) || ((b->touch[ba >> 3] >> (ba & 7)) & 1u);
+    for (size_t i = b->partner_start[oa - 1]; i < b->partner_start[oa]; i++)
+        if (b->partner[i][0] == ob - 1)
+            b->pair_touch[b->partner[i][1]] = 1;
 }
 
 static void find_touching(balancer *b)
 {
-    memset(b->touch, 0, (b->n * b->n + 7) / 8);
+    memset(b->pair_touch, 0, b->in->n_pairs + 1);
     for (size_t c = 0; c < b->cells; c++) {
         if ((int)(c % (size_t)b->gw) + 1 < b->gw)
             touch_set(b, b->owner[c], b->owner[c + 1]);
@@ -256,7 +255,7 @@ static size_t pull_links(balancer *b)
     find_touching(b);
     for (size_t k = 0; k < b->in->n_pairs; k++) {
         uint32_t ma = b->member_of[b->in->pairs[k].a], mb = b->member_of[b->in->pairs[k].b];
-        if (ma == UINT32_MAX || mb == UINT32_MAX || touching(b, ma, mb))
+        if (ma == UINT32_MAX || mb == UINT32_MAX || ma == mb || b->pair_touch[k])
             continue;
         rmg__grow_zone *za = &b->zones[b->members[ma]], *zb = &b->zones[b->members[mb]];
         double dx = (zb->cx - za->cx) * PULL, dy = (zb->cy - za->cy) * PULL;
@@ -306,7 +305,9 @@ static void release(rmg_context *ctx, balancer *b)
     rmg__free(ctx, b->heap);
     rmg__free(ctx, b->area);
     rmg__free(ctx, b->member_of);
-    rmg__free(ctx, b->touch);
+    rmg__free(ctx, b->partner_start);
+    rmg__free(ctx, b->partner);
+    rmg__free(ctx, b->pair_touch);
 }
 
 static bool allocate(rmg_context *ctx, balancer *b)
@@ -317,8 +318,11 @@ static bool allocate(rmg_context *ctx, balancer *b)
     b->heap = rmg__malloc(ctx, 4 * (b->cells + b->n) * sizeof *b->heap); /* a cell is queued from 4 sides */
     b->area = rmg__malloc(ctx, 4 * b->n * sizeof *b->area);
     b->member_of = rmg__malloc(ctx, (b->in->n_zones + 1) * sizeof *b->member_of);
-    b->touch = rmg__malloc(ctx, (b->n * b->n + 7) / 8 + 1);
-    if (!b->members || !b->owner || !b->queued || !b->heap || !b->area || !b->member_of || !b->touch)
+    b->partner_start = rmg__calloc(ctx, b->n + 1, sizeof *b->partner_start);
+    b->partner = rmg__malloc(ctx, (2 * b->in->n_pairs + 1) * sizeof *b->partner);
+    b->pair_touch = rmg__malloc(ctx, b->in->n_pairs + 1);
+    if (!b->members || !b->owner || !b->queued || !b->heap || !b->area || !b->member_of || !b->partner_start ||
+        !b->partner || !b->pair_touch)
         return false;
     b->sum_x = b->area + b->n;
     b->sum_y = b->sum_x + b->n;
@@ -336,6 +340,35 @@ static void list_members(balancer *b)
         b->members[m] = (uint32_t)i;
         b->radius[m++] = 1.0 / b->zones[i].inv_radius;
     }
+}
+
+/* The partner lists (CSR) of the linked pairs with both zones on the level. */
+static void list_partners(balancer *b)
+{
+    const rmg__balance_in *in = b->in;
+    for (size_t k = 0; k < in->n_pairs; k++) {
+        uint32_t ma = b->member_of[in->pairs[k].a], mb = b->member_of[in->pairs[k].b];
+        if (ma != UINT32_MAX && mb != UINT32_MAX && ma != mb) {
+            b->partner_start[ma + 1]++;
+            b->partner_start[mb + 1]++;
+        }
+    }
+    for (size_t m = 0; m < b->n; m++)
+        b->partner_start[m + 1] += b->partner_start[m];
+    for (size_t k = 0; k < in->n_pairs; k++) {
+        uint32_t ma = b->member_of[in->pairs[k].a], mb = b->member_of[in->pairs[k].b];
+        if (ma == UINT32_MAX || mb == UINT32_MAX || ma == mb)
+            continue;
+        /* start[m] (the begin of list m) serves as its fill cursor, then is shifted back. */
+        size_t ia = b->partner_start[ma]++, ib = b->partner_start[mb]++;
+        b->partner[ia][0] = mb;
+        b->partner[ia][1] = (uint32_t)k;
+        b->partner[ib][0] = ma;
+        b->partner[ib][1] = (uint32_t)k;
+    }
+    for (size_t m = b->n; m > 0; m--)
+        b->partner_start[m] = b->partner_start[m - 1];
+    b->partner_start[0] = 0;
 }
 
 /* The coarse owners as grow-zone indexes + 1, handed to the caller. */
@@ -367,6 +400,7 @@ rmg_status rmg__place_balance(rmg_context *ctx, const rmg__balance_in *in, rmg__
         return rmg__error_nomem(ctx);
     }
     list_members(&b);
+    list_partners(&b);
     run_rounds(&b);
     grow_round(&b); /* the ownership the final centres and radii give */
     hand_over(&b, out);
