@@ -263,6 +263,9 @@ static void test_obj14_pandora_spells(void **state)
                                         "summon_air_elemental"};
     o = obj(&w, custom);
     assert_int_equal(o->n_spells, 6);
+    assert_int_equal(o->spell_min, 4); /* recorded for the export: custom boxes share a key */
+    assert_int_equal(o->spell_max, 5);
+    assert_int_equal(o->schools, 1);
     for (size_t k = 0; k < 6; k++)
         assert_true(holds(&w, o, air45[k]));
     assert_int_equal(tsv_box_spells(4, 5, "air", keys, 0), 6);

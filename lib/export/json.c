@@ -274,12 +274,28 @@ static void write_optional_key(rmg__buf *b, const char *member, const char *key)
     rmg__json_string(b, key);
 }
 
+/* A spell Pandora's box's level range and schools: custom variants (OBJ-15) keep the key of
+ * their family's first row, so these tell them apart. */
+static void write_spell_range(rmg__buf *b, const rmg__map_object *o)
+{
+    static const char *const schools[4] = {"air", "fire", "water", "earth"};
+    rmg__buf_printf(b, ",\"spell_levels\":[%d,%d],\"schools\":[", o->spell_min, o->spell_max);
+    bool first = true;
+    for (int k = 0; k < 4; k++)
+        if (o->schools & (1 << k)) {
+            rmg__buf_printf(b, "%s\"%s\"", first ? "" : ",", schools[k]);
+            first = false;
+        }
+    rmg__buf_putc(b, ']');
+}
+
 /* What an object holds (lib/objects/details.c) and what it is paired with. */
 static void write_content_fields(rmg__buf *b, const struct rmg_map *m, const rmg__map_object *o)
 {
     write_optional_key(b, "artifact", rmg__object_artifact_key(m, o));
     write_optional_key(b, "spell", rmg__object_spell_key(m, o));
     if (o->n_spells) {
+        write_spell_range(b, o);
         rmg__buf_puts(b, ",\"spells\":[");
         for (size_t k = 0; k < o->n_spells; k++) {
             if (k)

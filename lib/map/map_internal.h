@@ -116,7 +116,8 @@ typedef struct rmg__map_object {
     bool join_for_money;
     uint32_t link;                /* teleports: the paired object id; tents: the border guard */
     /* Concrete content (lib/objects/details.c). */
-    int spell_min, spell_max;     /* spell Pandora's boxes: level range of the list entry drawn */
+    int spell_min, spell_max;     /* spell Pandora's boxes: level range of the list entry drawn (the
+                                   * details pass resolves defaults: 1..5) */
     int schools;                  /* spell Pandora's boxes: school mask (1 air, 2 fire, 4 water, 8 earth) */
     int hero;                     /* prisons: content hero index, -1 none */
     uint16_t *spells;             /* spell Pandora's boxes: content spell indexes (map arena) */

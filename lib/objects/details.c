@@ -112,6 +112,9 @@ static rmg_status pandora_spells(details *d, rmg__map_object *o)
 {
     int lo, hi, mask;
     rmg__pandora_spell_range(o->spell_min, o->spell_max, o->schools, &lo, &hi, &mask);
+    o->spell_min = lo; /* recorded as resolved (the export shows them) */
+    o->spell_max = hi;
+    o->schools = mask;
     size_t n = 0;
     for (size_t i = 0; i < d->c->n_spells; i++) {
         const rmg__spell *s = &d->c->spells[i];
