@@ -745,6 +745,54 @@ static void test_wat03_zon31_mirror_copy_and_link_at_the_same_place(void **state
     fx_done(&f);
 }
 
+/* WAT-03: after roads and obstacles (with the content's obstacle objects) the underground is
+ * still the surface's copy: terrain, tile flags, roads and obstacle objects. */
+static void test_wat03_mirror_copy_identical_after_obstacles(void **state)
+{
+    (void)state;
+    fx f;
+    mirror_pair(&f, 24);
+    f.g.content = rmg__content_get(f.ctx);
+    assert_non_null(f.g.content);
+    rmg__mirror_link *ml = add_mirror_link(&f, 1);
+    ml->surface_kind = ml->underground_kind = RMG_TELEPORT_TWO_WAY;
+    ml->surface_color = ml->underground_color = 19;
+    ml->value = 6000;
+    ml->roads = true;
+    assert_non_null(fx_conn(&f, 1, 2, RMG_CONNECTION_STANDARD, RMG_LINK_DEFAULT, 3000));
+    assert_int_equal(rmg__stage_build(&f.g), RMG_OK);
+    assert_int_equal(rmg__finish_roads(&f.g), RMG_OK);
+    assert_int_equal(rmg__finish_obstacles(&f.g), RMG_OK);
+    size_t plane = 48 * 24, obstacles[2] = {0, 0}, roads = 0;
+    for (size_t t = 0; t < plane; t++) {
+        assert_int_equal(f.m->terrain[t], f.m->terrain[t + plane]);
+        assert_int_equal(f.m->flags[t], f.m->flags[t + plane]);
+        assert_int_equal(f.m->road[t], f.m->road[t + plane]);
+        roads += f.m->road[t] != 0;
+    }
+    for (size_t i = 0; i < f.m->objects.count; i++) {
+        const rmg__map_object *o = &f.m->objects.items[i];
+        if (o->kind != RMG_OBJECT_OBSTACLE)
+            continue;
+        obstacles[o->z]++;
+        /* The same obstacle stands on the same spot of the other level. */
+        uint32_t other = f.m->tile_object[rmg__tile(48, 24, o->x, o->y, 1 - o->z)];
+        assert_true(other != 0);
+        const rmg__map_object *c = &f.m->objects.items[other - 1];
+        assert_int_equal(c->kind, RMG_OBJECT_OBSTACLE);
+        assert_string_equal(c->key, o->key);
+        assert_int_equal(c->x, o->x);
+        assert_int_equal(c->y, o->y);
+        assert_int_equal(f.m->zones.items[c->zone - 1].tpl_index, f.m->zones.items[o->zone - 1].tpl_index);
+    }
+    assert_true(obstacles[0] > 10);
+    assert_int_equal(obstacles[0], obstacles[1]);
+    assert_true(roads > 0);
+    assert_zone_areas_connected(&f);
+    assert_sealed(&f);
+    fx_done(&f);
+}
+
 static void test_zon32_mirror_widths_differ_warns(void **state)
 {
     (void)state;
@@ -1211,6 +1259,7 @@ int main(void)
         cmocka_unit_test(test_monolith_colours_run_out_with_a_clear_error),
         cmocka_unit_test(test_wat02_shipyards_over_water_else_monolith),
         cmocka_unit_test(test_wat03_zon31_mirror_copy_and_link_at_the_same_place),
+        cmocka_unit_test(test_wat03_mirror_copy_identical_after_obstacles),
         cmocka_unit_test(test_zon32_mirror_widths_differ_warns),
         cmocka_unit_test(test_con15_mandatory_roads_join_towns_through_passages),
         cmocka_unit_test(test_con17_random_links_join_the_towns),

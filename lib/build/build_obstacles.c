@@ -409,6 +409,43 @@ static void prune_wide_openings(struct rmg_map *m)
     }
 }
 
+/* WAT-03: in a mirror pack the underground is the surface's copy tile for tile, so obstacles
+ * are drawn on the surface zones only and copied below: the filled tiles, the obstacle objects
+ * the obstacles stage added (from object index `first`) and the roads it dropped. */
+static bool mirror_map(const rmg__bld *b)
+{
+    return b->g->pack && b->g->pack->mirror && b->levels == 2;
+}
+
+static rmg_status copy_obstacles_below(rmg__bld *b, size_t first)
+{
+    struct rmg_map *m = b->m;
+    uint32_t plane = (uint32_t)b->w * (uint32_t)b->h;
+    for (uint32_t t = 0; t < plane; t++) {
+        uint32_t u = t + plane;
+        if (!rmg__bld_land_zone(b, m->tile_zone[u]))
+            continue;
+        if ((m->flags[t] & RMG__T_OBSTACLE) && walkable(b, u) && !(m->flags[u] & (RMG__T_ENTRY | RMG__T_GUARD)))
+            m->flags[u] |= RMG__T_OBSTACLE | RMG__T_BLOCKED;
+        m->road[u] = walkable(b, u) ? m->road[t] : 0;
+    }
+    size_t n = m->objects.count;
+    for (size_t i = first; i < n; i++) {
+        rmg__map_object o = m->objects.items[i]; /* by value: the array may move */
+        uint32_t below = (uint32_t)rmg__tile(b->w, b->h, o.x, o.y, 1);
+        int zone = m->tile_zone[below];
+        if (o.kind != RMG_OBJECT_OBSTACLE || o.z != 0 || !obstacle_fits(b, o.block, below, zone))
+            continue;
+        rmg__map_object *c = rmg__map_add_object(m, o.key, RMG_OBJECT_OBSTACLE, o.x, o.y, 1);
+        if (!c)
+            return rmg__error_nomem(b->ctx);
+        c->block = o.block;
+        c->zone = zone;
+        rmg__map_stamp_object(m, c);
+    }
+    return RMG_OK;
+}
+
 rmg_status rmg__finish_obstacles(rmg__gen *g)
 {
     if (!g || !g->map)
@@ -429,11 +466,15 @@ rmg_status rmg__finish_obstacles(rmg__gen *g)
         st = collect_obstacle_defs(&b, &od);
     if (st == RMG_OK)
         st = rmg__bld_index_zones(&b, &zi);
+    bool mirror = mirror_map(&b);
+    size_t first_object = g->map->objects.count;
     for (size_t i = 0; i < g->map->zones.count && st == RMG_OK; i++) {
         const rmg__map_zone *z = &g->map->zones.items[i];
-        if (rmg__bld_land_zone(&b, z->id))
+        if (rmg__bld_land_zone(&b, z->id) && !(mirror && z->level > 0))
             st = obstacles_in_zone(&b, z, &zi, tiles, &heap, clear_blocks, bw, bh, &od);
     }
+    if (st == RMG_OK && mirror)
+        st = copy_obstacles_below(&b, first_object);
     if (st == RMG_OK)
         prune_wide_openings(g->map);
     rmg__bld_zone_index_free(&b, &zi);
