@@ -31,10 +31,16 @@
 #define PULL 0.2             /* share of the distance a drifted linked pair closes per round */
 #define MAX_SPREAD 2.0       /* radius kept within [1/2, 2] x the disc radius of the target */
 
-typedef struct heap_entry {
-    double prio;
-    uint32_t cell, zone;
-} heap_entry;
+/* The coarse growth's frontier: a bucket queue over (distance / radius)^2 (the same order as
+ * distance / radius without a square root; BUCKET_SCALE buckets per unit, so 1/256 of a radius
+ * at the border of a disc; LIFO within a bucket), O(1) per cell. */
+#define BUCKETS 2048
+#define BUCKET_SCALE 128.0
+#define NO_ENTRY UINT32_MAX
+
+typedef struct queue_entry {
+    uint32_t cell, zone, next;
+} queue_entry;
 
 typedef struct balancer {
     const rmg__balance_in *in;
@@ -45,54 +51,50 @@ typedef struct balancer {
     size_t cells;
     uint32_t *owner;              /* per coarse cell: member + 1, 0 free */
     uint32_t *queued;             /* per coarse cell: member + 1 that last queued it */
-    heap_entry *heap;
-    size_t heap_n;
+    queue_entry *pool;            /* this round's queued cells (4 per cell at most) */
+    size_t pool_n, open;          /* entries used / still queued */
+    uint32_t head[BUCKETS];       /* per bucket: latest entry or NO_ENTRY */
+    size_t cursor;                /* every bucket below it is empty */
     double *area, *sum_x, *sum_y; /* per member, in tiles */
     double *radius;               /* per member: 1 / inv_radius, adjusted each round */
+    double *inv_r2;               /* per member: 1 / radius^2 of the current round */
+    double *col_mid, *row_mid;    /* per coarse column / row: mean tile coordinate */
     uint32_t *member_of;          /* per zone: member index, UINT32_MAX when on another level */
     size_t *partner_start;        /* CSR per member: its linked pairs partner[start[m]..start[m+1]) */
     uint32_t (*partner)[2];       /* {other member, pair index} */
     uint8_t *pair_touch;          /* per pair: the two coarse regions share a side */
 } balancer;
 
-/* ---- heap (smallest priority first, then the lower zone index) ------------------------------ */
+/* ---- queue ------------------------------------------------------------------------------------ */
 
-static bool entry_before(const heap_entry *a, const heap_entry *b)
+static void queue_reset(balancer *b)
 {
-    return a->prio < b->prio || (a->prio == b->prio && a->zone < b->zone);
+    for (size_t i = 0; i < BUCKETS; i++)
+        b->head[i] = NO_ENTRY;
+    b->pool_n = b->open = b->cursor = 0;
 }
 
-static void heap_push(balancer *b, heap_entry e)
+static void queue_push(balancer *b, double prio, uint32_t cell, uint32_t zone)
 {
-    size_t i = b->heap_n++;
-    while (i > 0) {
-        size_t parent = (i - 1) / 2;
-        if (!entry_before(&e, &b->heap[parent]))
-            break;
-        b->heap[i] = b->heap[parent];
-        i = parent;
-    }
-    b->heap[i] = e;
+    double scaled = prio * BUCKET_SCALE;
+    size_t bucket = scaled >= BUCKETS - 1 ? BUCKETS - 1 : (size_t)scaled;
+    uint32_t i = (uint32_t)b->pool_n++;
+    b->pool[i].cell = cell;
+    b->pool[i].zone = zone;
+    b->pool[i].next = b->head[bucket];
+    b->head[bucket] = i;
+    b->cursor = RMG__MIN(b->cursor, bucket);
+    b->open++;
 }
 
-static heap_entry heap_pop(balancer *b)
+static queue_entry queue_pop(balancer *b)
 {
-    heap_entry top = b->heap[0], last = b->heap[--b->heap_n];
-    size_t i = 0;
-    for (;;) {
-        size_t child = 2 * i + 1;
-        if (child >= b->heap_n)
-            break;
-        if (child + 1 < b->heap_n && entry_before(&b->heap[child + 1], &b->heap[child]))
-            child++;
-        if (!entry_before(&b->heap[child], &last))
-            break;
-        b->heap[i] = b->heap[child];
-        i = child;
-    }
-    if (b->heap_n)
-        b->heap[i] = last;
-    return top;
+    while (b->head[b->cursor] == NO_ENTRY)
+        b->cursor++;
+    queue_entry e = b->pool[b->head[b->cursor]];
+    b->head[b->cursor] = e.next;
+    b->open--;
+    return e;
 }
 
 /* ---- coarse grid ----------------------------------------------------------------------------- */
@@ -105,10 +107,10 @@ static int span(int g, int step, int limit, double *mid)
     return to - from;
 }
 
-static double cell_tiles(const balancer *b, size_t c, double *x, double *y)
+static double cell_tiles(const balancer *b, int gx, int gy, double *x, double *y)
 {
-    int wx = span((int)(c % (size_t)b->gw), b->step, b->w, x);
-    int wy = span((int)(c / (size_t)b->gw), b->step, b->h, y);
+    int wx = span(gx, b->step, b->w, x);
+    int wy = span(gy, b->step, b->h, y);
     return (double)wx * wy;
 }
 
@@ -120,40 +122,37 @@ static size_t cell_of(const balancer *b, double x, double y)
     return (size_t)gy * (size_t)b->gw + (size_t)gx;
 }
 
-static double priority(const balancer *b, uint32_t m, size_t c)
+static double priority(const balancer *b, uint32_t m, int gx, int gy)
 {
     const rmg__grow_zone *z = &b->zones[b->members[m]];
-    double x, y;
-    cell_tiles(b, c, &x, &y);
-    double dx = x - z->cx, dy = y - z->cy;
-    return sqrt(dx * dx + dy * dy) / b->radius[m];
+    double dx = b->col_mid[gx] - z->cx, dy = b->row_mid[gy] - z->cy;
+    return (dx * dx + dy * dy) * b->inv_r2[m];
 }
 
-static void queue_cell(balancer *b, uint32_t m, size_t c)
+static void queue_cell(balancer *b, uint32_t m, size_t c, int gx, int gy)
 {
     if (b->owner[c] || b->queued[c] == m + 1)
         return;
     b->queued[c] = m + 1;
-    heap_entry e = {priority(b, m, c), (uint32_t)c, m};
-    heap_push(b, e);
+    queue_push(b, priority(b, m, gx, gy), (uint32_t)c, m);
 }
 
 static void queue_neighbours(balancer *b, uint32_t m, size_t c)
 {
     int gx = (int)(c % (size_t)b->gw), gy = (int)(c / (size_t)b->gw);
     if (gx > 0)
-        queue_cell(b, m, c - 1);
+        queue_cell(b, m, c - 1, gx - 1, gy);
     if (gx + 1 < b->gw)
-        queue_cell(b, m, c + 1);
+        queue_cell(b, m, c + 1, gx + 1, gy);
     if (gy > 0)
-        queue_cell(b, m, c - (size_t)b->gw);
+        queue_cell(b, m, c - (size_t)b->gw, gx, gy - 1);
     if (gy + 1 < b->gh)
-        queue_cell(b, m, c + (size_t)b->gw);
+        queue_cell(b, m, c + (size_t)b->gw, gx, gy + 1);
 }
 
 static void claim_cell(balancer *b, uint32_t m, size_t c)
 {
-    double x, y, tiles = cell_tiles(b, c, &x, &y);
+    double x, y, tiles = cell_tiles(b, (int)(c % (size_t)b->gw), (int)(c / (size_t)b->gw), &x, &y);
     b->owner[c] = m + 1;
     b->area[m] += tiles;
     b->sum_x[m] += tiles * x;
@@ -166,9 +165,12 @@ static void grow_round(balancer *b)
 {
     memset(b->owner, 0, b->cells * sizeof *b->owner);
     memset(b->queued, 0, b->cells * sizeof *b->queued);
-    b->heap_n = 0;
+    queue_reset(b);
     for (uint32_t m = 0; m < b->n; m++) {
         b->area[m] = b->sum_x[m] = b->sum_y[m] = 0;
+        b->inv_r2[m] = 1.0 / (b->radius[m] * b->radius[m]);
+    }
+    for (uint32_t m = 0; m < b->n; m++) {
         size_t c = cell_of(b, b->zones[b->members[m]].cx, b->zones[b->members[m]].cy);
         /* Two centres in one coarse cell: the second grows from the cell all the same. */
         if (b->owner[c])
@@ -176,8 +178,8 @@ static void grow_round(balancer *b)
         else
             claim_cell(b, m, c);
     }
-    while (b->heap_n) {
-        heap_entry e = heap_pop(b);
+    while (b->open) {
+        queue_entry e = queue_pop(b);
         if (!b->owner[e.cell])
             claim_cell(b, e.zone, e.cell);
     }
@@ -302,7 +304,7 @@ static void release(rmg_context *ctx, balancer *b)
     rmg__free(ctx, b->members);
     rmg__free(ctx, b->owner);
     rmg__free(ctx, b->queued);
-    rmg__free(ctx, b->heap);
+    rmg__free(ctx, b->pool);
     rmg__free(ctx, b->area);
     rmg__free(ctx, b->member_of);
     rmg__free(ctx, b->partner_start);
@@ -315,18 +317,25 @@ static bool allocate(rmg_context *ctx, balancer *b)
     b->members = rmg__malloc(ctx, b->n * sizeof *b->members);
     b->owner = rmg__malloc(ctx, b->cells * sizeof *b->owner);
     b->queued = rmg__malloc(ctx, b->cells * sizeof *b->queued);
-    b->heap = rmg__malloc(ctx, 4 * (b->cells + b->n) * sizeof *b->heap); /* a cell is queued from 4 sides */
-    b->area = rmg__malloc(ctx, 4 * b->n * sizeof *b->area);
+    b->pool = rmg__malloc(ctx, 4 * (b->cells + b->n) * sizeof *b->pool); /* a cell is queued from 4 sides */
+    b->area = rmg__malloc(ctx, (5 * b->n + (size_t)b->gw + (size_t)b->gh) * sizeof *b->area);
     b->member_of = rmg__malloc(ctx, (b->in->n_zones + 1) * sizeof *b->member_of);
     b->partner_start = rmg__calloc(ctx, b->n + 1, sizeof *b->partner_start);
     b->partner = rmg__malloc(ctx, (2 * b->in->n_pairs + 1) * sizeof *b->partner);
     b->pair_touch = rmg__malloc(ctx, b->in->n_pairs + 1);
-    if (!b->members || !b->owner || !b->queued || !b->heap || !b->area || !b->member_of || !b->partner_start ||
+    if (!b->members || !b->owner || !b->queued || !b->pool || !b->area || !b->member_of || !b->partner_start ||
         !b->partner || !b->pair_touch)
         return false;
     b->sum_x = b->area + b->n;
     b->sum_y = b->sum_x + b->n;
     b->radius = b->sum_y + b->n;
+    b->inv_r2 = b->radius + b->n;
+    b->col_mid = b->inv_r2 + b->n;
+    b->row_mid = b->col_mid + b->gw;
+    for (int g = 0; g < b->gw; g++)
+        span(g, b->step, b->w, &b->col_mid[g]);
+    for (int g = 0; g < b->gh; g++)
+        span(g, b->step, b->h, &b->row_mid[g]);
     return true;
 }
 
