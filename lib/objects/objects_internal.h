@@ -152,6 +152,10 @@ typedef struct rmg__pl_request {
     int near_x, near_y, near_z;
     int64_t max_dist2;             /* with near: only candidates within this squared distance (0 = any) */
     int tries;                     /* candidates tried (0 = 32) */
+    /* Singles only: the footprint may also cover the zone's free paths (not passages); the
+     * paths it cuts are re-joined around it over open land, or the spot is refused. For a town
+     * in a small zone whose skeleton leaves no open spot as wide as the town. */
+    bool over_free;
 } rmg__pl_request;
 
 typedef struct rmg__pl_result {

@@ -267,9 +267,15 @@ static rmg_status place_town(stage *s, zone_ctx *z, const town_spec *t, rmg_rng 
     rmg__map_zone *mz = &s->m->zones.items[z->id - 1];
     rmg__pl_item it = {t->castle ? "castle" : "town", RMG_OBJECT_TOWN, 0, 0};
     footprint_of(s, it.key, NULL, &it);
-    rmg__pl_request req = {z->id, &it, 1, false, false, true, mz->cx, mz->cy, mz->level, 0, 256};
+    rmg__pl_request req = {z->id, &it, 1, false, false, true, mz->cx, mz->cy, mz->level, 0, 256, false};
     rmg__pl_result res;
     rmg_status st = rmg__pl_place(&s->pl, &req, rng, &res);
+    if (st == RMG_OK && !res.placed) {
+        /* A small zone whose free paths leave no open spot as wide as a town: the town goes
+         * over the paths near the centre and they are re-joined around it. */
+        req.over_free = true;
+        st = rmg__pl_place(&s->pl, &req, rng, &res);
+    }
     if (st != RMG_OK)
         return st;
     rmg__pl_commit(&s->pl);
@@ -397,7 +403,7 @@ static rmg_status place_resources(stage *s, zone_ctx *z, const rmg__map_object *
     rmg__pl_item it = {resource_keys[resource], RMG_OBJECT_RESOURCE, 0, 0};
     footprint_of(s, resource_keys[resource], row >= 0 ? &s->c->objects[row] : NULL, &it);
     for (int i = 0; i < n; i++) {
-        rmg__pl_request req = {z->id, &it, 1, false, false, true, x, y, level, 9, 16};
+        rmg__pl_request req = {z->id, &it, 1, false, false, true, x, y, level, 9, 16, false};
         rmg__pl_result res;
         rmg_status st = rmg__pl_place(&s->pl, &req, rng, &res);
         if (st != RMG_OK)
@@ -416,7 +422,7 @@ static rmg_status place_guarded_single(stage *s, zone_ctx *z, const rmg__object_
     rmg__pl_item it;
     item_for_row(d, kind, &it);
     bool guarded = zone_guarded(s, z);
-    rmg__pl_request req = {z->id, &it, 1, true, s->tpl->anarchy, false, 0, 0, 0, 0, 0};
+    rmg__pl_request req = {z->id, &it, 1, true, s->tpl->anarchy, false, 0, 0, 0, 0, 0, false};
     if (near) {
         req.near = true;
         object_entry(near, &req.near_x, &req.near_y);
@@ -631,7 +637,7 @@ static rmg_status place_group(stage *s, zone_ctx *z, int where, int range, int64
         }
     }
     bool lone = n == 1 && z->single[idx[0]] && range >= 0; /* rewards always get their gate */
-    rmg__pl_request req = {where, items, n, !lone, s->tpl->anarchy, false, 0, 0, 0, 0, 0};
+    rmg__pl_request req = {where, items, n, !lone, s->tpl->anarchy, false, 0, 0, 0, 0, 0, false};
     rmg__pl_result res;
     *gid = 0;
     *hub = 0;
@@ -780,7 +786,7 @@ static rmg_status seer_hut(stage *s, zone_ctx *z, uint32_t art_id, rmg_rng *rng,
     int zones[256];
     size_t nzs = other_zones(s, z->id, rng, zones, 256);
     for (size_t k = 0; k < nzs; k++) {
-        rmg__pl_request req = {zones[k], &it, 1, false, false, false, 0, 0, 0, 0, 0};
+        rmg__pl_request req = {zones[k], &it, 1, false, false, false, 0, 0, 0, 0, 0, false};
         rmg__pl_result res;
         rmg_status st = rmg__pl_place(&s->pl, &req, rng, &res);
         if (st != RMG_OK)

@@ -336,7 +336,48 @@ static int top_bit(uint64_t v)
 
 /* Anchor for an object whose entry (its lowest visitable tile) is at tile e; false if the
  * footprint leaves the map or covers anything but open land of the zone. */
+static bool holds_tile(const uint32_t *tiles, size_t n, size_t t)
+{
+    for (size_t i = 0; i < n; i++)
+        if (tiles[i] == t)
+            return true;
+    return false;
+}
+
+/* A tile a later stage counts on: a connection's tile or guard slot, an object's guard slot. */
+static bool reserved(const rmg__placer *p, size_t t)
+{
+    const struct rmg_map *m = p->m;
+    for (size_t i = 0; i < m->conns.count; i++) {
+        const rmg__map_connection *c = &m->conns.items[i];
+        if (holds_tile(c->tiles.items, c->tiles.count, t) || holds_tile(c->guard_slots.items, c->guard_slots.count, t))
+            return true;
+    }
+    for (size_t i = 0; i < m->objects.count; i++)
+        if (m->objects.items[i].guard_slot == t + 1)
+            return true;
+    return false;
+}
+
+/* A FREE path tile of the zone that a town may cover (over_free): not a passage, nothing on it
+ * and no later stage's slot (only the town fallback asks, so the scan of `reserved` is rare). */
+static bool is_path(const rmg__placer *p, size_t t, int zone)
+{
+    uint16_t f = p->m->flags[t];
+    return p->m->tile_zone[t] == zone && (f & RMG__T_FREE) && !(f & (NOT_OPEN & ~RMG__T_FREE)) &&
+           !p->m->tile_object[t] && !reserved(p, t);
+}
+
+static bool fits_at_ex(const rmg__placer *p, const rmg__pl_item *it, size_t e, int zone, bool over_free, int *ax,
+                       int *ay, int *az);
+
 static bool fits_at(const rmg__placer *p, const rmg__pl_item *it, size_t e, int zone, int *ax, int *ay, int *az)
+{
+    return fits_at_ex(p, it, e, zone, false, ax, ay, az);
+}
+
+static bool fits_at_ex(const rmg__placer *p, const rmg__pl_item *it, size_t e, int zone, bool over_free, int *ax,
+                       int *ay, int *az)
 {
     const struct rmg_map *m = p->m;
     uint64_t block = it->block, visit = it->visit;
@@ -356,7 +397,9 @@ static bool fits_at(const rmg__placer *p, const rmg__pl_item *it, size_t e, int 
         if (tx < 0 || ty < 0 || tx >= m->width || ty >= m->height)
             return false;
         size_t t = rmg__tile(m->width, m->height, tx, ty, ez);
-        if (!is_open(p, t, zone) && ((visit & bit_mask) || !is_wall(p, t, zone)))
+        if (is_open(p, t, zone) || (over_free && is_path(p, t, zone)))
+            continue;
+        if ((visit & bit_mask) || !is_wall(p, t, zone))
             return false;
     }
     return true;
@@ -385,12 +428,25 @@ static void track_tile(void *user, int tx, int ty)
         track(j->p, rmg__tile(m->width, m->height, tx, ty, j->z));
 }
 
+static void unfree_tile(void *user, int tx, int ty)
+{
+    journal_ctx *j = user;
+    const struct rmg_map *m = j->p->m;
+    if (tx < 0 || ty < 0 || tx >= m->width || ty >= m->height)
+        return;
+    size_t t = rmg__tile(m->width, m->height, tx, ty, j->z);
+    uint16_t before = m->flags[t];
+    j->p->m->flags[t] = (uint16_t)(before & ~RMG__T_FREE);
+    track_free(j->p, t, before);
+}
+
 /* Adds the map object and marks its footprint; 0 on allocation failure (error set). */
 static uint32_t stamp(rmg__placer *p, const rmg__pl_item *it, int zone, int ax, int ay, int az)
 {
     uint64_t block = it->block, visit = it->visit;
     normalize(&block, &visit);
     journal_ctx j = {p, az, true};
+    size_t journal_from = p->undo.count;
     rmg__footprint_tiles(block | visit, ax, ay, journal_tile, &j);
     if (!j.ok) {
         rmg__error_nomem(p->ctx);
@@ -405,6 +461,8 @@ static uint32_t stamp(rmg__placer *p, const rmg__pl_item *it, int zone, int ax, 
     rmg__map_stamp_object(p->m, o);
     j.ok = true;
     rmg__footprint_tiles(block | visit, ax, ay, track_tile, &j);
+    for (size_t i = journal_from; i < p->undo.count; i++) /* a town over a path blocks FREE tiles */
+        track_free(p, p->undo.items[i].tile, p->undo.items[i].flags);
     return o->id;
 }
 
@@ -558,7 +616,7 @@ static bool interior(const rmg__placer *p, size_t t, int zone)
 static bool candidate(const rmg__placer *p, const rmg__pl_request *req, size_t t, int pass)
 {
     if (!is_open(p, t, req->zone))
-        return false;
+        return req->over_free && !req->hub && is_path(p, t, req->zone);
     if (req->hub && pass == 0)
         return touches_flag(p, t, RMG__T_FREE);
     if (req->hub && pass == 1)
@@ -693,16 +751,109 @@ static size_t candidates(rmg__placer *p, const rmg__pl_request *req, rmg_rng *rn
 
 /* ---- singles and clusters -------------------------------------------------------------------- */
 
+/* Part of the zone's walking network: a passable FREE path, passage or object entry. */
+static bool network_tile(const rmg__placer *p, size_t t, int zone)
+{
+    uint16_t f = p->m->flags[t];
+    return p->m->tile_zone[t] == zone && !(f & RMG__T_BLOCKED) && (f & (RMG__T_FREE | RMG__T_PASSAGE | RMG__T_ENTRY));
+}
+
+/* Marks (in_cluster = cluster_epoch) the network tiles reachable from the marked tiles queued
+ * in queue[0..tail) (queue[0]: the town's entry). */
+static void mark_network(rmg__placer *p, int zone, size_t tail)
+{
+    for (size_t head = 0; head < tail; head++) {
+        size_t nbs[8];
+        if (head > 0 && (p->m->flags[p->queue[head]] & RMG__T_ENTRY))
+            continue; /* objects are visited, not walked through */
+        int n_nb = neighbours(p->m, p->queue[head], nbs);
+        for (int k = 0; k < n_nb; k++)
+            if (p->in_cluster[nbs[k]] != p->cluster_epoch && network_tile(p, nbs[k], zone)) {
+                p->in_cluster[nbs[k]] = p->cluster_epoch;
+                p->queue[tail++] = (uint32_t)nbs[k];
+            }
+    }
+}
+
+/* Carves a FREE path over open land from network tile `from` to a tile next to the marked
+ * network; *ok false when none within CARVE_MAX. */
+static rmg_status carve_to_marked(rmg__placer *p, size_t from, int zone, bool *ok)
+{
+    *ok = false;
+    next_epoch(p);
+    size_t head = 0, tail = 0;
+    p->queue[tail++] = (uint32_t)from;
+    p->seen[from] = p->epoch;
+    p->dist[from] = 0;
+    while (head < tail && !*ok) {
+        size_t t = p->queue[head++], nbs[8];
+        int n_nb = neighbours(p->m, t, nbs);
+        for (int k = 0; k < n_nb && !*ok; k++) {
+            size_t nb = nbs[k];
+            if (p->in_cluster[nb] == p->cluster_epoch && t != from) {
+                for (size_t c = t; c != from; c = p->prev[c])
+                    if (!set_flags(p, c, RMG__T_FREE))
+                        return rmg__error_nomem(p->ctx);
+                *ok = true;
+            } else if (p->seen[nb] != p->epoch && is_open(p, nb, zone) && p->dist[t] < CARVE_MAX) {
+                p->seen[nb] = p->epoch;
+                p->prev[nb] = (uint32_t)t;
+                p->dist[nb] = p->dist[t] + 1;
+                p->queue[tail++] = (uint32_t)nb;
+            }
+        }
+    }
+    return RMG_OK;
+}
+
+/* After a town covered free paths (over_free): every part of the zone's network the town cut
+ * off gets a FREE path around it to the part its entry e stands on. */
+static rmg_status rejoin_network(rmg__placer *p, size_t e, int zone, bool *ok)
+{
+    for (;;) {
+        if (++p->cluster_epoch == 0) {
+            memset(p->in_cluster, 0, p->m->n_tiles * sizeof *p->in_cluster);
+            p->cluster_epoch = 1;
+        }
+        p->in_cluster[e] = p->cluster_epoch;
+        p->queue[0] = (uint32_t)e;
+        mark_network(p, zone, 1);
+        size_t cut = SIZE_MAX;
+        for (uint32_t i = p->zone_start[zone]; i < p->zone_start[zone + 1] && cut == SIZE_MAX; i++) {
+            uint32_t t = p->zone_tiles[i];
+            if (network_tile(p, t, zone) && p->in_cluster[t] != p->cluster_epoch)
+                cut = t;
+        }
+        *ok = cut == SIZE_MAX;
+        if (*ok)
+            return RMG_OK;
+        rmg_status st = carve_to_marked(p, cut, zone, ok);
+        if (st != RMG_OK || !*ok)
+            return st;
+    }
+}
+
 static rmg_status try_single(rmg__placer *p, const rmg__pl_request *req, size_t e, uint32_t *id)
 {
     int ax, ay, az;
     *id = 0;
-    if (!fits_at(p, &req->items[0], e, req->zone, &ax, &ay, &az))
+    if (!fits_at_ex(p, &req->items[0], e, req->zone, req->over_free, &ax, &ay, &az))
         return RMG_OK;
     uint32_t oid = stamp(p, &req->items[0], req->zone, ax, ay, az);
     if (!oid)
         return RMG_ERR_NOMEM;
     bool ok = true;
+    if (req->over_free) {
+        /* The footprint is no path any more (later stages read FREE as "keep clear"); the
+         * stamp journalled these tiles, so a rollback restores the flag. */
+        journal_ctx j = {p, az, true};
+        uint64_t block = req->items[0].block, visit = req->items[0].visit;
+        normalize(&block, &visit);
+        rmg__footprint_tiles(block | visit, ax, ay, unfree_tile, &j);
+        rmg_status st = rejoin_network(p, e, req->zone, &ok);
+        if (st != RMG_OK || !ok)
+            return st;
+    }
     if (req->items[0].visit || !req->items[0].block) {
         rmg_status st = connect(p, e, req->zone, &ok);
         if (st != RMG_OK)
