@@ -43,6 +43,7 @@ static void make_world(world *w, rmg_context *ctx, const struct rmg_content *c, 
     w->g.root_seed = 77;
     w->g.sol.spell_allowed = w->spell_allowed;
     w->g.sol.hero_allowed = w->hero_allowed;
+    w->g.sol.prisons_max = 8;
 }
 
 static void free_world(world *w)
@@ -335,6 +336,7 @@ static void test_mis31_prison_heroes(void **state)
         w.hero_allowed[hero(&w, allowed[k])] = 1;
     uint32_t given = add(&w, "prison_level_5", RMG_OBJECT_TREASURE, 2);
     obj(&w, given)->hero = (int)hero(&w, "sylvia"); /* already on the map: never drawn again */
+    w.g.sol.prisons_max = 3; /* four prisons end up with heroes: one more than MIS-16 allows here */
     uint32_t p[4] = {add(&w, "prison_level_1", RMG_OBJECT_TREASURE, 1), add(&w, "prison_level_30", RMG_OBJECT_TREASURE, 2),
                      add(&w, "prison_level_10", RMG_OBJECT_TREASURE, 1), add(&w, "prison_level_20", RMG_OBJECT_TREASURE, 2)};
     assert_int_equal(rmg__objects_details(&w.g), RMG_OK);
@@ -356,6 +358,7 @@ static void test_mis31_prison_heroes(void **state)
     assert_int_equal(seen[3], 0);
     assert_int_equal(without, 1);
     assert_int_equal(warnings_with(&w, "MIS-31"), 1);
+    assert_int_equal(warnings_with(&w, "exceed the free-hero limit of 3 prisons"), 1);
     assert_int_equal(obj(&w, p[1])->amount, 500000); /* MIS-17: experience kept */
     assert_int_equal(obj(&w, given)->hero, hero(&w, "sylvia"));
     close_world(&w);

@@ -260,6 +260,21 @@ static void note_used_heroes(details *d)
     }
 }
 
+/* MIS-16 counts every prison on the map; the stage keeps to it, but a WAT-03 copy doubles the
+ * surface's prisons after it. Said, not undone: the copy is the template's request. */
+static rmg_status check_prison_limit(details *d)
+{
+    if (!d->hero_allowed)
+        return RMG_OK; /* no solve stage: no limit known */
+    long prisons = 0;
+    for (size_t i = 0; i < d->m->objects.count; i++)
+        prisons += d->m->objects.items[i].hero >= 0;
+    if (prisons <= d->g->sol.prisons_max)
+        return RMG_OK;
+    return rmg__map_warn(d->m, "%ld prisons exceed the free-hero limit of %d prisons (MIS-16; mirror copies count)",
+                         prisons, d->g->sol.prisons_max);
+}
+
 rmg_status rmg__objects_details(rmg__gen *g)
 {
     if (!g || !g->ctx || !g->map || !g->content)
@@ -276,6 +291,8 @@ rmg_status rmg__objects_details(rmg__gen *g)
         note_used_heroes(&d);
     for (size_t zi = 0; zi < d.m->zones.count && st == RMG_OK; zi++)
         st = zone_details(&d, d.m->zones.items[zi].id);
+    if (st == RMG_OK)
+        st = check_prison_limit(&d);
     rmg__free(g->ctx, d.hero_used);
     rmg__free(g->ctx, d.artifact_used);
     rmg__free(g->ctx, d.pick);
