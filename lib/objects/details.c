@@ -14,11 +14,17 @@
  *     uniformly. [impl] Heroes a player cannot pick before the game (beyond the first 16 of their
  *     town, MIS-32) are drawn first, so a prison does not take a hero a player may start with;
  *     the source sets no faction rule for prison heroes. How many prisons exist is the stage's
- *     MIS-16 limit.
- *   - Resources beside mines (MIS-02) get the game's random pile sizes [impl: the source gives
- *     none]: Wood and Ore 5..10, Gold 500..1000 in steps of 100, the other resources 3..6.
- *   - Seer's Huts already carry their quest artifact and reward from the stage (MIS-14); this
- *     pass adds nothing to them.
+ *     MIS-16 limit; a warning says when the map holds more (mirror copies).
+ *   - Resource piles, beside mines (MIS-02) and in zone content, get the game's random pile sizes
+ *     [impl: the source gives none]: Wood and Ore 5..10, Gold 500..1000 in steps of 100, the
+ *     other resources 3..6.
+ *   - Seer's Huts already carry their quest artifact and reward from the stage (MIS-14). A quest
+ *     artifact met a second time (only a WAT-03 mirror copy repeats one) is replaced, on the copy
+ *     and its hut, by another allowed treasure artifact not on the map (MIS-13: once on the map).
+ *   - Objects whose table row has no amount (-1) get amount 0.
+ *
+ * The pass fills only what is missing, so it can run again: the mirror copy (lib/driver/mirror.c)
+ * drops the copies' heroes and runs it once more.
  *
  * Determinism: zone by zone in map zone id order, objects in id order, each zone drawing from
  * rmg__gen_stream(g, "details", zone id); the streams of placement are never touched, so adding
