@@ -534,9 +534,14 @@ static uint32_t join_zone_networks(roads *r, networks *nw, int zone, uint32_t *s
     for (;;) {
         ju.root = net_find(nw, nl.label);
         size_t ns = 0;
+        bool apart = false;
         for (size_t i = first; i < nt; i++)
             if (nw->net[zt[i]] && net_find(nw, nw->net[zt[i]]) == ju.root)
                 sources[ns++] = zt[i];
+            else
+                apart |= nw->net[zt[i]] != 0;
+        if (!apart)
+            return UINT32_MAX; /* the usual case: no search over the zone */
         uint32_t found = rmg__bld_dijkstra(&r->b, sources, ns, road_cost, other_network, &ju);
         if (!found)
             break;
