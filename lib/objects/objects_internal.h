@@ -129,6 +129,7 @@ typedef struct rmg__placer {
     uint32_t epoch;
     struct { uint32_t tile; bool walk; } cluster[RMG__PL_MAX_CLUSTER]; /* hub, pockets, entries */
     uint32_t *in_cluster, cluster_epoch; /* per tile: cluster_epoch while in the cluster being laid out */
+    uint8_t *rim;                  /* per tile: 1 on the map's outer rows and columns */
     size_t n_cluster;
 } rmg__placer;
 

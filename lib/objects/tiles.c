@@ -122,11 +122,12 @@ rmg_status rmg__pl_init(rmg__placer *p, rmg_context *ctx, struct rmg_map *m)
     p->zone_start = rmg__calloc(ctx, nz, sizeof *p->zone_start);
     p->pos = rmg__malloc(ctx, n * sizeof *p->pos);
     p->in_cluster = rmg__calloc(ctx, n, sizeof *p->in_cluster);
+    p->rim = rmg__malloc(ctx, n);
     p->open_n = rmg__calloc(ctx, nz, sizeof *p->open_n);
     p->free_n = rmg__calloc(ctx, nz, sizeof *p->free_n);
     p->box = rmg__malloc(ctx, nz * sizeof *p->box);
     if (!p->seen || !p->prev || !p->queue || !p->cand || !p->dist || !p->zone_tiles || !p->zone_start || !p->pos ||
-        !p->in_cluster || !p->open_n || !p->free_n || !p->box) {
+        !p->in_cluster || !p->rim || !p->open_n || !p->free_n || !p->box) {
         rmg__pl_free(p);
         return rmg__error_nomem(ctx);
     }
@@ -147,6 +148,9 @@ rmg_status rmg__pl_init(rmg__placer *p, rmg_context *ctx, struct rmg_map *m)
         for (uint32_t i = p->zone_start[z]; i < p->zone_start[z + 1]; i++)
             p->pos[p->zone_tiles[i]] = i;
     for (size_t t = 0; t < n; t++) {
+        int x, y, l;
+        tile_xyz(m, t, &x, &y, &l);
+        p->rim[t] = x == 0 || y == 0 || x + 1 == m->width || y + 1 == m->height;
         track(p, t);
         track_free(p, t, 0);
     }
@@ -165,6 +169,7 @@ void rmg__pl_free(rmg__placer *p)
     rmg__free(ctx, p->zone_start);
     rmg__free(ctx, p->pos);
     rmg__free(ctx, p->in_cluster);
+    rmg__free(ctx, p->rim);
     rmg__free(ctx, p->open_n);
     rmg__free(ctx, p->free_n);
     rmg__free(ctx, p->box);
@@ -235,12 +240,11 @@ static bool neighbour(const struct rmg_map *m, size_t t, int k, size_t *out)
 
 /* The on-map neighbours of t in the order k = 0..7 (as neighbour() gives them), with the
  * coordinates of t computed once: the placement searches call this for every tile they touch. */
-static int neighbours(const struct rmg_map *m, size_t t, size_t out[8])
+static int neighbours(const rmg__placer *p, size_t t, size_t out[8])
 {
+    const struct rmg_map *m = p->m;
     size_t w = (size_t)m->width;
-    int x, y, z, n = 0;
-    tile_xyz(m, t, &x, &y, &z);
-    if (x > 0 && y > 0 && x + 1 < m->width && y + 1 < m->height) {
+    if (!p->rim[t]) {
         /* Inside the map: all eight, no bounds to check (most tiles). */
         out[0] = t - w - 1;
         out[1] = t - w;
@@ -252,6 +256,8 @@ static int neighbours(const struct rmg_map *m, size_t t, size_t out[8])
         out[7] = t + w + 1;
         return 8;
     }
+    int x, y, z, n = 0;
+    tile_xyz(m, t, &x, &y, &z);
     for (int k = 0; k < 8; k++) {
         int nx = x + dx8[k], ny = y + dy8[k];
         if (nx >= 0 && ny >= 0 && nx < m->width && ny < m->height)
@@ -295,7 +301,7 @@ static bool in_cluster(const rmg__placer *p, size_t t)
 static bool touches_outside(const rmg__placer *p, size_t t)
 {
     size_t nbs[8];
-    int n = neighbours(p->m, t, nbs);
+    int n = neighbours(p, t, nbs);
     for (int k = 0; k < n; k++) {
         size_t nb = nbs[k];
         if (in_cluster(p, nb))
@@ -310,7 +316,7 @@ static bool touches_outside(const rmg__placer *p, size_t t)
 static bool touches_flag(const rmg__placer *p, size_t t, uint16_t flag)
 {
     size_t nbs[8];
-    int n = neighbours(p->m, t, nbs);
+    int n = neighbours(p, t, nbs);
     for (int k = 0; k < n; k++)
         if ((p->m->flags[nbs[k]] & flag) && !(p->m->flags[nbs[k]] & RMG__T_BLOCKED))
             return true;
@@ -327,10 +333,9 @@ static void normalize(uint64_t *block, uint64_t *visit)
 
 static int top_bit(uint64_t v)
 {
-    int b = -1;
-    for (int i = 0; i < 64; i++)
-        if (v & ((uint64_t)1 << i))
-            b = i;
+    int b = 63;
+    while (b >= 0 && !(v & ((uint64_t)1 << b)))
+        b--;
     return b;
 }
 
@@ -389,6 +394,7 @@ static bool fits_at_ex(const rmg__placer *p, const rmg__pl_item *it, size_t e, i
     *ay = ey + (5 - bit / 8);
     *az = ez;
     uint64_t all = block | visit;
+    ptrdiff_t w = m->width;
     for (int b = 0; b < 48; b++) {
         uint64_t bit_mask = (uint64_t)1 << b;
         if (!(all & bit_mask))
@@ -396,7 +402,7 @@ static bool fits_at_ex(const rmg__placer *p, const rmg__pl_item *it, size_t e, i
         int tx = *ax - (7 - b % 8), ty = *ay - (5 - b / 8);
         if (tx < 0 || ty < 0 || tx >= m->width || ty >= m->height)
             return false;
-        size_t t = rmg__tile(m->width, m->height, tx, ty, ez);
+        size_t t = (size_t)((ptrdiff_t)e + (ptrdiff_t)(ty - ey) * w + (tx - ex));
         if (is_open(p, t, zone) || (over_free && is_path(p, t, zone)))
             continue;
         if ((visit & bit_mask) || !is_wall(p, t, zone))
@@ -480,7 +486,6 @@ static void next_epoch(rmg__placer *p)
  * path is marked FREE. Status: RMG_OK with *ok set, or RMG_ERR_NOMEM. */
 static rmg_status connect(rmg__placer *p, size_t from, int zone, bool *ok)
 {
-    struct rmg_map *m = p->m;
     *ok = false;
     if (touches_flag(p, from, RMG__T_FREE)) {
         *ok = true;
@@ -496,7 +501,7 @@ static rmg_status connect(rmg__placer *p, size_t from, int zone, bool *ok)
         if (p->dist[t] >= CARVE_MAX)
             continue;
         size_t nbs[8];
-        int n_nb = neighbours(m, t, nbs);
+        int n_nb = neighbours(p, t, nbs);
         for (int k = 0; k < n_nb; k++) {
             size_t nb = nbs[k];
             if (p->seen[nb] == p->epoch || !is_open(p, nb, zone))
@@ -523,11 +528,10 @@ static rmg_status connect(rmg__placer *p, size_t from, int zone, bool *ok)
  * new tail; tiles are queued at most once per call. */
 static size_t lower_distances(rmg__placer *p, int zone, size_t tail)
 {
-    const struct rmg_map *m = p->m;
     for (size_t head = 0; head < tail; head++) {
         size_t t = p->queue[head];
         size_t nbs[8];
-        int n_nb = neighbours(m, t, nbs);
+        int n_nb = neighbours(p, t, nbs);
         for (int k = 0; k < n_nb; k++) {
             size_t nb = nbs[k];
             if (!is_open(p, nb, zone) || (p->seen[nb] == p->epoch && p->dist[nb] <= p->dist[t] + 1))
@@ -603,7 +607,7 @@ static int64_t distance2(const struct rmg_map *m, const rmg__pl_request *req, si
 static bool interior(const rmg__placer *p, size_t t, int zone)
 {
     size_t nbs[8];
-    if (neighbours(p->m, t, nbs) < 8)
+    if (neighbours(p, t, nbs) < 8)
         return false;
     for (int k = 0; k < 8; k++)
         if (!is_open(p, nbs[k], zone))
@@ -709,11 +713,12 @@ static int snugness(const rmg__placer *p, size_t t, int zone)
     const struct rmg_map *m = p->m;
     int x, y, z, n = 0;
     tile_xyz(m, t, &x, &y, &z);
+    ptrdiff_t w = m->width;
     for (int dy = -2; dy <= 2; dy++)
         for (int dx = -2; dx <= 2; dx++) {
             int nx = x + dx, ny = y + dy;
             n += nx < 0 || ny < 0 || nx >= m->width || ny >= m->height ||
-                 !is_open(p, rmg__tile(m->width, m->height, nx, ny, z), zone);
+                 !is_open(p, (size_t)((ptrdiff_t)t + dy * w + dx), zone);
         }
     return n;
 }
@@ -766,7 +771,7 @@ static void mark_network(rmg__placer *p, int zone, size_t tail)
         size_t nbs[8];
         if (head > 0 && (p->m->flags[p->queue[head]] & RMG__T_ENTRY))
             continue; /* objects are visited, not walked through */
-        int n_nb = neighbours(p->m, p->queue[head], nbs);
+        int n_nb = neighbours(p, p->queue[head], nbs);
         for (int k = 0; k < n_nb; k++)
             if (p->in_cluster[nbs[k]] != p->cluster_epoch && network_tile(p, nbs[k], zone)) {
                 p->in_cluster[nbs[k]] = p->cluster_epoch;
@@ -787,7 +792,7 @@ static rmg_status carve_to_marked(rmg__placer *p, size_t from, int zone, bool *o
     p->dist[from] = 0;
     while (head < tail && !*ok) {
         size_t t = p->queue[head++], nbs[8];
-        int n_nb = neighbours(p->m, t, nbs);
+        int n_nb = neighbours(p, t, nbs);
         for (int k = 0; k < n_nb && !*ok; k++) {
             size_t nb = nbs[k];
             if (p->in_cluster[nb] == p->cluster_epoch && t != from) {
@@ -884,7 +889,7 @@ static int cluster_put(rmg__placer *p, const rmg__pl_request *req, const rmg__pl
         if (!p->cluster[i].walk)
             continue;
         size_t nbs[8];
-        int n_nb = neighbours(p->m, p->cluster[i].tile, nbs);
+        int n_nb = neighbours(p, p->cluster[i].tile, nbs);
         for (int k = 0; k < n_nb; k++) {
             size_t e = nbs[k];
             int ax, ay, az;
@@ -907,7 +912,7 @@ static int cluster_grow(rmg__placer *p, const rmg__pl_request *req)
         if (!p->cluster[i].walk)
             continue;
         size_t nbs[8];
-        int n_nb = neighbours(p->m, p->cluster[i].tile, nbs);
+        int n_nb = neighbours(p, p->cluster[i].tile, nbs);
         for (int k = 0; k < n_nb; k++) {
             size_t t = nbs[k];
             if (!is_open(p, t, req->zone) || touches_outside(p, t))
@@ -951,6 +956,19 @@ static bool seal(rmg__placer *p, const rmg__pl_request *req)
     return true;
 }
 
+/* Early rejection: a hub none of whose neighbours could take an entry or a pocket (open land
+ * touching nothing passable outside) fails in try_cluster whatever the items; the hub's own
+ * path only adds outside tiles. */
+static bool hub_has_room(const rmg__placer *p, size_t hub, int zone)
+{
+    size_t nbs[8];
+    int n = neighbours(p, hub, nbs);
+    for (int k = 0; k < n; k++)
+        if (is_open(p, nbs[k], zone) && !touches_outside(p, nbs[k]))
+            return true;
+    return false;
+}
+
 static rmg_status try_cluster(rmg__placer *p, const rmg__pl_request *req, size_t hub, rmg__pl_result *res)
 {
     p->n_cluster = 0;
@@ -958,6 +976,8 @@ static rmg_status try_cluster(rmg__placer *p, const rmg__pl_request *req, size_t
         memset(p->in_cluster, 0, p->m->n_tiles * sizeof *p->in_cluster);
         p->cluster_epoch = 1;
     }
+    if (!hub_has_room(p, hub, req->zone))
+        return RMG_OK;
     if (!set_flags(p, hub, RMG__T_USED) || !cluster_add(p, hub, true))
         return rmg__error_nomem(p->ctx);
     /* The hub's path first: entries then keep clear of it like of any other free path. */
