@@ -2,6 +2,7 @@
  * connection kinds (CON-01..13, CON-21), terrain conversion (ZON-14), sealed borders, mirror
  * links (ZON-29..36), water links (WAT-01/02), border guards (CON-05, MIS-11), roads
  * (CON-15..20, ZON-06) and obstacles, plus the allocator failure harness. */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -606,7 +607,16 @@ static void test_monolith_colours_run_out_with_a_clear_error(void **state)
     for (size_t i = 0; i <= n_colors; i++)
         assert_non_null(fx_conn(&f, 1, 2, RMG_CONNECTION_WIDE, RMG_LINK_MONOLITH, 0));
     assert_int_equal(rmg__stage_build(&f.g), RMG_ERR_IMPOSSIBLE);
-    assert_non_null(strstr(rmg_context_errmsg(f.ctx), "monolith colours"));
+    /* The message names the connection, every colour the game data has (20 two-way monoliths
+     * and portals, 12 one-way entrance pairs) and where they went. */
+    char want[160];
+    snprintf(want, sizeof want, "connection %zu: the link of zones 1-2 needs a monolith but all %zu monolith colours "
+             "are taken", n_colors, n_colors);
+    const char *msg = rmg_context_errmsg(f.ctx);
+    assert_non_null(strstr(msg, want));
+    assert_int_equal(n_colors, 32);
+    assert_non_null(strstr(msg, "(20 two-way monoliths and portals, 12 one-way entrance pairs; 0 by mirror links, 32 by "
+                                "connections realized as monoliths)"));
     /* Every realized pair got its own colour. */
     for (size_t i = 0; i < f.m->conns.count; i++)
         for (size_t j = i + 1; j < f.m->conns.count; j++) {

@@ -391,14 +391,39 @@ static rmg_status realize_wide(rmg__bstate *s, link *l, bool *ok)
 
 /* ---- teleports -------------------------------------------------------------------------------- */
 
+/* color_used values: a colour is free, taken by an ordinary connection, or reserved by a
+ * mirror link (WAT-07). */
+#define COLOR_FREE 0
+#define COLOR_CONNECTION 1
+#define COLOR_MIRROR 2
+
 static int take_teleport_color(rmg__bstate *s)
 {
     for (size_t i = 0; i < s->n_colors; i++)
-        if (!s->color_used[i]) {
-            s->color_used[i] = 1;
+        if (s->color_used[i] == COLOR_FREE) {
+            s->color_used[i] = COLOR_CONNECTION;
             return (int)i;
         }
     return -1;
+}
+
+/* Every land teleport colour of the game data is in use: the error names the connection and
+ * says where the colours went, since no further colour exists (sea portals stand on water). */
+static rmg_status colors_exhausted(rmg__bstate *s, const link *l)
+{
+    size_t mirror = 0, one_way = 0;
+    const rmg__teleport_color *colors = rmg__teleport_colors(&(size_t){0});
+    for (size_t i = 0; i < s->n_colors; i++) {
+        mirror += s->color_used[i] == COLOR_MIRROR;
+        one_way += colors[i].h3_class == 43;
+    }
+    return rmg__error_gen(s->b.ctx, RMG_ERR_IMPOSSIBLE, "build", -1, (int)l->index,
+                          "the link of zones %d-%d needs a monolith but all %zu monolith colours are taken (%zu "
+                          "two-way monoliths and portals, %zu one-way entrance pairs; %zu by mirror links, %zu by "
+                          "connections realized as monoliths); the game has no other land teleport colours, so this "
+                          "placement has too many links between zones that do not touch",
+                          l->tc->zone_a, l->tc->zone_b, s->n_colors, s->n_colors - one_way, one_way, mirror,
+                          s->n_colors - mirror);
 }
 
 static rmg_status guard_or_border_guard(rmg__bstate *s, link *l, const uint32_t approach[2])
@@ -438,10 +463,7 @@ static rmg_status realize_pair(rmg__bstate *s, link *l, way w, bool *ok)
     if (w == WAY_MONOLITH) {
         color = take_teleport_color(s);
         if (color < 0)
-            return rmg__error_gen(s->b.ctx, RMG_ERR_IMPOSSIBLE, "build", -1, (int)l->index,
-                                  "connection %zu (zones %d-%d) needs a monolith but all %zu monolith colours are "
-                                  "taken (two-way monoliths and portals, and one-way entrance pairs)",
-                                  l->index + 1, l->tc->zone_a, l->tc->zone_b, s->n_colors);
+            return colors_exhausted(s, l);
         rq.key = colors[color].key;
         rq.kind = RMG_OBJECT_MONOLITH;
         rq.color = colors[color].subclass;
@@ -469,7 +491,7 @@ static rmg_status realize_pair(rmg__bstate *s, link *l, way w, bool *ok)
     if (!ids[0] || !ids[1]) {
         l->crowded = ids[0] ? l->b : l->a;
         if (color >= 0)
-            s->color_used[color] = 0;
+            s->color_used[color] = COLOR_FREE;
         return RMG_OK;
     }
     *ok = true;
@@ -644,7 +666,7 @@ static void reserve_mirror_color(rmg__bstate *s, rmg_teleport_kind k, int color)
         return;
     for (size_t i = 0; i < n; i++)
         if (tc[i].h3_class == cls && tc[i].subclass == color)
-            s->color_used[i] = 1;
+            s->color_used[i] = COLOR_MIRROR;
 }
 
 static rmg_status build_mirror_link(rmg__bstate *s, const rmg__map_zone *z, size_t k, const rmg__mirror_link *ml)
