@@ -54,6 +54,7 @@ typedef struct zone_ctx {
     int64_t *value;                 /* per entry: value with the formulas resolved */
     uint64_t *weight;               /* per entry: frequency, 0 if not a candidate */
     bool *single;                   /* per entry: OBJ-10 */
+    uint16_t *fam;                  /* per entry: FAM_* bits (limit families, see family_bits) */
     bool *retired;                  /* per entry: its reward found no room */
     int64_t hill_forts, war_machines;
 } zone_ctx;
@@ -171,6 +172,38 @@ static bool custom_slot(stage *s, const rmg__eff_entry *e, size_t *slot)
     return true;
 }
 
+/* The families the TRS-05 limits look at, resolved once per entry instead of by string on every
+ * pick: _EQ an exact family match (the candidate itself), _PRE a prefix match (the pending
+ * objects of the group being drawn), as trs_available has always compared them. */
+enum {
+    FAM_TENT_EQ = 1 << 0,
+    FAM_TENT_PRE = 1 << 1,
+    FAM_SEER_PRE = 1 << 2,
+    FAM_PANDORA_PRE = 1 << 3,
+    FAM_HILL_EQ = 1 << 4,
+    FAM_HILL_PRE = 1 << 5,
+    FAM_WAR_EQ = 1 << 6,
+    FAM_WAR_PRE = 1 << 7,
+    FAM_PRISON_EQ = 1 << 8,
+    FAM_PRISON_PRE = 1 << 9
+};
+
+static uint16_t family_bits(const rmg__object_def *d)
+{
+    static const struct {
+        const char *family;
+        uint16_t eq, pre;
+    } fams[] = {{"keymaster_tent", FAM_TENT_EQ, FAM_TENT_PRE}, {"seer_artifact_", 0, FAM_SEER_PRE},
+                {"pandora_", 0, FAM_PANDORA_PRE},              {"hill_fort", FAM_HILL_EQ, FAM_HILL_PRE},
+                {"war_machine_seller", FAM_WAR_EQ, FAM_WAR_PRE}, {"prison", FAM_PRISON_EQ, FAM_PRISON_PRE}};
+    uint16_t bits = 0;
+    for (size_t k = 0; k < RMG__ARRAY_LEN(fams); k++) {
+        bits |= family_is(d, fams[k].family) ? fams[k].eq : 0;
+        bits |= family_prefix(d, fams[k].family) ? fams[k].pre : 0;
+    }
+    return bits;
+}
+
 static rmg_status zone_arrays(stage *s, zone_ctx *z)
 {
     size_t n = z->list.items.count;
@@ -179,11 +212,13 @@ static rmg_status zone_arrays(stage *s, zone_ctx *z)
     z->value = rmg__calloc(s->ctx, n + 1, sizeof *z->value);
     z->weight = rmg__calloc(s->ctx, n + 1, sizeof *z->weight);
     z->single = rmg__calloc(s->ctx, n + 1, sizeof *z->single);
+    z->fam = rmg__calloc(s->ctx, n + 1, sizeof *z->fam);
     z->retired = rmg__calloc(s->ctx, n + 1, sizeof *z->retired);
-    if (!z->uid || !z->count || !z->value || !z->weight || !z->single || !z->retired)
+    if (!z->uid || !z->count || !z->value || !z->weight || !z->single || !z->retired || !z->fam)
         return rmg__error_nomem(s->ctx);
     for (size_t i = 0; i < n; i++) {
         const rmg__eff_entry *e = &z->list.items.items[i];
+        z->fam[i] = family_bits(&s->c->objects[e->obj]);
         if (!e->custom)
             z->uid[i] = i;
         else if (!custom_slot(s, e, &z->uid[i]))
@@ -232,6 +267,7 @@ static void free_stage(stage *s)
         rmg__free(s->ctx, z->value);
         rmg__free(s->ctx, z->weight);
         rmg__free(s->ctx, z->single);
+        rmg__free(s->ctx, z->fam);
         rmg__free(s->ctx, z->retired);
     }
     rmg__free(s->ctx, s->zones);
@@ -515,18 +551,7 @@ static void zone_candidates(stage *s, zone_ctx *z)
     }
 }
 
-static size_t pending_where(const stage *s, bool (*match)(const rmg__object_def *, const void *), const void *arg)
-{
-    size_t n = 0;
-    for (size_t k = 0; k < s->n_pending; k++)
-        n += match(def_at(s, s->cur, s->pending[k]), arg);
-    return n;
-}
 
-static bool match_prefix(const rmg__object_def *d, const void *arg)
-{
-    return family_prefix(d, arg);
-}
 
 static size_t free_colors(const stage *s)
 {
@@ -552,12 +577,21 @@ static bool under(int64_t used, int64_t cap)
     return cap < 0 || used < cap;
 }
 
+/* Objects of the group being drawn in the FAM_* family `bit`. */
+static int64_t pending_in(const stage *s, uint16_t bit)
+{
+    int64_t n = 0;
+    for (size_t k = 0; k < s->n_pending; k++)
+        n += (s->cur->fam[s->pending[k]] & bit) != 0;
+    return n;
+}
+
 static bool trs_available(void *user, size_t i)
 {
     stage *s = user;
     zone_ctx *z = s->cur;
     const rmg__eff_entry *e = &z->list.items.items[i];
-    const rmg__object_def *d = def_at(s, z, i);
+    uint16_t fam = z->fam[i];
     if (z->retired[i])
         return false;
     size_t same = 0;
@@ -567,21 +601,20 @@ static bool trs_available(void *user, size_t i)
         return false;
     if (e->max_map >= 0 && !under(s->map_count[z->uid[i]] + (int64_t)same, e->max_map))
         return false;
-    bool tent = family_is(d, "keymaster_tent"), seer = family_prefix(d, "seer_artifact_");
+    bool tent = fam & FAM_TENT_EQ, seer = fam & FAM_SEER_PRE;
     if (s->reward_mode && (tent || seer))
         return false;
-    if (family_prefix(d, "pandora_") && s->pandoras + (int64_t)pending_where(s, match_prefix, "pandora_") >= 200)
+    if ((fam & FAM_PANDORA_PRE) && s->pandoras + pending_in(s, FAM_PANDORA_PRE) >= 200)
         return false; /* OBJ-11 */
-    if (family_is(d, "hill_fort") && z->hill_forts + (int64_t)pending_where(s, match_prefix, "hill_fort") >= 1)
+    if ((fam & FAM_HILL_EQ) && z->hill_forts + pending_in(s, FAM_HILL_PRE) >= 1)
         return false;
-    if (family_is(d, "war_machine_seller") &&
-        z->war_machines + (int64_t)pending_where(s, match_prefix, "war_machine_seller") >= 1)
+    if ((fam & FAM_WAR_EQ) && z->war_machines + pending_in(s, FAM_WAR_PRE) >= 1)
         return false;
-    if (family_is(d, "prison") && s->prisons + (int64_t)pending_where(s, match_prefix, "prison") >= s->g->sol.prisons_max)
+    if ((fam & FAM_PRISON_EQ) && s->prisons + pending_in(s, FAM_PRISON_PRE) >= s->g->sol.prisons_max)
         return false; /* MIS-16 */
-    if (tent && pending_where(s, match_prefix, "keymaster_tent") >= s->draw_colors)
+    if (tent && pending_in(s, FAM_TENT_PRE) >= (int64_t)s->draw_colors)
         return false; /* MIS-11: placed tents hold their colours already */
-    if (seer && pending_where(s, match_prefix, "seer_artifact_") >= s->draw_quest_artifacts)
+    if (seer && pending_in(s, FAM_SEER_PRE) >= (int64_t)s->draw_quest_artifacts)
         return false; /* MIS-13 */
     return true;
 }
