@@ -29,6 +29,7 @@
 #define GOOD_ENOUGH 0.08     /* stop once every zone is within 8% of its target (the coarse grid measures ~5%) */
 #define MAX_STEP 1.25        /* largest radius change per round (and 1 / MAX_STEP) */
 #define PULL 0.2             /* share of the distance a drifted linked pair closes per round */
+#define PULL_STRONG 0.4      /* the same for ground / gate links (PLC-02: they outweigh default) */
 #define MAX_SPREAD 2.0       /* radius kept within [1/2, 2] x the disc radius of the target */
 
 /* The coarse growth's frontier: a bucket queue over (distance / radius)^2 (the same order as
@@ -260,7 +261,8 @@ static size_t pull_links(balancer *b)
         if (ma == UINT32_MAX || mb == UINT32_MAX || ma == mb || b->pair_touch[k])
             continue;
         rmg__grow_zone *za = &b->zones[b->members[ma]], *zb = &b->zones[b->members[mb]];
-        double dx = (zb->cx - za->cx) * PULL, dy = (zb->cy - za->cy) * PULL;
+        double pull = b->in->pairs[k].strong ? PULL_STRONG : PULL;
+        double dx = (zb->cx - za->cx) * pull, dy = (zb->cy - za->cy) * pull;
         za->cx += dx;
         za->cy += dy;
         zb->cx -= dx;
@@ -275,6 +277,8 @@ static void run_rounds(balancer *b)
     for (size_t r = 0; r < ROUNDS; r++) {
         grow_round(b);
         double worst = adjust(b);
+        if (r + 1 == ROUNDS)
+            break; /* a last pull would leave areas it changed unbalanced */
         size_t apart = pull_links(b);
         if (worst <= GOOD_ENOUGH && apart == 0)
             break;
