@@ -414,25 +414,7 @@ static bool fits_at_ex(const rmg__placer *p, const rmg__pl_item *it, size_t e, i
 typedef struct journal_ctx {
     rmg__placer *p;
     int z;
-    bool ok;
 } journal_ctx;
-
-static void journal_tile(void *user, int tx, int ty)
-{
-    journal_ctx *j = user;
-    const struct rmg_map *m = j->p->m;
-    if (!j->ok || tx < 0 || ty < 0 || tx >= m->width || ty >= m->height)
-        return;
-    j->ok = set_flags(j->p, rmg__tile(m->width, m->height, tx, ty, j->z), 0);
-}
-
-static void track_tile(void *user, int tx, int ty)
-{
-    journal_ctx *j = user;
-    const struct rmg_map *m = j->p->m;
-    if (tx >= 0 && ty >= 0 && tx < m->width && ty < m->height)
-        track(j->p, rmg__tile(m->width, m->height, tx, ty, j->z));
-}
 
 static void unfree_tile(void *user, int tx, int ty)
 {
@@ -446,30 +428,61 @@ static void unfree_tile(void *user, int tx, int ty)
     track_free(j->p, t, before);
 }
 
-/* Adds the map object and marks its footprint; 0 on allocation failure (error set). */
-static uint32_t stamp(rmg__placer *p, const rmg__pl_item *it, int zone, int ax, int ay, int az)
+/* Marks the footprint of the object that will get id `id` as rmg__map_stamp_object does
+ * (blocked tiles OBJECT, entries ENTRY), journalled. Cluster layouts mark their objects this
+ * way and only create them once the whole cluster fits: most layouts tried are undone.
+ * False on allocation failure. */
+static bool mark_footprint(rmg__placer *p, uint64_t block, uint64_t visit, int ax, int ay, int az, uint32_t id)
+{
+    struct rmg_map *m = p->m;
+    uint64_t all = block | visit;
+    for (int b = 0; b < 48; b++) {
+        uint64_t bit = (uint64_t)1 << b;
+        int tx = ax - (7 - b % 8), ty = ay - (5 - b / 8);
+        if (!(all & bit) || tx < 0 || ty < 0 || tx >= m->width || ty >= m->height)
+            continue;
+        size_t t = rmg__tile(m->width, m->height, tx, ty, az);
+        rmg__pl_undo u = {(uint32_t)t, m->flags[t], m->tile_object[t]};
+        if (!RMG__VEC_PUSH(p->ctx, &p->undo, u))
+            return false;
+        if (visit & bit) {
+            m->flags[t] |= RMG__T_ENTRY | RMG__T_USED;
+            if (!m->tile_object[t])
+                m->tile_object[t] = id;
+        } else {
+            m->flags[t] |= RMG__T_OBJECT | RMG__T_BLOCKED | RMG__T_USED;
+            m->tile_object[t] = id;
+        }
+        track(p, t);
+        track_free(p, t, u.flags);
+    }
+    return true;
+}
+
+/* Creates the map object whose footprint mark_footprint marked; 0 on allocation failure. */
+static uint32_t add_marked(rmg__placer *p, const rmg__pl_item *it, int zone, int ax, int ay, int az)
 {
     uint64_t block = it->block, visit = it->visit;
     normalize(&block, &visit);
-    journal_ctx j = {p, az, true};
-    size_t journal_from = p->undo.count;
-    rmg__footprint_tiles(block | visit, ax, ay, journal_tile, &j);
-    if (!j.ok) {
-        rmg__error_nomem(p->ctx);
-        return 0;
-    }
     rmg__map_object *o = rmg__map_add_object(p->m, it->key, it->kind, ax, ay, az);
     if (!o)
         return 0;
     o->block = block;
     o->visit = visit;
     o->zone = zone;
-    rmg__map_stamp_object(p->m, o);
-    j.ok = true;
-    rmg__footprint_tiles(block | visit, ax, ay, track_tile, &j);
-    for (size_t i = journal_from; i < p->undo.count; i++) /* a town over a path blocks FREE tiles */
-        track_free(p, p->undo.items[i].tile, p->undo.items[i].flags);
     return o->id;
+}
+
+/* Marks the footprint and adds the map object; 0 on allocation failure (error set). */
+static uint32_t stamp(rmg__placer *p, const rmg__pl_item *it, int zone, int ax, int ay, int az)
+{
+    uint64_t block = it->block, visit = it->visit;
+    normalize(&block, &visit);
+    if (!mark_footprint(p, block, visit, ax, ay, az, (uint32_t)p->m->objects.count + 1)) {
+        rmg__error_nomem(p->ctx);
+        return 0;
+    }
+    return add_marked(p, it, zone, ax, ay, az);
 }
 
 /* ---- free paths ------------------------------------------------------------------------------ */
@@ -851,7 +864,7 @@ static rmg_status try_single(rmg__placer *p, const rmg__pl_request *req, size_t 
     if (req->over_free) {
         /* The footprint is no path any more (later stages read FREE as "keep clear"); the
          * stamp journalled these tiles, so a rollback restores the flag. */
-        journal_ctx j = {p, az, true};
+        journal_ctx j = {p, az};
         uint64_t block = req->items[0].block, visit = req->items[0].visit;
         normalize(&block, &visit);
         rmg__footprint_tiles(block | visit, ax, ay, unfree_tile, &j);
@@ -882,7 +895,8 @@ static bool cluster_add(rmg__placer *p, size_t t, bool pocket)
 /* Puts item `it` with its entry next to a walkable cluster tile from cluster[from] on. 1 placed,
  * 0 no room, -1 nomem. After a failure, a new pocket only takes room (it was open land), so the
  * entries next to the older cluster tiles still fail: the caller then passes the pocket's index. */
-static int cluster_put(rmg__placer *p, const rmg__pl_request *req, const rmg__pl_item *it, size_t from, uint32_t *id)
+static int cluster_put(rmg__placer *p, const rmg__pl_request *req, const rmg__pl_item *it, size_t from, uint32_t id,
+                       int anchor[3])
 {
     size_t n = p->n_cluster;
     for (size_t i = from; i < n; i++) {
@@ -895,9 +909,13 @@ static int cluster_put(rmg__placer *p, const rmg__pl_request *req, const rmg__pl
             int ax, ay, az;
             if (!is_open(p, e, req->zone) || touches_outside(p, e) || !fits_at(p, it, e, req->zone, &ax, &ay, &az))
                 continue;
-            *id = stamp(p, it, req->zone, ax, ay, az);
-            if (!*id)
+            uint64_t block = it->block, visit = it->visit;
+            normalize(&block, &visit);
+            if (!mark_footprint(p, block, visit, ax, ay, az, id))
                 return -1;
+            anchor[0] = ax;
+            anchor[1] = ay;
+            anchor[2] = az;
             return cluster_add(p, e, false) ? 1 : 0;
         }
     }
@@ -986,11 +1004,14 @@ static rmg_status try_cluster(rmg__placer *p, const rmg__pl_request *req, size_t
     if (st != RMG_OK || !ok)
         return st;
     int pockets = 0;
+    int anchors[RMG__TRS_MAX_OBJECTS][3];
+    uint32_t first_id = (uint32_t)p->m->objects.count + 1;
+    if (req->n_items > RMG__TRS_MAX_OBJECTS)
+        return RMG_OK;
     for (size_t k = 0; k < req->n_items; k++) {
-        uint32_t id = 0;
         int r;
         size_t from = 0;
-        while ((r = cluster_put(p, req, &req->items[k], from, &id)) == 0) {
+        while ((r = cluster_put(p, req, &req->items[k], from, first_id + (uint32_t)k, anchors[k])) == 0) {
             from = p->n_cluster;
             if (pockets >= MAX_POCKETS)
                 return RMG_OK;
@@ -1002,9 +1023,7 @@ static rmg_status try_cluster(rmg__placer *p, const rmg__pl_request *req, size_t
             pockets++;
         }
         if (r < 0)
-            return RMG_ERR_NOMEM;
-        if (k == 0)
-            res->first_object = id;
+            return rmg__error_nomem(p->ctx);
     }
     /* The walkable tiles behind the hub (entries, pockets) must stay fewer than the zone's
      * free network: a guarded cluster is never the zone's largest region (see the header). */
@@ -1012,6 +1031,10 @@ static rmg_status try_cluster(rmg__placer *p, const rmg__pl_request *req, size_t
         return RMG_OK;
     if (!seal(p, req))
         return rmg__error_nomem(p->ctx);
+    for (size_t k = 0; k < req->n_items; k++)
+        if (!add_marked(p, &req->items[k], req->zone, anchors[k][0], anchors[k][1], anchors[k][2]))
+            return RMG_ERR_NOMEM;
+    res->first_object = first_id;
     res->placed = true;
     res->hub = (uint32_t)hub + 1;
     return RMG_OK;
