@@ -737,23 +737,22 @@ static int snugness(const rmg__placer *p, size_t t, int zone)
 }
 
 /* Hubs in order of snugness (stable: ties keep the random order), so that groups pack
- * against each other and the zone's edges instead of leaving slivers between them. */
+ * against each other and the zone's edges instead of leaving slivers between them. A counting
+ * sort: scores are 0..25. */
 static void snug_first(rmg__placer *p, const rmg__pl_request *req, size_t n)
 {
-    int score[128];
-    for (size_t i = 0; i < n; i++)
-        score[i] = snugness(p, p->cand[i], req->zone);
-    for (size_t i = 1; i < n; i++) {
-        uint32_t t = p->cand[i];
-        int sc = score[i];
-        size_t j = i;
-        for (; j > 0 && score[j - 1] < sc; j--) {
-            p->cand[j] = p->cand[j - 1];
-            score[j] = score[j - 1];
-        }
-        p->cand[j] = t;
-        score[j] = sc;
+    uint8_t score[128];
+    uint32_t sorted[128];
+    size_t start[27] = {0};
+    for (size_t i = 0; i < n; i++) {
+        score[i] = (uint8_t)(25 - snugness(p, p->cand[i], req->zone)); /* 0 = snuggest */
+        start[score[i] + 1]++;
     }
+    for (int k = 1; k < 27; k++)
+        start[k] += start[k - 1];
+    for (size_t i = 0; i < n; i++)
+        sorted[start[score[i]]++] = p->cand[i];
+    memcpy(p->cand, sorted, n * sizeof *sorted);
 }
 
 static size_t candidates(rmg__placer *p, const rmg__pl_request *req, rmg_rng *rng, int pass)
