@@ -391,6 +391,11 @@ static void clear_marks(roads *r)
     memset(r->b.mark, 0, r->b.n);
 }
 
+static bool passable_tile(const struct rmg_map *m, uint32_t t)
+{
+    return !(m->flags[t] & RMG__T_BLOCKED) || (m->flags[t] & (RMG__T_ENTRY | RMG__T_GUARD));
+}
+
 /* ---- joining the road networks (CON-17 step 2) ------------------------------------------------ */
 
 /* After every zone laid its roads, a zone with non-coherent roads (CON-20) may hold several
@@ -472,7 +477,7 @@ static void lay_crossings(roads *r, bool mirror)
             int zone = side ? e->b : e->a;
             uint32_t t = crossing_tile(&r->b, &m->conns.items[e->conn], zone);
             lay_user lu = {(uint8_t)road_type(&r->b, zone)};
-            if (t != UINT32_MAX && m->tile_zone[t] == zone)
+            if (t != UINT32_MAX && m->tile_zone[t] == zone && passable_tile(m, t))
                 lay_tile(&r->b, t, &lu);
         }
     }
@@ -592,11 +597,6 @@ static rmg_status join_networks(roads *r, bool mirror)
     rmg__free(b->ctx, nw.parent);
     rmg__bld_zone_index_free(b, &nw.zi);
     return st;
-}
-
-static bool passable_tile(const struct rmg_map *m, uint32_t t)
-{
-    return !(m->flags[t] & RMG__T_BLOCKED) || (m->flags[t] & (RMG__T_ENTRY | RMG__T_GUARD));
 }
 
 /* WAT-04 copies the surface roads underground; that only works while the underground content
