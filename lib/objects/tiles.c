@@ -396,6 +396,10 @@ static bool fits_at_ex(const rmg__placer *p, const rmg__pl_item *it, size_t e, i
     uint64_t all = block | visit;
     ptrdiff_t w = m->width;
     for (int b = 0; b < 48; b++) {
+        if (b % 8 == 0 && !((all >> b) & 0xff)) {
+            b += 7; /* an empty footprint row */
+            continue;
+        }
         uint64_t bit_mask = (uint64_t)1 << b;
         if (!(all & bit_mask))
             continue;
@@ -437,6 +441,10 @@ static bool mark_footprint(rmg__placer *p, uint64_t block, uint64_t visit, int a
     struct rmg_map *m = p->m;
     uint64_t all = block | visit;
     for (int b = 0; b < 48; b++) {
+        if (b % 8 == 0 && !((all >> b) & 0xff)) {
+            b += 7; /* an empty footprint row */
+            continue;
+        }
         uint64_t bit = (uint64_t)1 << b;
         int tx = ax - (7 - b % 8), ty = ay - (5 - b / 8);
         if (!(all & bit) || tx < 0 || ty < 0 || tx >= m->width || ty >= m->height)
