@@ -10,7 +10,9 @@
  *
  * A single (town, resource, Seer's Hut, never-grouped object) is put where its footprint
  * covers open land; its entry then connects to the FREE network: directly when it touches a
- * FREE tile, else through a path carved over open land and marked FREE.
+ * FREE tile, else through a path carved over open land and marked FREE. A town that finds no
+ * such spot may cover free paths (over_free; never passages or guard slots): the paths it cuts
+ * are re-joined around it.
  *
  * A cluster (a group, a mine, an airship yard) is laid out around a hub tile H, the guard
  * slot: H touches the FREE network (or first gets a carved path). Each object's entry touches H or a
@@ -18,7 +20,15 @@
  * pockets touch no passable tile outside the cluster. Every open tile touching an entry or
  * pocket is then sealed (BLOCKED), so H is the only way in. In anarchy mode (MIS-44) the seal
  * tiles that touch nothing passable outside are left passable instead (USED): free tiles
- * around the objects that a flying hero can land on without fighting the guard.
+ * around the objects that a flying hero can land on without fighting the guard. A cluster
+ * never holds as many walkable tiles (entries, pockets) as the zone's FREE network, so the
+ * network stays the zone's largest region once the open land is filled (the map validator
+ * takes that region as the zone's main one). Hubs are tried snuggest first (most non-open tiles
+ * around), so clusters pack against each other and the zone's edges.
+ *
+ * Cost: each zone's open land is kept as a set (updated on every tile change and undo), so
+ * candidates are sampled from it or searched ring by ring around a point instead of rescanning
+ * the zone; cluster layouts mark footprints and create their objects only when they fit.
  *
  * Every tile change is journalled, so a failed attempt (or a failed reward in another zone)
  * is undone exactly, objects and groups included.
