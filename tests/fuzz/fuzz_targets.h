@@ -21,7 +21,8 @@
 #define RMG_FUZZ_MAX_INPUT (256u * 1024u)
 
 /* Loads `data` as a template pack in `format`; with generate, also generates a small map from
- * it (one attempt, bounded time) and serializes it. */
+ * it (three runs, so stage retries from checkpoints are fuzzed too; bounded time) and
+ * serializes it. */
 static inline int rmg_fuzz_load(const uint8_t *data, size_t size, rmg_template_format format, bool generate)
 {
     if (size > RMG_FUZZ_MAX_INPUT)
@@ -37,7 +38,7 @@ static inline int rmg_fuzz_load(const uint8_t *data, size_t size, rmg_template_f
         rmg_generate_options_init(&go);
         go.width = go.height = 36;
         go.levels = 1;
-        go.max_attempts = 1;
+        go.max_attempts = 3;
         go.time_budget_ms = 2000;
         rmg_map *map = NULL;
         if (rmg_generate(ctx, pack, &go, &map) == RMG_OK) {
