@@ -659,24 +659,31 @@ static bool candidate(const rmg__placer *p, const rmg__pl_request *req, size_t t
     return true;
 }
 
-/* Inserts t into the `kept` closest candidates (ordered by distance, then tile index). */
-static size_t keep_nearer(rmg__placer *p, const rmg__pl_request *req, uint32_t t, size_t kept, size_t keep)
+#define NEAR_MAX 256
+
+/* Inserts t into the `kept` closest candidates cand[] (ordered by distance, then tile index;
+ * d[] holds their distances), by binary search. */
+static size_t keep_nearer(rmg__placer *p, const rmg__pl_request *req, int64_t *d, uint32_t t, size_t kept,
+                          size_t keep)
 {
-    int64_t d = distance2(p->m, req, t);
-    if (req->max_dist2 > 0 && d > req->max_dist2)
+    int64_t dt = distance2(p->m, req, t);
+    if (req->max_dist2 > 0 && dt > req->max_dist2)
         return kept;
-    size_t pos = kept;
-    while (pos > 0) {
-        int64_t dp = distance2(p->m, req, p->cand[pos - 1]);
-        if (dp < d || (dp == d && p->cand[pos - 1] < t))
-            break;
-        pos--;
+    size_t lo = 0, hi = kept;
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        if (d[mid] < dt || (d[mid] == dt && p->cand[mid] < t))
+            lo = mid + 1;
+        else
+            hi = mid;
     }
-    if (pos >= keep)
+    if (lo >= keep)
         return kept;
     size_t last = kept < keep ? kept : keep - 1;
-    memmove(&p->cand[pos + 1], &p->cand[pos], (last - pos) * sizeof *p->cand);
-    p->cand[pos] = t;
+    memmove(&p->cand[lo + 1], &p->cand[lo], (last - lo) * sizeof *p->cand);
+    memmove(&d[lo + 1], &d[lo], (last - lo) * sizeof *d);
+    p->cand[lo] = t;
+    d[lo] = dt;
     return kept < keep ? kept + 1 : kept;
 }
 
@@ -686,6 +693,8 @@ static size_t keep_nearer(rmg__placer *p, const rmg__pl_request *req, uint32_t t
  * today) fall back to a pass over the open set. */
 static size_t nearest_candidates(rmg__placer *p, const rmg__pl_request *req, int pass, size_t keep)
 {
+    int64_t d[NEAR_MAX];
+    keep = RMG__MIN(keep, NEAR_MAX);
     const struct rmg_map *m = p->m;
     const struct rmg__pl_box *b = &p->box[req->zone];
     size_t kept = 0;
@@ -693,7 +702,7 @@ static size_t nearest_candidates(rmg__placer *p, const rmg__pl_request *req, int
         uint32_t first = p->zone_start[req->zone];
         for (uint32_t i = first; i < first + p->open_n[req->zone]; i++)
             if (candidate(p, req, p->zone_tiles[i], pass))
-                kept = keep_nearer(p, req, p->zone_tiles[i], kept, keep);
+                kept = keep_nearer(p, req, d, p->zone_tiles[i], kept, keep);
         return kept;
     }
     int cx = req->near_x, cy = req->near_y;
@@ -702,7 +711,7 @@ static size_t nearest_candidates(rmg__placer *p, const rmg__pl_request *req, int
         int64_t ring_d2 = (int64_t)r * r + (b->level != req->near_z ? (int64_t)1 << 40 : 0);
         if (req->max_dist2 > 0 && ring_d2 > req->max_dist2)
             break;
-        if (kept == keep && ring_d2 > distance2(m, req, p->cand[kept - 1]))
+        if (kept == keep && ring_d2 > d[kept - 1])
             break;
         for (int y = cy - r; y <= cy + r; y++) {
             if (y < b->y0 || y > b->y1)
@@ -714,7 +723,7 @@ static size_t nearest_candidates(rmg__placer *p, const rmg__pl_request *req, int
                     continue;
                 size_t t = rmg__tile(m->width, m->height, x, y, b->level);
                 if (candidate(p, req, t, pass))
-                    kept = keep_nearer(p, req, (uint32_t)t, kept, keep);
+                    kept = keep_nearer(p, req, d, (uint32_t)t, kept, keep);
             }
         }
     }
