@@ -80,8 +80,9 @@ static rmg_status border_candidates(rmg__bstate *s, int a, int b, size_t *length
     const rmg__bld *bl = &s->b;
     s->scratch.count = 0;
     *length = 0;
-    for (uint32_t t = 0; t < bl->n; t++) {
-        if (bl->m->tile_zone[t] != a || !(bl->m->flags[t] & RMG__T_BORDER))
+    for (uint32_t i = s->zi.start[a]; i < s->zi.start[a + 1]; i++) {
+        uint32_t t = s->zi.tiles[i];
+        if (!(bl->m->flags[t] & RMG__T_BORDER))
             continue;
         int f = foreign_land(bl, t, b);
         bool touches_b = f == 1;
@@ -100,16 +101,19 @@ static rmg_status border_candidates(rmg__bstate *s, int a, int b, size_t *length
     return RMG_OK;
 }
 
-static bool stacked(const rmg__bld *b, int a, int c)
+static bool stacked(const rmg__bstate *s, int a, int c)
 {
+    const rmg__bld *b = &s->b;
     const rmg__map_zone *za = rmg__bld_zone(b, a), *zc = rmg__bld_zone(b, c);
     if (za->level == zc->level)
         return false;
     uint32_t plane = (uint32_t)b->w * (uint32_t)b->h;
     int upper = za->level == 0 ? a : c, lower = za->level == 0 ? c : a;
-    for (uint32_t t = 0; t < plane; t++)
-        if (b->m->tile_zone[t] == upper && t + plane < b->n && b->m->tile_zone[t + plane] == lower)
+    for (uint32_t i = s->zi.start[upper]; i < s->zi.start[upper + 1]; i++) {
+        uint32_t t = s->zi.tiles[i];
+        if (t < plane && t + plane < b->n && b->m->tile_zone[t + plane] == lower)
             return true;
+    }
     return false;
 }
 
@@ -378,9 +382,12 @@ static rmg_status realize_wide(rmg__bstate *s, link *l, bool *ok)
     }
     if (!*ok)
         return RMG_OK;
-    for (uint32_t t = 0; t < s->b.n && st == RMG_OK; t++) {
-        int zt = s->b.m->tile_zone[t];
-        if ((zt == l->a && opening_tile(&s->b, t, l->b)) || (zt == l->b && opening_tile(&s->b, t, l->a))) {
+    /* The tiles of both zones merged in map order. */
+    uint32_t ia = s->zi.start[l->a], ea = s->zi.start[l->a + 1], ib = s->zi.start[l->b], eb = s->zi.start[l->b + 1];
+    while ((ia < ea || ib < eb) && st == RMG_OK) {
+        bool from_a = ib == eb || (ia < ea && s->zi.tiles[ia] < s->zi.tiles[ib]);
+        uint32_t t = from_a ? s->zi.tiles[ia++] : s->zi.tiles[ib++];
+        if (opening_tile(&s->b, t, from_a ? l->b : l->a)) {
             open_tile(s, t);
             st = PUSH_U32(s->b.ctx, &l->c.tiles, t);
         }
@@ -511,7 +518,7 @@ static rmg_status realize_pair(rmg__bstate *s, link *l, way w, bool *ok)
 static size_t plan_ways(rmg__bstate *s, const link *l, bool adjacent, way out[WAY_COUNT])
 {
     const rmg__bld *b = &s->b;
-    bool stack = b->levels > 1 && stacked(b, l->a, l->b);
+    bool stack = b->levels > 1 && stacked(s, l->a, l->b);
     bool water = s->b.g->opt.water != RMG_WATER_NONE && !adjacent && !stack && common_water(b, l->a, l->b);
     size_t n = 0;
     rmg_connection_placement p = l->tc->placement;

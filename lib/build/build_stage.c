@@ -227,6 +227,7 @@ static void state_free(rmg__bstate *s)
     RMG__VEC_FREE(ctx, &s->scratch);
     RMG__VEC_FREE(ctx, &s->repel);
     RMG__VEC_FREE(ctx, &s->path);
+    rmg__bld_zone_index_free(&s->b, &s->zi);
     rmg__bld_free(&s->b);
 }
 
@@ -245,7 +246,9 @@ static rmg_status state_init(rmg__bstate *s, rmg__gen *g)
         state_free(s);
         return rmg__error_nomem(g->ctx);
     }
-    return RMG_OK;
+    if ((st = rmg__bld_index_zones(&s->b, &s->zi)) != RMG_OK)
+        state_free(s);
+    return st;
 }
 
 rmg_status rmg__stage_build(rmg__gen *g)

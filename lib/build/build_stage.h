@@ -23,6 +23,7 @@ typedef struct rmg__bstate {
     rmg__u32vec repel;      /* repeller tiles of the current placement */
     rmg__u32vec path;       /* a found path kept while the other side is searched */
     rmg_rng rng;            /* stream of the item being built */
+    rmg__bld_zone_index zi; /* tiles by zone (tile_zone does not change during the stage) */
 } rmg__bstate;
 
 #define RMG__NO_TILE UINT32_MAX
