@@ -349,8 +349,26 @@ static rmg_status obstacle_objects(rmg__bld *b, const rmg__map_zone *z, uint32_t
     return RMG_OK;
 }
 
+/* Which blocks of the zone's bounding box hold clearings: drawn for the box only, so a zone
+ * costs its own size rather than the map's. */
+static void draw_clearings(const rmg__bld *b, const uint32_t *tiles, size_t n, rmg_rng *rng, uint8_t *clear_blocks,
+                           int bw)
+{
+    int x0 = b->w, y0 = b->h, x1 = -1, y1 = -1;
+    for (size_t i = 0; i < n; i++) {
+        int x = rmg__bld_x(b, tiles[i]), y = rmg__bld_y(b, tiles[i]);
+        x0 = RMG__MIN(x0, x);
+        x1 = RMG__MAX(x1, x);
+        y0 = RMG__MIN(y0, y);
+        y1 = RMG__MAX(y1, y);
+    }
+    for (int by = y0 / BLOCK_SIDE; by <= y1 / BLOCK_SIDE; by++)
+        for (int bx = x0 / BLOCK_SIDE; bx <= x1 / BLOCK_SIDE; bx++)
+            clear_blocks[by * bw + bx] = rmg_rng_below(rng, 100) < CLEARING_PERCENT;
+}
+
 static rmg_status obstacles_in_zone(rmg__bld *b, const rmg__map_zone *z, const rmg__bld_zone_index *zi, uint32_t *tiles,
-                                    key_heap *heap, uint8_t *clear_blocks, int bw, int bh, const obstacle_defs *od)
+                                    key_heap *heap, uint8_t *clear_blocks, int bw, const obstacle_defs *od)
 {
     zone_user zu = {z->id};
     size_t n = 0;
@@ -370,8 +388,7 @@ static rmg_status obstacles_in_zone(rmg__bld *b, const rmg__map_zone *z, const r
         return st;
     rmg_rng rng;
     rmg__gen_stream(b->g, "obstacles", (uint64_t)z->id, &rng);
-    for (int i = 0; i < bw * bh; i++)
-        clear_blocks[i] = rmg_rng_below(&rng, 100) < CLEARING_PERCENT;
+    draw_clearings(b, tiles, n, &rng, clear_blocks, bw);
     open_space(b, tiles, n, &zu, clear_blocks, bw);
     for (size_t i = 0; i < n; i++) {
         uint32_t t = tiles[i];
@@ -471,7 +488,7 @@ rmg_status rmg__finish_obstacles(rmg__gen *g)
     for (size_t i = 0; i < g->map->zones.count && st == RMG_OK; i++) {
         const rmg__map_zone *z = &g->map->zones.items[i];
         if (rmg__bld_land_zone(&b, z->id) && !(mirror && z->level > 0))
-            st = obstacles_in_zone(&b, z, &zi, tiles, &heap, clear_blocks, bw, bh, &od);
+            st = obstacles_in_zone(&b, z, &zi, tiles, &heap, clear_blocks, bw, &od);
     }
     if (st == RMG_OK && mirror)
         st = copy_obstacles_below(&b, first_object);
