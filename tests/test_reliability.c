@@ -83,6 +83,43 @@ static void test_impossible_template_failure_names_the_stage(void **state)
     rmg_context_destroy(ctx);
 }
 
+/* Minimum towns beyond what any map holds (2^31 of them: a mutated template made the solver
+ * overflow and exhaust memory) or negative are refused at select, naming the zone. */
+static void test_absurd_town_counts_are_refused(void **state)
+{
+    (void)state;
+    static const char *const cases[][2] = {
+        {"{towns: 2147483647, castles: 2}", "more than a 36x36x1 map can hold"},
+        {"{towns: 100}", "more than a 36x36x1 map can hold"},
+        {"{towns: -2147483648, castles: -1}", "negative"},
+    };
+    rmg_context *ctx = rmg_test_context(NULL, 1);
+    for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
+        char yaml[1024];
+        snprintf(yaml, sizeof yaml,
+                 "version: 1\nname: towns\ntemplates:\n  - name: Towns\n    min_size: 1\n    max_size: 32\n"
+                 "    players: {min_total: 2, max_total: 2}\n    zones:\n"
+                 "      - {id: 1, kind: human_start, owner: 1, size: 10, player_towns: {castles: 1}}\n"
+                 "      - {id: 2, kind: human_start, owner: 2, size: 10, player_towns: {castles: 1}}\n"
+                 "      - {id: 3, kind: treasure, size: 10, neutral_towns: %s}\n"
+                 "    connections:\n      - {a: 1, b: 3, value: 3000}\n      - {a: 2, b: 3, value: 3000}\n",
+                 cases[i][0]);
+        rmg_pack *pack = NULL;
+        assert_int_equal(rmg_pack_load_string(ctx, yaml, strlen(yaml), "towns", RMG_FORMAT_YAML, &pack), RMG_OK);
+        rmg_generate_options go;
+        options(&go, 36, 1, "Towns");
+        rmg_map *map = NULL;
+        rmg_status st = rmg_generate(ctx, pack, &go, &map);
+        printf("%s: %s: %s\n", cases[i][0], rmg_status_name(st), rmg_context_errmsg(ctx));
+        assert_true(st == RMG_ERR_IMPOSSIBLE || st == RMG_ERR_INVALID_DATA);
+        assert_null(map);
+        assert_non_null(strstr(rmg_context_errmsg(ctx), "select: zone 3"));
+        assert_non_null(strstr(rmg_context_errmsg(ctx), cases[i][1]));
+        rmg_pack_destroy(pack);
+    }
+    rmg_context_destroy(ctx);
+}
+
 /* ---- cancellation from another thread ----------------------------------------------------- */
 
 typedef struct cancel_job {
@@ -459,6 +496,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_impossible_template_failure_names_the_stage),
+        cmocka_unit_test(test_absurd_town_counts_are_refused),
         cmocka_unit_test(test_cancel_from_another_thread_stops_cleanly),
         cmocka_unit_test(test_time_budget_is_honoured),
         cmocka_unit_test(test_cancel_inside_a_stage_of_a_large_map),

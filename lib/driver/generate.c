@@ -265,6 +265,40 @@ static rmg_status select_template(rmg__gen *g, const rmg_generate_options *asked
     return RMG_OK;
 }
 
+/* A town covers at least this many tiles (its 5x3 footprint and entry): a map of n tiles holds
+ * fewer than n / RMG__TOWN_TILES towns. */
+#define RMG__TOWN_TILES 16
+
+/* The minimum towns of the active zones must fit on the map at all, and no count may be
+ * negative: a fuzzed template asking for 2^31 neutral towns overflowed the solver's counters
+ * and then ran out of memory building one variable per town. Counted in 64 bits. */
+static rmg_status check_town_counts(rmg__gen *g)
+{
+    const rmg__template *t = g->tpl;
+    int64_t cap = (int64_t)g->opt.width * g->opt.height * g->opt.levels / RMG__TOWN_TILES, total = 0;
+    for (size_t i = 0; i < t->n_zones; i++) {
+        const rmg__zone *z = &t->zones[i];
+        if (!g->zone_active[i])
+            continue;
+        const int counts[] = {z->player_towns, z->player_castles, z->neutral_towns, z->neutral_castles};
+        int64_t zone_total = 0;
+        for (size_t k = 0; k < RMG__ARRAY_LEN(counts); k++) {
+            if (counts[k] < 0)
+                return rmg__error_gen(g->ctx, RMG_ERR_INVALID_DATA, "select", z->id, -1,
+                                      "a minimum town count is negative (%d)", counts[k]);
+            zone_total += counts[k];
+        }
+        total += zone_total;
+        if (total > cap)
+            return rmg__error_gen(g->ctx, RMG_ERR_IMPOSSIBLE, "select", z->id, -1,
+                                  "the zones ask for at least %lld towns (this one %lld), more than a %dx%dx%d map can "
+                                  "hold (%lld)",
+                                  (long long)total, (long long)zone_total, g->opt.width, g->opt.height, g->opt.levels,
+                                  (long long)cap);
+    }
+    return RMG_OK;
+}
+
 /* Zones and connections that exist for the chosen player counts (restrictions, PCK-02). */
 static rmg_status activate_parts(rmg__gen *g)
 {
@@ -289,7 +323,7 @@ static rmg_status activate_parts(rmg__gen *g)
         g->conn_active[i] = a >= 0 && b >= 0 && g->zone_active[a] && g->zone_active[b] &&
                             rmg__connection_active(c, g->opt.players, g->opt.humans);
     }
-    return RMG_OK;
+    return check_town_counts(g);
 }
 
 /* ---- stages --------------------------------------------------------------------------------- */
