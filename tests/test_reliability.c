@@ -55,7 +55,7 @@ static void test_impossible_template_failure_names_the_stage(void **state)
 {
     (void)state;
     rmg_context *ctx = rmg_test_context(NULL, 4);
-    char *yaml = crowded_template(120);
+    char *yaml = crowded_template(60); /* 60 castles: within the 81 towns a 36x36 map may hold, but no room */
     rmg_pack *pack = NULL;
     if (rmg_pack_load_string(ctx, yaml, strlen(yaml), "crowd", RMG_FORMAT_YAML, &pack) != RMG_OK)
         fail_msg("crowded template does not load: %s", rmg_context_errmsg(ctx));
