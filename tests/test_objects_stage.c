@@ -495,6 +495,32 @@ static void test_trs06_starvation_reported(void **state)
     free_world(&w);
 }
 
+static size_t warnings_with(const struct rmg_map *m, const char *text)
+{
+    size_t n = 0;
+    for (size_t i = 0; i < m->warnings.count; i++)
+        n += strstr(m->warnings.items[i], text) != NULL;
+    return n;
+}
+
+/* ZON-22 / MIS-03 with absurd minimums (the no-hang run's Kerberos mutant asked for 2^31 - 1
+ * airship yards): the zone fills up, one warning per kind, and the stage ends at once instead
+ * of trying every yard and mine left. */
+static void test_zon22_absurd_minimums_end_at_the_first_without_room(void **state)
+{
+    (void)state;
+    world w;
+    make_world(&w, 9);
+    w.tpl->zones[1].airship_min = INT32_MAX;
+    w.tpl->zones[1].mines_min[6] = INT32_MAX;
+    run_stage(&w);
+    struct rmg_map *m = w.g.map;
+    assert_true(count_key(m, "airship_yard", 2) >= 1);
+    assert_int_equal(warnings_with(m, "zone 2: no room for airship_yard"), 1);
+    assert_int_equal(warnings_with(m, "zone 2: no room for mine_gold_mine"), 1);
+    free_world(&w);
+}
+
 /* Passable tiles next to group entries (hubs and entries themselves left out). */
 static size_t open_around_entries(const struct rmg_map *m)
 {
@@ -649,6 +675,7 @@ int main(void)
         cmocka_unit_test(test_mis12_keymaster_reward),
         cmocka_unit_test(test_mis14_seer_hut),
         cmocka_unit_test(test_trs06_starvation_reported),
+        cmocka_unit_test(test_zon22_absurd_minimums_end_at_the_first_without_room),
         cmocka_unit_test(test_stage_deterministic),
         cmocka_unit_test(test_mis44_anarchy),
         cmocka_unit_test(test_stage_oom),

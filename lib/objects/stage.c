@@ -488,8 +488,8 @@ static rmg_status zone_mines(stage *s, zone_ctx *z)
     zone_rng(s, z->id, 1, &rng);
     for (int r = 0; r < 7; r++) {
         long row = find_row(s->c, mine_keys[r]);
-        int n = tz->mines_min[r] + extra_count(&rng, tz->mines_density[r], mz->n_tiles);
-        for (int i = 0; i < n && row >= 0; i++) {
+        int64_t n = (int64_t)tz->mines_min[r] + extra_count(&rng, tz->mines_density[r], mz->n_tiles);
+        for (int64_t i = 0; i < n && row >= 0; i++) {
             /* MIS-03: the first Sawmill and Ore Pit of a player zone near the main town. */
             bool close = i == 0 && (r == 0 || r == 2) && mz->owner > 0 && main_town;
             main_town = mz->main_town ? &s->m->objects.items[mz->main_town - 1] : NULL;
@@ -507,12 +507,14 @@ static rmg_status zone_mines(stage *s, zone_ctx *z)
         }
     }
     long yard = find_row(s->c, "airship_yard");
-    int yards = tz->airship_min + extra_count(&rng, tz->airship_density, mz->n_tiles);
-    for (int i = 0; i < yards && yard >= 0; i++) {
+    int64_t yards = (int64_t)tz->airship_min + extra_count(&rng, tz->airship_density, mz->n_tiles);
+    for (int64_t i = 0; i < yards && yard >= 0; i++) {
         uint32_t id;
         rmg_status st = place_guarded_single(s, z, &s->c->objects[yard], RMG_OBJECT_AIRSHIP_YARD, NULL, &rng, &id);
         if (st != RMG_OK)
             return st;
+        if (!id) /* as for mines: a full zone stays full, so stop at the first yard without room */
+            break;
     }
     return RMG_OK;
 }
