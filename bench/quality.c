@@ -18,6 +18,7 @@
 #include <time.h>
 
 #include "map/map_internal.h"
+#include "place/place_internal.h"
 #include "rmg/rmg.h"
 
 #ifndef RMG_BENCH_DEFAULT_SHARED
@@ -695,7 +696,10 @@ static void measure_terrains_and_limits(const rmg_map *m, const rmg_content *con
         long d = rmg_content_find(content, RMG_CONTENT_OBJECT, o->key);
         if (d < 0)
             continue;
-        per_map[d]++;
+        /* WAT-03: a mirror copy repeats the surface's objects; the limits apply to what the
+         * objects stage chose, so the copy is not counted again. */
+        if (rmg__place_mirror_of(m, o->zone) == 0)
+            per_map[d]++;
         if (o->zone > 0 && (size_t)o->zone <= nz)
             per_zone[(size_t)d * (nz + 1) + (size_t)o->zone]++;
         if (defs[d].terrains_na || !defs[d].terrains)
@@ -710,10 +714,18 @@ static void measure_terrains_and_limits(const rmg_map *m, const rmg_content *con
             q->terrain_bad_zone += !(defs[d].terrains & (1u << m->zones.items[o->zone - 1].terrain));
     }
     for (size_t d = 0; d < n_defs; d++) {
-        q->limit_bad += defs[d].max_map_fixed && defs[d].max_map >= 0 && per_map[d] > defs[d].max_map;
+        if (defs[d].max_map_fixed && defs[d].max_map >= 0 && per_map[d] > defs[d].max_map) {
+            q->limit_bad++;
+            note(s, "object '%s': %ld on the map, fixed max_map %d", rmg_content_key(content, RMG_CONTENT_OBJECT, d),
+                 per_map[d], (int)defs[d].max_map);
+        }
         for (size_t z = 1; z <= nz; z++)
-            q->limit_bad += defs[d].max_zone_fixed && defs[d].max_zone >= 0 &&
-                            per_zone[d * (nz + 1) + z] > defs[d].max_zone;
+            if (defs[d].max_zone_fixed && defs[d].max_zone >= 0 && per_zone[d * (nz + 1) + z] > defs[d].max_zone) {
+                q->limit_bad++;
+                note(s, "object '%s': %ld in zone %zu, fixed max_zone %d",
+                     rmg_content_key(content, RMG_CONTENT_OBJECT, d), per_zone[d * (nz + 1) + z], z,
+                     (int)defs[d].max_zone);
+            }
     }
     free(defs);
     free(per_zone);
@@ -724,7 +736,7 @@ static void measure_densities(const rmg_map *m, tally *q)
 {
     if (m->zone_stats)
         for (size_t z = 0; z < m->zones.count; z++)
-            for (int r = 0; r < 3; r++) {
+            for (int r = 0; r < 3 && rmg__place_mirror_of(m, (int)z + 1) == 0; r++) { /* a copy repeats its source */
                 int want = m->zone_stats[z].groups_requested[r], got = m->zone_stats[z].groups_placed[r];
                 q->requested[r] += want;
                 q->placed[r] += got;
