@@ -3,8 +3,8 @@
 set -euo pipefail
 build=$1
 src=$2
-lib=$(ls "$build"/librmg.so.* 2>/dev/null | head -n1)
-[ -n "$lib" ] || { echo "abi_symbols: librmg.so not found in $build"; exit 1; }
+lib=$(readlink -f "$build/librmg.so" 2>/dev/null || true) # the link names the current build, not a stale SONAME
+[ -n "$lib" ] && [ -f "$lib" ] || { echo "abi_symbols: librmg.so not found in $build"; exit 1; }
 exported=$(nm -D --defined-only "$lib" | awk '$2 ~ /^[TDBRWV]$/ {print $3}' | sed 's/@.*//' | sort -u)
 documented=$(sed -n '/<!-- symbols:begin -->/,/<!-- symbols:end -->/p' "$src/ABI.md" \
              | sed -n 's/^| `\(rmg_[a-z0-9_]*\)` |.*/\1/p' | sort -u)
