@@ -160,20 +160,27 @@ static int count_solve(void *user, const char *stage, double fraction)
     return 0;
 }
 
+/* A context (seed 7) whose progress callback counts the runs that start from solve. */
+static rmg_context *context_counting_solves(run_log *log)
+{
+    memset(log, 0, sizeof *log);
+    rmg_context_options o;
+    rmg_context_options_init(&o);
+    o.seed = 7;
+    o.progress = count_solve;
+    o.progress_user = log;
+    rmg_context *ctx = NULL;
+    assert_int_equal(rmg_context_create(&ctx, &o), RMG_OK);
+    return ctx;
+}
+
 /* Spoiled on every run: max_attempts runs in all, a new attempt (solve) every third run, and
  * the failure names the stage, the zone and the rule. */
 static void test_failure_after_the_bound_names_stage_zone_rule(void **state)
 {
     (void)state;
     run_log log;
-    memset(&log, 0, sizeof log);
-    rmg_context_options o;
-    rmg_context_options_init(&o);
-    o.seed = 7;
-    o.progress = count_solve;
-    o.progress_user = &log;
-    rmg_context *ctx = NULL;
-    assert_int_equal(rmg_context_create(&ctx, &o), RMG_OK);
+    rmg_context *ctx = context_counting_solves(&log);
     stage_probe finish = {0, 1000};
     assert_int_equal(set_plugin(ctx, RMG_STAGE_FINISH, spoiling_finish, &finish), RMG_OK);
     rmg_generate_options go;
@@ -215,14 +222,7 @@ static void test_same_failure_again_starts_a_new_attempt(void **state)
 {
     (void)state;
     run_log log;
-    memset(&log, 0, sizeof log);
-    rmg_context_options o;
-    rmg_context_options_init(&o);
-    o.seed = 7;
-    o.progress = count_solve;
-    o.progress_user = &log;
-    rmg_context *ctx = NULL;
-    assert_int_equal(rmg_context_create(&ctx, &o), RMG_OK);
+    rmg_context *ctx = context_counting_solves(&log);
     stage_probe finish = {0, 0};
     assert_int_equal(set_plugin(ctx, RMG_STAGE_FINISH, fake_teleport_finish, &finish), RMG_OK);
     rmg_generate_options go;
