@@ -521,6 +521,44 @@ static void test_zon22_absurd_minimums_end_at_the_first_without_room(void **stat
     free_world(&w);
 }
 
+/* Witch huts standing in each zone. */
+static size_t most_witch_huts_in_a_zone(const struct rmg_map *m)
+{
+    size_t most = 0;
+    for (int zone = 1; zone <= (int)m->zones.count; zone++)
+        most = RMG__MAX(most, count_key(m, "witch_hut", zone));
+    return most;
+}
+
+/* MIS-12 with OBJ caps: Keymaster rewards drawn from zone 1's list stand in zone 2, so they
+ * count against zone 2's max_zone (Witch Hut: 3, cannot be raised) both when the reward is
+ * placed and when zone 2 draws its own content afterwards. */
+static void test_mis12_reward_counts_against_the_zone_it_stands_in(void **state)
+{
+    (void)state;
+    for (uint64_t seed = 1; seed <= 4; seed++) {
+        world w;
+        make_world(&w, seed);
+        /* Zone 1's groups are tents; the rewards' follow-up picks are mostly Witch Huts. */
+        rule(&w, &w.tpl->rules, RMG_RULE_ALLOW, RMG_TARGET_OBJECT, "keymaster_tent_5000")->frequency = 10000000;
+        rule(&w, &w.tpl->zones[0].rules, RMG_RULE_ALLOW, RMG_TARGET_OBJECT, "witch_hut")->frequency = 100000;
+        set_treasure(&w.tpl->zones[0], 0, 0, 0, 0);
+        set_treasure(&w.tpl->zones[0], 2, 0, 0, 0);
+        rmg__zone *z2 = &w.tpl->zones[1];
+        for (int r = 0; r < 3; r++)
+            set_treasure(z2, r, 0, 0, 0);
+        set_treasure(z2, 0, 1500, 1500, 40);
+        rule(&w, &z2->rules, RMG_RULE_FORBID, RMG_TARGET_ALL, NULL);
+        rule(&w, &z2->rules, RMG_RULE_ALLOW, RMG_TARGET_OBJECT, "witch_hut");
+        set_treasure(&w.tpl->zones[0], 1, 5000, 5000, 40);
+        run_stage(&w);
+        assert_true(count_key(w.g.map, "keymaster_tent_5000", 1) > 0);
+        assert_true(most_witch_huts_in_a_zone(w.g.map) <= 3);
+        assert_int_equal(count_key(w.g.map, "witch_hut", 2), 3); /* zone 2 still fills to its cap */
+        free_world(&w);
+    }
+}
+
 /* Passable tiles next to group entries (hubs and entries themselves left out). */
 static size_t open_around_entries(const struct rmg_map *m)
 {
@@ -673,6 +711,7 @@ int main(void)
         cmocka_unit_test(test_stage_towns_mines_content),
         cmocka_unit_test(test_cre08_creature_objects),
         cmocka_unit_test(test_mis12_keymaster_reward),
+        cmocka_unit_test(test_mis12_reward_counts_against_the_zone_it_stands_in),
         cmocka_unit_test(test_mis14_seer_hut),
         cmocka_unit_test(test_trs06_starvation_reported),
         cmocka_unit_test(test_zon22_absurd_minimums_end_at_the_first_without_room),

@@ -84,6 +84,7 @@ typedef struct stage {
     bool reward_mode;
     /* What the current attempt's rewards took (undone when the attempt fails). */
     size_t reward_idx[4 * RMG__TRS_MAX_OBJECTS];
+    int reward_zone[4 * RMG__TRS_MAX_OBJECTS]; /* map zone each reward object stands in */
     size_t n_reward;
     long arts_taken[RMG__TRS_MAX_OBJECTS];
     size_t n_arts;
@@ -653,6 +654,18 @@ static void count_objects(stage *s, zone_ctx *z, const size_t *idx, size_t n, in
     }
 }
 
+/* Reward objects drawn from list z that stand in other zones: their caps count there too, so
+ * those zones' own draws see them (max_zone caps the objects standing in a zone). */
+static void count_where_standing(stage *s, zone_ctx *z, const size_t *idx, const int *zones, size_t n, int sign)
+{
+    for (size_t k = 0; k < n; k++) {
+        zone_ctx *t = &s->zones[zones[k] - 1];
+        const rmg__object_def *d = def_at(s, z, idx[k]);
+        for (size_t j = 0; j < t->list.items.count; j++)
+            t->count[j] += def_at(s, t, j) == d ? sign : 0;
+    }
+}
+
 /* ---- groups on the map ------------------------------------------------------------------------- */
 
 /* Places the drawn objects of zone list z into zone `where` as one cluster (or a lone
@@ -728,12 +741,32 @@ static int free_color(const stage *s)
 
 /* True if the zone's terrain is allowed for every drawn object: the reward is drawn with the
  * tent zone's terrain (MIS-12) and only goes where it is also at home (OBJ-08). */
+/* Objects with this key already standing in `zone` (reward groups are rare: a scan will do). */
+static int64_t standing_in(const stage *s, int zone, const char *key)
+{
+    int64_t n = 0;
+    for (size_t i = 0; i < s->m->objects.count; i++) {
+        const rmg__map_object *o = &s->m->objects.items[i];
+        n += o->zone == zone && o->key && strcmp(o->key, key) == 0;
+    }
+    return n;
+}
+
+/* A reward group drawn from zone list z may stand in `zone`: its terrain, and its per-zone
+ * caps counted where the objects stand (max_zone caps the objects standing in a zone). */
 static bool objects_allowed_in(const stage *s, const zone_ctx *z, const size_t *idx, size_t n, int zone)
 {
     int terrain = s->m->zones.items[zone - 1].terrain;
-    for (size_t k = 0; k < n; k++)
-        if (terrain < 0 || terrain >= 32 || !(def_at(s, z, idx[k])->terrains & (1u << terrain)))
+    for (size_t k = 0; k < n; k++) {
+        const rmg__object_def *d = def_at(s, z, idx[k]);
+        if (terrain < 0 || terrain >= 32 || !(d->terrains & (1u << terrain)))
             return false;
+        int64_t cap = z->list.items.items[idx[k]].max_zone, drawn = 0;
+        for (size_t j = 0; j < n && cap >= 0; j++)
+            drawn += def_at(s, z, idx[j]) == d;
+        if (cap >= 0 && !under(standing_in(s, zone, d->key) + drawn - 1, cap))
+            return false;
+    }
     return true;
 }
 
@@ -787,6 +820,9 @@ static rmg_status tent_reward(stage *s, zone_ctx *z, uint32_t tent_id, rmg_rng *
         s->colors_used |= 1u << color;
         count_objects(s, z, idx, n, +1);
         memcpy(&s->reward_idx[s->n_reward], idx, n * sizeof *idx);
+        for (size_t j = 0; j < n; j++)
+            s->reward_zone[s->n_reward + j] = zones[k];
+        count_where_standing(s, z, idx, &s->reward_zone[s->n_reward], n, +1);
         s->n_reward += n;
         return RMG_OK;
     }
@@ -896,6 +932,7 @@ static rmg_status group_attempt(stage *s, zone_ctx *z, int r, rmg_rng *rng, bool
         rmg__pl_rollback(&s->pl, mk);
         count_objects(s, z, idx, n, -1);
         count_objects(s, z, s->reward_idx, s->n_reward, -1);
+        count_where_standing(s, z, s->reward_idx, s->reward_zone, s->n_reward, -1);
         for (size_t k = 0; k < s->n_arts; k++)
             s->artifact_used[s->arts_taken[k]] = 0;
         s->colors_used = colors;
