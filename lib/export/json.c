@@ -18,6 +18,11 @@ const char *rmg__terrain_key(int terrain_id)
     return terrain_keys[terrain_json_index[terrain_id]];
 }
 
+static const char *json_bool(bool v)
+{
+    return v ? "true" : "false";
+}
+
 static const char *zone_kind_name(rmg_zone_kind k)
 {
     static const char *const n[] = {"human_start", "computer_start", "treasure", "junction", "water", "rock"};
@@ -214,9 +219,12 @@ static void write_zones(rmg__buf *b, const struct rmg_map *m, const struct rmg_c
         json_id_list(b, z->towns.items, z->towns.count);
         if (m->zone_stats && z->tpl_index >= 0) {
             const rmg__zone_stats *st = &m->zone_stats[i];
-            rmg__buf_printf(b, ",\"treasure_groups\":{\"requested\":[%d,%d,%d],\"placed\":[%d,%d,%d]}",
+            rmg__buf_printf(b, ",\"treasure_groups\":{\"requested\":[%d,%d,%d],\"placed\":[%d,%d,%d],"
+                               "\"exhausted\":[%s,%s,%s]}",
                             st->groups_requested[0], st->groups_requested[1], st->groups_requested[2],
-                            st->groups_placed[0], st->groups_placed[1], st->groups_placed[2]);
+                            st->groups_placed[0], st->groups_placed[1], st->groups_placed[2],
+                            json_bool(st->range_exhausted[0]), json_bool(st->range_exhausted[1]),
+                            json_bool(st->range_exhausted[2]));
         }
         rmg__buf_putc(b, '}');
     }
@@ -236,7 +244,7 @@ static void write_connections(rmg__buf *b, const struct rmg_map *m)
                         ",\"zones\":[%d,%d],\"kind\":\"%s\",\"realized\":\"%s\",\"value\":%" PRId64
                         ",\"road\":%s,\"guards\":",
                         c->zone_a, c->zone_b, mirror_link ? "mirror_link" : connection_kind_name(c->kind),
-                        realization_name(c->realized), c->value, c->road ? "true" : "false");
+                        realization_name(c->realized), c->value, json_bool(c->road));
         json_id_list(b, c->guards.items, c->guards.count);
         rmg__buf_puts(b, ",\"tiles\":");
         json_tile_list(b, m, c->tiles.items, c->tiles.count);
@@ -263,7 +271,7 @@ static void write_monster_fields(rmg__buf *b, const rmg__map_object *o)
                     ",\"strength_index\":%d,\"guards\":{\"kind\":\"%s\",\"id\":%u},\"disposition\":%d,"
                     "\"join_percent\":%d,\"join_for_money\":%s",
                     o->count, o->strength_total, o->guarded_value, o->strength_index, guard_target_name(o->guards_kind),
-                    o->guards_id, o->disposition, o->join_percent, o->join_for_money ? "true" : "false");
+                    o->guards_id, o->disposition, o->join_percent, json_bool(o->join_for_money));
 }
 
 static void write_optional_key(rmg__buf *b, const char *member, const char *key)
@@ -346,7 +354,7 @@ static void write_objects(rmg__buf *b, const struct rmg_map *m, const struct rmg
                 rmg__buf_puts(b, "null");
             rmg__buf_puts(b, ",\"owner\":");
             json_int_or_null(b, o->owner, o->owner <= 0);
-            rmg__buf_printf(b, ",\"main\":%s", o->main ? "true" : "false");
+            rmg__buf_printf(b, ",\"main\":%s", json_bool(o->main));
         }
         if (o->amount)
             rmg__buf_printf(b, ",\"amount\":%" PRId64, o->amount);

@@ -138,6 +138,9 @@ typedef struct rmg__map_group {
 /* Per-zone content statistics (objects stage), reported by `rmg stats`. */
 typedef struct rmg__zone_stats {
     int groups_requested[3], groups_placed[3];
+    /* The range stopped because no object of the zone's list could start a group for any T in
+     * [min, max] any more (TRS-06 with every value starved, TRS-10): the rest was not placeable. */
+    bool range_exhausted[3];
 } rmg__zone_stats;
 
 struct rmg_map {
