@@ -369,6 +369,25 @@ static void test_trs04_bounds_trs07_singles(void **state)
     assert_int_equal(out[0], 0);
 }
 
+/* TRS-06/TRS-10: a range is exhausted when no total in [min, max] has a first object in [T/4, T]. */
+static void test_trs06_range_exhausted(void **state)
+{
+    (void)state;
+    trs_case v4 = {{400}, {1}, {false}, {-1}, {0}};
+    rmg__trs_source src = {1, v4.value, v4.weight, v4.single, trs_available, trs_taken, &v4};
+    assert_false(rmg__trs_can_start(&src, 2000, 2000)); /* vector 4: [500, 2000] holds nothing */
+    assert_true(rmg__trs_can_start(&src, 1600, 2000));  /* T = 1600: 400 = T/4, inclusive */
+    assert_false(rmg__trs_can_start(&src, 1601, 3000));
+    assert_false(rmg__trs_can_start(&src, 100, 399));   /* worth more than the range's max */
+    assert_true(rmg__trs_can_start(&src, 100, 400));
+    v4.max_zone[0] = 1;
+    v4.used[0] = 1; /* its limit is reached: nothing can start a group any more */
+    assert_false(rmg__trs_can_start(&src, 1600, 2000));
+    v4.weight[0] = 0;
+    v4.used[0] = 0; /* frequency 0 is never picked */
+    assert_false(rmg__trs_can_start(&src, 1600, 2000));
+}
+
 /* CRE-06 / CRE-09 count vectors through the content's count, and CRE-07's cap as placed. */
 static void test_cre06_counts(void **state)
 {
@@ -550,6 +569,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_obj15_custom, setup, teardown),
         cmocka_unit_test(test_trs09_vectors),
         cmocka_unit_test(test_trs04_bounds_trs07_singles),
+        cmocka_unit_test(test_trs06_range_exhausted),
         cmocka_unit_test(test_cre06_counts),
         cmocka_unit_test_setup_teardown(test_cre09_entry_values, setup, teardown),
         cmocka_unit_test_setup_teardown(test_eff_oom, setup, teardown),

@@ -475,7 +475,7 @@ static void test_mis14_seer_hut(void **state)
     free_world(&w);
 }
 
-/* TRS-06: a range no object can start is full after a few attempts; the shortfall is reported. */
+/* TRS-06: a range no object can start is full at once (exhausted); the shortfall is reported. */
 static void test_trs06_starvation_reported(void **state)
 {
     (void)state;
@@ -488,10 +488,31 @@ static void test_trs06_starvation_reported(void **state)
     struct rmg_map *m = w.g.map;
     assert_true(m->zone_stats[0].groups_requested[2] > 0);
     assert_int_equal(m->zone_stats[0].groups_placed[2], 0);
+    assert_true(m->zone_stats[0].range_exhausted[2]);
     bool warned = false;
     for (size_t i = 0; i < m->warnings.count; i++)
-        warned |= strstr(m->warnings.items[i], "zone 1: treasure range 3") && strstr(m->warnings.items[i], "starved");
+        warned |= strstr(m->warnings.items[i], "zone 1: treasure range 3") && strstr(m->warnings.items[i], "exhausted");
     assert_true(warned);
+    free_world(&w);
+}
+
+/* TRS-06: a range whose only starter reached its limit stops at once, reported as exhausted. */
+static void test_trs06_exhausted_by_limits(void **state)
+{
+    (void)state;
+    world w;
+    make_world(&w, 3);
+    rule(&w, &w.tpl->rules, RMG_RULE_FORBID, RMG_TARGET_ALL, NULL);
+    rule(&w, &w.tpl->rules, RMG_RULE_ALLOW, RMG_TARGET_OBJECT, "altar_of_sacrifice"); /* 100, max_zone 1 */
+    for (int r = 0; r < 2; r++)
+        set_treasure(&w.tpl->zones[0], r, 0, 0, 0);
+    set_treasure(&w.tpl->zones[0], 2, 100, 400, 20);
+    run_stage(&w);
+    struct rmg_map *m = w.g.map;
+    assert_true(m->zone_stats[0].groups_requested[2] > 1);
+    assert_int_equal(m->zone_stats[0].groups_placed[2], 1);
+    assert_true(m->zone_stats[0].range_exhausted[2]);
+    assert_false(m->zone_stats[0].range_exhausted[0]);
     free_world(&w);
 }
 
@@ -714,6 +735,7 @@ int main(void)
         cmocka_unit_test(test_mis12_reward_counts_against_the_zone_it_stands_in),
         cmocka_unit_test(test_mis14_seer_hut),
         cmocka_unit_test(test_trs06_starvation_reported),
+        cmocka_unit_test(test_trs06_exhausted_by_limits),
         cmocka_unit_test(test_zon22_absurd_minimums_end_at_the_first_without_room),
         cmocka_unit_test(test_stage_deterministic),
         cmocka_unit_test(test_mis44_anarchy),

@@ -46,3 +46,15 @@ size_t rmg__trs_group(const rmg__trs_source *src, int64_t T, rmg_rng *rng, uint6
     }
     return n;
 }
+
+bool rmg__trs_can_start(const rmg__trs_source *src, int64_t min, int64_t max)
+{
+    /* Some T in [min, max] has a first object in [T/4, T] <=> some candidate value v has
+     * v <= max and 4v >= min (take T = max(v, min)). */
+    for (size_t i = 0; i < src->n; i++) {
+        int64_t v = src->value[i];
+        if (src->weight[i] > 0 && v <= max && 4 * v >= min && (!src->available || src->available(src->user, i)))
+            return true;
+    }
+    return false;
+}

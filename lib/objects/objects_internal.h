@@ -101,6 +101,9 @@ typedef struct rmg__trs_source {
  * RMG__TRS_MAX_OBJECTS) and returns their count; 0 means the attempt failed (TRS-06).
  * scratch holds src->n weights. */
 size_t rmg__trs_group(const rmg__trs_source *src, int64_t T, rmg_rng *rng, uint64_t *scratch, size_t *out);
+/* True while some total T in [min, max] still has a first object (TRS-06: false means every
+ * attempt of the range would fail, the range is exhausted). */
+bool rmg__trs_can_start(const rmg__trs_source *src, int64_t min, int64_t max);
 
 /* ---- placement on tiles (tiles.c) ---------------------------------------------------------------- */
 

@@ -21,9 +21,10 @@
  *   - TRS-03: groups requested per range = density x zone area / RMG__TRS_AREA_PER_DENSITY (640
  *     tiles), the fraction drawn. T is uniform in [min, max] (integers, inclusive). TRS-06:
  *     after RMG__TRS_MAX_FAILS consecutive failed attempts (no first object, or no room) the
- *     range counts as full. Placed groups and shortfalls are reported per zone and range; the
- *     warning says whether the range starved (no object can start a group: a template limit,
- *     TRS-10) or the zone ran out of room. Before its content, each zone's free paths are spread
+ *     range counts as full, and at once when an attempt found no first object and no total of
+ *     the range can start a group any more (limits reached, objects forbidden: "exhausted").
+ *     Placed groups, shortfalls and exhaustion are reported per zone and range; the warning
+ *     says whether the range was exhausted, starved at the drawn totals, or ran out of room. Before its content, each zone's free paths are spread
  *     (rmg__pl_spread) so that clusters can reach the whole zone. Measured on the corpus (h3t +
  *     SoD, 1 seed): 97% of the groups of non-starved ranges placed.
  *   - Limits count content objects only (not near-mine resources or Seer's Huts); reward groups
@@ -629,7 +630,7 @@ static void trs_taken(void *user, size_t i)
         s->pending[s->n_pending++] = i;
 }
 
-static size_t draw_group(stage *s, zone_ctx *z, int64_t T, rmg_rng *rng, bool reward, size_t *out)
+static rmg__trs_source draw_source(stage *s, zone_ctx *z, bool reward)
 {
     rmg__trs_source src = {z->list.items.count, z->value, z->weight, z->single, trs_available, trs_taken, s};
     s->cur = z;
@@ -637,7 +638,20 @@ static size_t draw_group(stage *s, zone_ctx *z, int64_t T, rmg_rng *rng, bool re
     s->reward_mode = reward;
     s->draw_colors = free_colors(s);
     s->draw_quest_artifacts = quest_artifacts_left(s);
+    return src;
+}
+
+static size_t draw_group(stage *s, zone_ctx *z, int64_t T, rmg_rng *rng, bool reward, size_t *out)
+{
+    rmg__trs_source src = draw_source(s, z, reward);
     return rmg__trs_group(&src, T, rng, s->scratch, out);
+}
+
+/* TRS-06: no total of the range can start a group any more (limits reached, objects retired). */
+static bool range_exhausted(stage *s, zone_ctx *z, const rmg__treasure *tr)
+{
+    rmg__trs_source src = draw_source(s, z, false);
+    return !rmg__trs_can_start(&src, tr->min, tr->max);
 }
 
 static void count_objects(stage *s, zone_ctx *z, const size_t *idx, size_t n, int sign)
@@ -945,6 +959,21 @@ static rmg_status group_attempt(stage *s, zone_ctx *z, int r, rmg_rng *rng, bool
     return RMG_OK;
 }
 
+/* One warning per short range, with its cause: 0 no room, 1 the drawn totals found no first
+ * object, 2 no total of the range can start a group any more. */
+static rmg_status content_shortfall(stage *s, int zone, int r, size_t got, size_t want, int cause)
+{
+    static const char *const why[3] = {
+        "no room left in the zone",
+        "starved: the drawn totals found no object to start a group, TRS-06",
+        "exhausted: no object of the zone's list can start a group in the range any more, TRS-06/TRS-10",
+    };
+    if (got >= want)
+        return RMG_OK;
+    return rmg__map_warn(s->m, "zone %d: treasure range %d: %zu of %zu groups placed (%s)", zone, r + 1, got, want,
+                         why[cause]);
+}
+
 static size_t groups_requested(const rmg__treasure *tr, size_t area, rmg_rng *rng)
 {
     if (tr->density <= 0 || tr->max <= 0 || tr->min > tr->max)
@@ -966,8 +995,10 @@ static rmg_status zone_content(stage *s, zone_ctx *z)
     rmg__pl_commit(&s->pl);
     for (int r = 0; r < 3; r++) {
         size_t want = groups_requested(&s->tpl->zones[z->tpl].treasure[r], mz->n_tiles, &rng), got = 0;
+        const rmg__treasure *tr = &s->tpl->zones[z->tpl].treasure[r];
         int fails = 0, starved = 0;
-        while (got < want && fails < RMG__TRS_MAX_FAILS) {
+        bool exhausted = false;
+        while (got < want && fails < RMG__TRS_MAX_FAILS && !exhausted) {
             bool placed, no_object;
             rmg_status st = group_attempt(s, z, r, &rng, &placed, &no_object);
             if (st != RMG_OK)
@@ -978,18 +1009,15 @@ static rmg_status zone_content(stage *s, zone_ctx *z)
             } else {
                 fails++;
                 starved += no_object;
+                exhausted = no_object && range_exhausted(s, z, tr);
             }
         }
         stats->groups_requested[r] = (int)want;
         stats->groups_placed[r] = (int)got;
-        if (got < want) {
-            rmg_status st = rmg__map_warn(s->m, "zone %d: treasure range %d: %zu of %zu groups placed (%s)", mz->tpl_id,
-                                          r + 1, got, want,
-                                          starved == fails ? "starved: no object can start a group, TRS-06"
-                                                           : "no room left in the zone");
-            if (st != RMG_OK)
-                return st;
-        }
+        stats->range_exhausted[r] = exhausted;
+        rmg_status st = content_shortfall(s, mz->tpl_id, r, got, want, exhausted ? 2 : starved == fails);
+        if (st != RMG_OK)
+            return st;
     }
     return RMG_OK;
 }
