@@ -248,32 +248,38 @@ static bool neighbour(const struct rmg_map *m, size_t t, int k, size_t *out)
     return true;
 }
 
-/* The on-map neighbours of t in the order k = 0..7 (as neighbour() gives them), with the
- * coordinates of t computed once: the placement searches call this for every tile they touch. */
-static int neighbours(const rmg__placer *p, size_t t, size_t out[8])
+/* The on-map neighbours of a tile on the map's outer rows or columns (see neighbours). */
+static int rim_neighbours(const rmg__placer *p, size_t t, size_t out[8])
 {
     const struct rmg_map *m = p->m;
-    size_t w = (size_t)m->width;
-    if (!p->rim[t]) {
-        /* Inside the map: all eight, no bounds to check (most tiles). */
-        out[0] = t - w - 1;
-        out[1] = t - w;
-        out[2] = t - w + 1;
-        out[3] = t - 1;
-        out[4] = t + 1;
-        out[5] = t + w - 1;
-        out[6] = t + w;
-        out[7] = t + w + 1;
-        return 8;
-    }
+    ptrdiff_t w = m->width;
     int x, y, z, n = 0;
     tile_xyz(m, t, &x, &y, &z);
     for (int k = 0; k < 8; k++) {
         int nx = x + dx8[k], ny = y + dy8[k];
         if (nx >= 0 && ny >= 0 && nx < m->width && ny < m->height)
-            out[n++] = (size_t)((ptrdiff_t)t + (ptrdiff_t)dy8[k] * (ptrdiff_t)w + dx8[k]);
+            out[n++] = (size_t)((ptrdiff_t)t + (ptrdiff_t)dy8[k] * w + dx8[k]);
     }
     return n;
+}
+
+/* The on-map neighbours of t in the order k = 0..7 (as neighbour() gives them): the placement
+ * searches call this for every tile they touch, so the common case (inside the map: all eight,
+ * no bounds to check) is small enough to inline and the rim is a separate call. */
+static inline int neighbours(const rmg__placer *p, size_t t, size_t out[8])
+{
+    if (p->rim[t])
+        return rim_neighbours(p, t, out);
+    size_t w = (size_t)p->m->width;
+    out[0] = t - w - 1;
+    out[1] = t - w;
+    out[2] = t - w + 1;
+    out[3] = t - 1;
+    out[4] = t + 1;
+    out[5] = t + w - 1;
+    out[6] = t + w;
+    out[7] = t + w + 1;
+    return 8;
 }
 
 static bool is_open(const rmg__placer *p, size_t t, int zone)
@@ -300,6 +306,15 @@ static bool set_flags(rmg__placer *p, size_t t, uint16_t add)
     track(p, t);
     track_free(p, t, u.flags);
     return true;
+}
+
+/* Starts an empty cluster: no tile is in it. */
+static void new_cluster(rmg__placer *p)
+{
+    if (++p->cluster_epoch == 0) {
+        memset(p->in_cluster, 0, p->m->n_tiles * sizeof *p->in_cluster);
+        p->cluster_epoch = 1;
+    }
 }
 
 static bool in_cluster(const rmg__placer *p, size_t t)
@@ -746,14 +761,37 @@ static size_t sampled_candidates(rmg__placer *p, const rmg__pl_request *req, rmg
     return taken;
 }
 
+/* Early rejection: a hub none of whose neighbours could take an entry or a pocket (open land
+ * touching nothing passable outside) fails in try_cluster whatever the items; the hub's own
+ * path only adds outside tiles. */
+static bool hub_has_room(const rmg__placer *p, size_t hub, int zone)
+{
+    size_t nbs[8];
+    int n = neighbours(p, hub, nbs);
+    for (int k = 0; k < n; k++)
+        if (is_open(p, nbs[k], zone) && !touches_outside(p, nbs[k]))
+            return true;
+    return false;
+}
+
 /* Tiles that are not open land within 2 steps of t (map edge counted): how snugly a cluster
- * around hub t would sit against what is already there. */
+ * around hub t would sit against what is already there. Away from the map's edge (most hubs)
+ * the 5 x 5 square is read row by row without bounds checks. */
 static int snugness(const rmg__placer *p, size_t t, int zone)
 {
     const struct rmg_map *m = p->m;
     int x, y, z, n = 0;
     tile_xyz(m, t, &x, &y, &z);
     ptrdiff_t w = m->width;
+    if (x >= 2 && y >= 2 && x + 2 < m->width && y + 2 < m->height) {
+        for (int dy = -2; dy <= 2; dy++) {
+            size_t row = (size_t)((ptrdiff_t)t + dy * w - 2);
+            const uint16_t *zr = &m->tile_zone[row], *fr = &m->flags[row];
+            for (int dx = 0; dx < 5; dx++)
+                n += zr[dx] != zone || (fr[dx] & NOT_OPEN);
+        }
+        return n;
+    }
     for (int dy = -2; dy <= 2; dy++)
         for (int dx = -2; dx <= 2; dx++) {
             int nx = x + dx, ny = y + dy;
@@ -785,10 +823,9 @@ static void snug_first(rmg__placer *p, const rmg__pl_request *req, size_t n)
 static size_t candidates(rmg__placer *p, const rmg__pl_request *req, rmg_rng *rng, int pass)
 {
     size_t keep = req->tries ? (size_t)req->tries : 96;
-    if (req->near)
-        return nearest_candidates(p, req, pass, keep);
-    size_t n = sampled_candidates(p, req, rng, pass, RMG__MIN(keep, 128));
-    if (req->hub)
+    size_t n = req->near ? nearest_candidates(p, req, pass, keep)
+                         : sampled_candidates(p, req, rng, pass, RMG__MIN(keep, 128));
+    if (req->hub && !req->near)
         snug_first(p, req, n);
     return n;
 }
@@ -855,10 +892,7 @@ static rmg_status carve_to_marked(rmg__placer *p, size_t from, int zone, bool *o
 static rmg_status rejoin_network(rmg__placer *p, size_t e, int zone, bool *ok)
 {
     for (;;) {
-        if (++p->cluster_epoch == 0) {
-            memset(p->in_cluster, 0, p->m->n_tiles * sizeof *p->in_cluster);
-            p->cluster_epoch = 1;
-        }
+        new_cluster(p);
         p->in_cluster[e] = p->cluster_epoch;
         p->queue[0] = (uint32_t)e;
         mark_network(p, zone, 1);
@@ -920,7 +954,7 @@ static bool cluster_add(rmg__placer *p, size_t t, bool pocket)
 
 /* Puts item `it` with its entry next to a walkable cluster tile from cluster[from] on. 1 placed,
  * 0 no room, -1 nomem. After a failure, a new pocket only takes room (it was open land), so the
- * entries next to the older cluster tiles still fail: the caller then passes the pocket's index. */
+ * entries next to older cluster tiles still fail: the caller then passes the pocket's index. */
 static int cluster_put(rmg__placer *p, const rmg__pl_request *req, const rmg__pl_item *it, size_t from, uint32_t id,
                        int anchor[3])
 {
@@ -1000,26 +1034,10 @@ static bool seal(rmg__placer *p, const rmg__pl_request *req)
     return true;
 }
 
-/* Early rejection: a hub none of whose neighbours could take an entry or a pocket (open land
- * touching nothing passable outside) fails in try_cluster whatever the items; the hub's own
- * path only adds outside tiles. */
-static bool hub_has_room(const rmg__placer *p, size_t hub, int zone)
-{
-    size_t nbs[8];
-    int n = neighbours(p, hub, nbs);
-    for (int k = 0; k < n; k++)
-        if (is_open(p, nbs[k], zone) && !touches_outside(p, nbs[k]))
-            return true;
-    return false;
-}
-
 static rmg_status try_cluster(rmg__placer *p, const rmg__pl_request *req, size_t hub, rmg__pl_result *res)
 {
     p->n_cluster = 0;
-    if (++p->cluster_epoch == 0) {
-        memset(p->in_cluster, 0, p->m->n_tiles * sizeof *p->in_cluster);
-        p->cluster_epoch = 1;
-    }
+    new_cluster(p);
     if (!hub_has_room(p, hub, req->zone))
         return RMG_OK;
     if (!set_flags(p, hub, RMG__T_USED) || !cluster_add(p, hub, true))
