@@ -1,8 +1,16 @@
 /* The map's JSON document (docs/map-json.md): one canonical serialization, also hashed for the
  * fingerprint. Members are written in a fixed order; numbers are integers except
- * size_weight and strength_total, printed with %.15g (exact for the values they take). */
-#include <inttypes.h>
+ * size_weight and strength_total, printed with %.15g (exact for the values they take).
+ *
+ * Every generated map is serialized for its fingerprint, so the writer is built for speed: the
+ * text goes through a small fixed buffer (json_out) that is flushed either onto a growing string
+ * (rmg_map_to_json) or into a streaming XXH3-64 state (the fingerprint: no copy of the document
+ * is made), and integers are formatted by hand rather than with printf. */
+#include <stdio.h>
 #include <string.h>
+
+#define XXH_INLINE_ALL
+#include <xxhash.h>
 
 #include "export_internal.h"
 
@@ -62,334 +70,613 @@ const char *rmg__faction_key(const struct rmg_content *c, int faction)
     return i >= 0 ? c->factions[i].key : NULL;
 }
 
-void rmg__json_string(rmg__buf *b, const char *s)
+/* ---- the writer ---------------------------------------------------------------------------- */
+
+/* Text is collected in `chunk` and handed on when it is full: appended to `text`, or, when text
+ * is NULL, fed to the hash state. */
+typedef struct json_out {
+    rmg__buf *text;
+    XXH3_state_t *hash;
+    size_t len;
+    char chunk[8192];
+} json_out;
+
+static void out_init(json_out *w, rmg__buf *text, XXH3_state_t *hash)
 {
-    rmg__buf_putc(b, '"');
-    for (const unsigned char *p = (const unsigned char *)(s ? s : ""); *p; p++) {
-        switch (*p) {
-        case '"':
-            rmg__buf_puts(b, "\\\"");
-            break;
-        case '\\':
-            rmg__buf_puts(b, "\\\\");
-            break;
-        case '\n':
-            rmg__buf_puts(b, "\\n");
-            break;
-        case '\r':
-            rmg__buf_puts(b, "\\r");
-            break;
-        case '\t':
-            rmg__buf_puts(b, "\\t");
-            break;
-        default:
-            if (*p < 0x20)
-                rmg__buf_printf(b, "\\u%04x", *p);
-            else
-                rmg__buf_putc(b, (char)*p);
+    w->text = text;
+    w->hash = hash;
+    w->len = 0;
+}
+
+static void out_emit(json_out *w, const char *s, size_t n)
+{
+    if (w->text)
+        rmg__buf_append(w->text, s, n);
+    else
+        XXH3_64bits_update(w->hash, s, n);
+}
+
+static void out_flush(json_out *w)
+{
+    if (w->len)
+        out_emit(w, w->chunk, w->len);
+    w->len = 0;
+}
+
+static void out_bytes(json_out *w, const char *s, size_t n)
+{
+    if (n > sizeof w->chunk - w->len) {
+        out_flush(w);
+        if (n > sizeof w->chunk) {
+            out_emit(w, s, n);
+            return;
         }
     }
-    rmg__buf_putc(b, '"');
+    memcpy(w->chunk + w->len, s, n);
+    w->len += n;
 }
 
-static void json_key(rmg__buf *b, const char *key)
+/* A string literal: its length is known at compile time. */
+#define OUT_LIT(w, lit) out_bytes((w), "" lit, sizeof(lit) - 1)
+
+static void out_str(json_out *w, const char *s)
 {
-    rmg__json_string(b, key);
-    rmg__buf_putc(b, ':');
+    out_bytes(w, s, strlen(s));
 }
 
-static void json_int_or_null(rmg__buf *b, int64_t v, bool is_null)
+static void out_char(json_out *w, char c)
+{
+    if (w->len == sizeof w->chunk)
+        out_flush(w);
+    w->chunk[w->len++] = c;
+}
+
+/* Room for n more bytes (n far below the chunk size) at the returned position; out_commit
+ * takes what was written there. */
+static char *out_reserve(json_out *w, size_t n)
+{
+    if (n > sizeof w->chunk - w->len)
+        out_flush(w);
+    return w->chunk + w->len;
+}
+
+static void out_commit(json_out *w, const char *end)
+{
+    w->len = (size_t)(end - w->chunk);
+}
+
+/* Writes v in decimal at p (what printf("%llu") writes); returns the end. */
+static char *put_uint(char *p, uint64_t v)
+{
+    char tmp[20];
+    size_t n = 0;
+    do {
+        tmp[n++] = (char)('0' + v % 10);
+        v /= 10;
+    } while (v);
+    while (n)
+        *p++ = tmp[--n];
+    return p;
+}
+
+static char *put_int(char *p, int64_t v)
+{
+    if (v >= 0)
+        return put_uint(p, (uint64_t)v);
+    *p++ = '-';
+    return put_uint(p, 0u - (uint64_t)v);
+}
+
+/* Room for a number, and for the short texts copied before one without a call to strlen. */
+#define NUMBER_ROOM 24
+#define PREFIX_ROOM 40
+
+/* Writes `text` and returns where a number may follow (NUMBER_ROOM bytes free there). */
+static char *out_prefix(json_out *w, const char *text)
+{
+    char *p = out_reserve(w, PREFIX_ROOM + NUMBER_ROOM);
+    for (const char *end = p + PREFIX_ROOM; *text && p < end;)
+        *p++ = *text++;
+    if (*text) { /* longer than PREFIX_ROOM: the rest the slow way */
+        out_commit(w, p);
+        out_str(w, text);
+        p = out_reserve(w, NUMBER_ROOM);
+    }
+    return p;
+}
+
+/* v in decimal, after the text `prefix` (NULL: none): what printf("%s%llu") writes. */
+static void out_uint_after(json_out *w, const char *prefix, uint64_t v)
+{
+    char *p = prefix ? out_prefix(w, prefix) : out_reserve(w, NUMBER_ROOM);
+    out_commit(w, put_uint(p, v));
+}
+
+static void out_int(json_out *w, int64_t v)
+{
+    out_commit(w, put_int(out_reserve(w, NUMBER_ROOM), v));
+}
+
+/* `member":` followed by v: member is the text up to the name's closing quote (`,"x`). */
+static void out_member_int(json_out *w, const char *member, int64_t v)
+{
+    char *p = out_prefix(w, member);
+    *p++ = '"';
+    *p++ = ':';
+    out_commit(w, put_int(p, v));
+}
+
+/* What printf("%.15g") writes (two members per zone or monster: printf is fine here). */
+static void out_g15(json_out *w, double v)
+{
+    char tmp[40];
+    int n = snprintf(tmp, sizeof tmp, "%.15g", v);
+    out_bytes(w, tmp, n > 0 ? (size_t)n : 0);
+}
+
+/* The escape sequence of a byte that cannot stand in a JSON string as it is, NULL for the
+ * others; control characters other than \n \r \t become \u00XX (written into `hex`). */
+static const char *json_escape(unsigned char c, char hex[7])
+{
+    switch (c) {
+    case '"':
+        return "\\\"";
+    case '\\':
+        return "\\\\";
+    case '\n':
+        return "\\n";
+    case '\r':
+        return "\\r";
+    case '\t':
+        return "\\t";
+    default:
+        if (c >= 0x20)
+            return NULL;
+        snprintf(hex, 7, "\\u%04x", c);
+        return hex;
+    }
+}
+
+static void out_string(json_out *w, const char *s)
+{
+    out_char(w, '"');
+    const char *run = s ? s : "";
+    for (const char *p = run;; p++) {
+        char hex[7];
+        const char *esc = *p ? json_escape((unsigned char)*p, hex) : NULL;
+        if (*p && !esc)
+            continue;
+        out_bytes(w, run, (size_t)(p - run));
+        if (!*p)
+            break;
+        out_str(w, esc);
+        run = p + 1;
+    }
+    out_char(w, '"');
+}
+
+void rmg__json_string(rmg__buf *b, const char *s)
+{
+    json_out w;
+    out_init(&w, b, NULL);
+    out_string(&w, s);
+    out_flush(&w);
+}
+
+static void out_key(json_out *w, const char *key)
+{
+    out_string(w, key);
+    out_char(w, ':');
+}
+
+static void out_int_or_null(json_out *w, int64_t v, bool is_null)
 {
     if (is_null)
-        rmg__buf_puts(b, "null");
+        out_bytes(w, "null", 4);
     else
-        rmg__buf_printf(b, "%" PRId64, v);
+        out_int(w, v);
 }
 
-static void json_tile(rmg__buf *b, const struct rmg_map *m, uint32_t t)
+static void out_string_or_null(json_out *w, const char *s)
+{
+    if (s)
+        out_string(w, s);
+    else
+        out_bytes(w, "null", 4);
+}
+
+/* `[a,b,c]` of n ints. */
+static void out_int_array(json_out *w, const int *v, size_t n)
+{
+    out_char(w, '[');
+    for (size_t i = 0; i < n; i++) {
+        if (i)
+            out_char(w, ',');
+        out_int(w, v[i]);
+    }
+    out_char(w, ']');
+}
+
+static void out_tile(json_out *w, const struct rmg_map *m, uint32_t t)
 {
     size_t plane = (size_t)m->width * (size_t)m->height;
     unsigned z = (unsigned)(t / plane), rest = (unsigned)(t % plane);
-    rmg__buf_printf(b, "[%u,%u,%u]", rest % (unsigned)m->width, rest / (unsigned)m->width, z);
+    out_uint_after(w, "[", rest % (unsigned)m->width);
+    out_uint_after(w, ",", rest / (unsigned)m->width);
+    out_uint_after(w, ",", z);
+    out_char(w, ']');
 }
 
-static void json_tile_list(rmg__buf *b, const struct rmg_map *m, const uint32_t *tiles, size_t n)
+static void out_tile_list(json_out *w, const struct rmg_map *m, const uint32_t *tiles, size_t n)
 {
-    rmg__buf_putc(b, '[');
+    out_char(w, '[');
     for (size_t i = 0; i < n; i++) {
         if (i)
-            rmg__buf_putc(b, ',');
-        json_tile(b, m, tiles[i]);
+            out_char(w, ',');
+        out_tile(w, m, tiles[i]);
     }
-    rmg__buf_putc(b, ']');
+    out_char(w, ']');
 }
 
-static void json_id_list(rmg__buf *b, const uint32_t *ids, size_t n)
+static void out_id_list(json_out *w, const uint32_t *ids, size_t n)
 {
-    rmg__buf_putc(b, '[');
+    out_char(w, '[');
     for (size_t i = 0; i < n; i++)
-        rmg__buf_printf(b, i ? ",%u" : "%u", ids[i]);
-    rmg__buf_putc(b, ']');
+        out_uint_after(w, i ? "," : NULL, ids[i]);
+    out_char(w, ']');
 }
 
-static void write_header(rmg__buf *b, const struct rmg_map *m, bool with_fingerprint)
+/* ---- the document -------------------------------------------------------------------------- */
+
+static void write_header(json_out *w, const struct rmg_map *m, bool with_fingerprint)
 {
     static const char *const water[] = {"none", "normal", "islands"};
     static const char *const monsters[] = {"weak", "normal", "strong"};
     const rmg_generate_options *o = &m->options;
-    rmg__buf_printf(b, "{\"format\":\"rmg-map\",\"format_version\":1,\"generator\":{\"name\":\"librmg\",\"version\":\"%s\"},",
-                    RMG_VERSION_STRING);
-    rmg__buf_printf(b, "\"seed\":\"%" PRIu64 "\",", m->seed);
-    rmg__buf_printf(b, "\"fingerprint\":\"%016" PRIx64 "\",", with_fingerprint ? m->fingerprint : (uint64_t)0);
-    rmg__buf_puts(b, "\"template\":{");
-    json_key(b, "pack");
-    rmg__json_string(b, m->pack_name);
-    rmg__buf_putc(b, ',');
-    json_key(b, "name");
-    rmg__json_string(b, m->template_name);
-    rmg__buf_puts(b, "},");
-    rmg__buf_printf(b,
-                    "\"options\":{\"width\":%d,\"height\":%d,\"levels\":%d,\"players\":%d,\"humans\":%d,"
-                    "\"water\":\"%s\",\"monster_strength\":\"%s\"},",
-                    o->width, o->height, o->levels, o->players, o->humans,
-                    (unsigned)o->water < 3 ? water[o->water] : "none",
-                    (unsigned)o->monsters < 3 ? monsters[o->monsters] : "normal");
-    rmg__buf_printf(b, "\"width\":%d,\"height\":%d,\"levels\":%d,", m->width, m->height, m->levels);
-    json_key(b, "description");
-    rmg__json_string(b, m->description);
-    rmg__buf_putc(b, ',');
-    rmg__buf_puts(b, "\"terrain_keys\":[");
-    for (size_t i = 0; i < RMG__ARRAY_LEN(terrain_keys); i++)
-        rmg__buf_printf(b, i ? ",\"%s\"" : "\"%s\"", terrain_keys[i]);
-    rmg__buf_puts(b, "],");
-}
-
-/* One element of a tile array: what printf(t ? ",%u" : "%u", v) writes, without printf (the
- * tile arrays are most of the JSON, and every generated map is serialized for its
- * fingerprint). */
-static void put_tile_value(rmg__buf *b, size_t t, unsigned v)
-{
-    char tmp[16];
-    size_t n = sizeof tmp;
-    do {
-        tmp[--n] = (char)('0' + v % 10);
-        v /= 10;
-    } while (v);
-    if (t)
-        tmp[--n] = ',';
-    rmg__buf_append(b, tmp + n, sizeof tmp - n);
-}
-
-static void write_tiles(rmg__buf *b, const struct rmg_map *m)
-{
-    rmg__buf_puts(b, "\"tiles\":{\"terrain\":[");
-    for (size_t t = 0; t < m->n_tiles; t++) {
-        int id = m->terrain[t];
-        put_tile_value(b, t, id < RMG_TERRAIN_COUNT ? (unsigned)terrain_json_index[id] : 0u);
+    out_str(w, "{\"format\":\"rmg-map\",\"format_version\":1,\"generator\":{\"name\":\"librmg\",\"version\":\"" RMG_VERSION_STRING
+               "\"},");
+    out_uint_after(w, "\"seed\":\"", m->seed);
+    char fingerprint[40];
+    snprintf(fingerprint, sizeof fingerprint, "\",\"fingerprint\":\"%016llx\",",
+             (unsigned long long)(with_fingerprint ? m->fingerprint : 0u));
+    out_str(w, fingerprint);
+    OUT_LIT(w, "\"template\":{");
+    out_key(w, "pack");
+    out_string(w, m->pack_name);
+    out_char(w, ',');
+    out_key(w, "name");
+    out_string(w, m->template_name);
+    OUT_LIT(w, "},\"options\":{");
+    out_member_int(w, "\"width", o->width);
+    out_member_int(w, ",\"height", o->height);
+    out_member_int(w, ",\"levels", o->levels);
+    out_member_int(w, ",\"players", o->players);
+    out_member_int(w, ",\"humans", o->humans);
+    OUT_LIT(w, ",\"water\":\"");
+    out_str(w, (unsigned)o->water < 3 ? water[o->water] : "none");
+    OUT_LIT(w, "\",\"monster_strength\":\"");
+    out_str(w, (unsigned)o->monsters < 3 ? monsters[o->monsters] : "normal");
+    OUT_LIT(w, "\"},");
+    out_member_int(w, "\"width", m->width);
+    out_member_int(w, ",\"height", m->height);
+    out_member_int(w, ",\"levels", m->levels);
+    out_char(w, ',');
+    out_key(w, "description");
+    out_string(w, m->description);
+    OUT_LIT(w, ",\"terrain_keys\":[");
+    for (size_t i = 0; i < RMG__ARRAY_LEN(terrain_keys); i++) {
+        if (i)
+            out_char(w, ',');
+        out_string(w, terrain_keys[i]);
     }
-    rmg__buf_puts(b, "],\"zone\":[");
-    for (size_t t = 0; t < m->n_tiles; t++)
-        put_tile_value(b, t, m->tile_zone[t]);
-    rmg__buf_puts(b, "],\"passable\":[");
-    for (size_t t = 0; t < m->n_tiles; t++)
-        rmg__buf_puts(b, t ? (rmg__map_tile_passable(m, t) ? ",1" : ",0") : (rmg__map_tile_passable(m, t) ? "1" : "0"));
-    rmg__buf_puts(b, "],\"road\":[");
-    for (size_t t = 0; t < m->n_tiles; t++)
-        put_tile_value(b, t, m->road[t]);
-    rmg__buf_puts(b, "]},");
+    OUT_LIT(w, "],");
 }
 
-static void write_zones(rmg__buf *b, const struct rmg_map *m, const struct rmg_content *c)
+/* One tile layer as an array of small numbers (these arrays are most of the document). */
+static void write_layer(json_out *w, const struct rmg_map *m, const char *name, unsigned (*value)(const struct rmg_map *, size_t))
 {
-    rmg__buf_puts(b, "\"zones\":[");
+    out_str(w, name);
+    for (size_t t = 0; t < m->n_tiles; t++) {
+        char *p = out_reserve(w, NUMBER_ROOM + 1);
+        if (t)
+            *p++ = ',';
+        out_commit(w, put_uint(p, value(m, t)));
+    }
+}
+
+static unsigned terrain_value(const struct rmg_map *m, size_t t)
+{
+    int id = m->terrain[t];
+    return id < RMG_TERRAIN_COUNT ? (unsigned)terrain_json_index[id] : 0u;
+}
+
+static unsigned zone_value(const struct rmg_map *m, size_t t)
+{
+    return m->tile_zone[t];
+}
+
+static unsigned passable_value(const struct rmg_map *m, size_t t)
+{
+    return rmg__map_tile_passable(m, t) ? 1u : 0u;
+}
+
+static unsigned road_value(const struct rmg_map *m, size_t t)
+{
+    return m->road[t];
+}
+
+static void write_tiles(json_out *w, const struct rmg_map *m)
+{
+    write_layer(w, m, "\"tiles\":{\"terrain\":[", terrain_value);
+    write_layer(w, m, "],\"zone\":[", zone_value);
+    write_layer(w, m, "],\"passable\":[", passable_value);
+    write_layer(w, m, "],\"road\":[", road_value);
+    OUT_LIT(w, "]},");
+}
+
+static void write_treasure_groups(json_out *w, const rmg__zone_stats *st)
+{
+    OUT_LIT(w, ",\"treasure_groups\":{\"requested\":");
+    out_int_array(w, st->groups_requested, 3);
+    OUT_LIT(w, ",\"placed\":");
+    out_int_array(w, st->groups_placed, 3);
+    OUT_LIT(w, ",\"exhausted\":[");
+    for (int k = 0; k < 3; k++) {
+        if (k)
+            out_char(w, ',');
+        out_str(w, json_bool(st->range_exhausted[k]));
+    }
+    OUT_LIT(w, "]}");
+}
+
+static void write_zones(json_out *w, const struct rmg_map *m, const struct rmg_content *c)
+{
+    OUT_LIT(w, "\"zones\":[");
     for (size_t i = 0; i < m->zones.count; i++) {
         const rmg__map_zone *z = &m->zones.items[i];
-        rmg__buf_printf(b, "%s{\"id\":%d,\"template_zone\":", i ? "," : "", z->id);
-        json_int_or_null(b, z->tpl_id, z->tpl_index < 0);
-        rmg__buf_printf(b, ",\"kind\":\"%s\",\"level\":%d,\"owner\":", zone_kind_name(z->kind), z->level);
-        json_int_or_null(b, z->owner, z->owner <= 0);
-        rmg__buf_printf(b, ",\"terrain\":\"%s\",\"faction\":", rmg__terrain_key(z->terrain));
-        const char *fk = rmg__faction_key(c, z->faction);
-        if (fk)
-            rmg__json_string(b, fk);
-        else
-            rmg__buf_puts(b, "null");
-        rmg__buf_printf(b, ",\"monster_strength\":\"%s\",\"size_weight\":%.15g,\"tiles\":%zu,\"towns\":",
-                        strength_name(z->monster_strength), z->size_weight, z->n_tiles);
-        json_id_list(b, z->towns.items, z->towns.count);
-        if (m->zone_stats && z->tpl_index >= 0) {
-            const rmg__zone_stats *st = &m->zone_stats[i];
-            rmg__buf_printf(b, ",\"treasure_groups\":{\"requested\":[%d,%d,%d],\"placed\":[%d,%d,%d],"
-                               "\"exhausted\":[%s,%s,%s]}",
-                            st->groups_requested[0], st->groups_requested[1], st->groups_requested[2],
-                            st->groups_placed[0], st->groups_placed[1], st->groups_placed[2],
-                            json_bool(st->range_exhausted[0]), json_bool(st->range_exhausted[1]),
-                            json_bool(st->range_exhausted[2]));
-        }
-        rmg__buf_putc(b, '}');
+        out_str(w, i ? ",{" : "{");
+        out_member_int(w, "\"id", z->id);
+        OUT_LIT(w, ",\"template_zone\":");
+        out_int_or_null(w, z->tpl_id, z->tpl_index < 0);
+        OUT_LIT(w, ",\"kind\":\"");
+        out_str(w, zone_kind_name(z->kind));
+        out_char(w, '"');
+        out_member_int(w, ",\"level", z->level);
+        OUT_LIT(w, ",\"owner\":");
+        out_int_or_null(w, z->owner, z->owner <= 0);
+        OUT_LIT(w, ",\"terrain\":\"");
+        out_str(w, rmg__terrain_key(z->terrain));
+        OUT_LIT(w, "\",\"faction\":");
+        out_string_or_null(w, rmg__faction_key(c, z->faction));
+        OUT_LIT(w, ",\"monster_strength\":\"");
+        out_str(w, strength_name(z->monster_strength));
+        OUT_LIT(w, "\",\"size_weight\":");
+        out_g15(w, z->size_weight);
+        out_uint_after(w, ",\"tiles\":", z->n_tiles);
+        OUT_LIT(w, ",\"towns\":");
+        out_id_list(w, z->towns.items, z->towns.count);
+        if (m->zone_stats && z->tpl_index >= 0)
+            write_treasure_groups(w, &m->zone_stats[i]);
+        out_char(w, '}');
     }
-    rmg__buf_puts(b, "],");
+    OUT_LIT(w, "],");
 }
 
-static void write_connections(rmg__buf *b, const struct rmg_map *m)
+static void write_connections(json_out *w, const struct rmg_map *m)
 {
-    rmg__buf_puts(b, "\"connections\":[");
+    OUT_LIT(w, "\"connections\":[");
     for (size_t i = 0; i < m->conns.count; i++) {
         const rmg__map_connection *c = &m->conns.items[i];
         /* A mirror link (ZON-29) is a zone setting, not a template connection. */
         bool mirror_link = c->tpl_index < 0;
-        rmg__buf_printf(b, "%s{\"id\":%d,\"template_index\":", i ? "," : "", c->id);
-        json_int_or_null(b, c->tpl_index, mirror_link);
-        rmg__buf_printf(b,
-                        ",\"zones\":[%d,%d],\"kind\":\"%s\",\"realized\":\"%s\",\"value\":%" PRId64
-                        ",\"road\":%s,\"guards\":",
-                        c->zone_a, c->zone_b, mirror_link ? "mirror_link" : connection_kind_name(c->kind),
-                        realization_name(c->realized), c->value, json_bool(c->road));
-        json_id_list(b, c->guards.items, c->guards.count);
-        rmg__buf_puts(b, ",\"tiles\":");
-        json_tile_list(b, m, c->tiles.items, c->tiles.count);
+        out_str(w, i ? ",{" : "{");
+        out_member_int(w, "\"id", c->id);
+        OUT_LIT(w, ",\"template_index\":");
+        out_int_or_null(w, c->tpl_index, mirror_link);
+        OUT_LIT(w, ",\"zones\":[");
+        out_int(w, c->zone_a);
+        out_char(w, ',');
+        out_int(w, c->zone_b);
+        OUT_LIT(w, "],\"kind\":\"");
+        out_str(w, mirror_link ? "mirror_link" : connection_kind_name(c->kind));
+        OUT_LIT(w, "\",\"realized\":\"");
+        out_str(w, realization_name(c->realized));
+        out_char(w, '"');
+        out_member_int(w, ",\"value", c->value);
+        OUT_LIT(w, ",\"road\":");
+        out_str(w, json_bool(c->road));
+        OUT_LIT(w, ",\"guards\":");
+        out_id_list(w, c->guards.items, c->guards.count);
+        OUT_LIT(w, ",\"tiles\":");
+        out_tile_list(w, m, c->tiles.items, c->tiles.count);
         if (c->why) {
-            rmg__buf_puts(b, ",\"why\":");
-            rmg__json_string(b, c->why);
+            OUT_LIT(w, ",\"why\":");
+            out_string(w, c->why);
         }
-        rmg__buf_putc(b, '}');
+        out_char(w, '}');
     }
-    rmg__buf_puts(b, "],");
+    OUT_LIT(w, "],");
 }
 
-static void write_object_tiles(rmg__buf *b, const struct rmg_map *m, const rmg__map_object *o, uint64_t mask)
+static void write_object_tiles(json_out *w, const struct rmg_map *m, const rmg__map_object *o, uint64_t mask)
 {
     uint32_t tiles[48];
     size_t n = rmg__object_tiles(m, o, mask, tiles, RMG__ARRAY_LEN(tiles));
-    json_tile_list(b, m, tiles, n < 48 ? n : 48);
+    out_tile_list(w, m, tiles, n < 48 ? n : 48);
 }
 
-static void write_monster_fields(rmg__buf *b, const rmg__map_object *o)
+static void write_monster_fields(json_out *w, const rmg__map_object *o)
 {
-    rmg__buf_printf(b,
-                    ",\"count\":%d,\"strength_total\":%.15g,\"guarded_value\":%" PRId64
-                    ",\"strength_index\":%d,\"guards\":{\"kind\":\"%s\",\"id\":%u},\"disposition\":%d,"
-                    "\"join_percent\":%d,\"join_for_money\":%s",
-                    o->count, o->strength_total, o->guarded_value, o->strength_index, guard_target_name(o->guards_kind),
-                    o->guards_id, o->disposition, o->join_percent, json_bool(o->join_for_money));
+    out_member_int(w, ",\"count", o->count);
+    OUT_LIT(w, ",\"strength_total\":");
+    out_g15(w, o->strength_total);
+    out_member_int(w, ",\"guarded_value", o->guarded_value);
+    out_member_int(w, ",\"strength_index", o->strength_index);
+    OUT_LIT(w, ",\"guards\":{\"kind\":\"");
+    out_str(w, guard_target_name(o->guards_kind));
+    out_uint_after(w, "\",\"id\":", o->guards_id);
+    out_char(w, '}');
+    out_member_int(w, ",\"disposition", o->disposition);
+    out_member_int(w, ",\"join_percent", o->join_percent);
+    OUT_LIT(w, ",\"join_for_money\":");
+    out_str(w, json_bool(o->join_for_money));
 }
 
-static void write_optional_key(rmg__buf *b, const char *member, const char *key)
+static void write_optional_key(json_out *w, const char *member, const char *key)
 {
     if (!key)
         return;
-    rmg__buf_printf(b, ",\"%s\":", member);
-    rmg__json_string(b, key);
+    OUT_LIT(w, ",\"");
+    out_str(w, member);
+    OUT_LIT(w, "\":");
+    out_string(w, key);
 }
 
 /* A spell Pandora's box's level range and schools: custom variants (OBJ-15) keep the key of
  * their family's first row, so these tell them apart. */
-static void write_spell_range(rmg__buf *b, const rmg__map_object *o)
+static void write_spell_range(json_out *w, const rmg__map_object *o)
 {
     static const char *const schools[4] = {"air", "fire", "water", "earth"};
-    rmg__buf_printf(b, ",\"spell_levels\":[%d,%d],\"schools\":[", o->spell_min, o->spell_max);
+    OUT_LIT(w, ",\"spell_levels\":[");
+    out_int(w, o->spell_min);
+    out_char(w, ',');
+    out_int(w, o->spell_max);
+    OUT_LIT(w, "],\"schools\":[");
     bool first = true;
     for (int k = 0; k < 4; k++)
         if (o->schools & (1 << k)) {
-            rmg__buf_printf(b, "%s\"%s\"", first ? "" : ",", schools[k]);
+            if (!first)
+                out_char(w, ',');
+            out_string(w, schools[k]);
             first = false;
         }
-    rmg__buf_putc(b, ']');
+    out_char(w, ']');
 }
 
 /* What an object holds (lib/objects/details.c) and what it is paired with. */
-static void write_content_fields(rmg__buf *b, const struct rmg_map *m, const rmg__map_object *o)
+static void write_content_fields(json_out *w, const struct rmg_map *m, const rmg__map_object *o)
 {
-    write_optional_key(b, "artifact", rmg__object_artifact_key(m, o));
-    write_optional_key(b, "spell", rmg__object_spell_key(m, o));
+    write_optional_key(w, "artifact", rmg__object_artifact_key(m, o));
+    write_optional_key(w, "spell", rmg__object_spell_key(m, o));
     if (o->n_spells) {
-        write_spell_range(b, o);
-        rmg__buf_puts(b, ",\"spells\":[");
+        write_spell_range(w, o);
+        OUT_LIT(w, ",\"spells\":[");
         for (size_t k = 0; k < o->n_spells; k++) {
             if (k)
-                rmg__buf_putc(b, ',');
+                out_char(w, ',');
             const char *key = rmg__spell_key(m, o->spells[k]);
-            rmg__json_string(b, key ? key : "");
+            out_string(w, key ? key : "");
         }
-        rmg__buf_putc(b, ']');
+        out_char(w, ']');
     }
-    write_optional_key(b, "hero", rmg__object_hero_key(m, o));
-    write_optional_key(b, "reward", rmg__object_reward_name(m, o));
+    write_optional_key(w, "hero", rmg__object_hero_key(m, o));
+    write_optional_key(w, "reward", rmg__object_reward_name(m, o));
     if (o->link)
-        rmg__buf_printf(b, ",\"link\":%u", o->link);
+        out_uint_after(w, ",\"link\":", o->link);
 }
 
-static void write_objects(rmg__buf *b, const struct rmg_map *m, const struct rmg_content *c)
+static void write_town_fields(json_out *w, const rmg__map_object *o, const struct rmg_content *c)
 {
-    rmg__buf_puts(b, "\"objects\":[");
-    for (size_t i = 0; i < m->objects.count; i++) {
-        const rmg__map_object *o = &m->objects.items[i];
-        rmg__buf_printf(b, "%s{\"id\":%u,\"key\":", i ? "," : "", o->id);
-        rmg__json_string(b, o->key);
-        rmg__buf_printf(b, ",\"x\":%d,\"y\":%d,\"z\":%d,\"footprint\":", o->x, o->y, o->z);
-        write_object_tiles(b, m, o, o->block & ~o->visit);
-        rmg__buf_puts(b, ",\"entries\":");
-        write_object_tiles(b, m, o, o->visit);
-        rmg__buf_printf(b, ",\"zone\":%d,\"value\":%" PRId64 ",\"group\":", o->zone, o->value);
-        json_int_or_null(b, o->group, o->group == 0);
-        rmg__buf_puts(b, ",\"guard\":");
-        json_int_or_null(b, o->guard, o->guard == 0);
-        const char *color = rmg__color_name(o);
-        if (color)
-            rmg__buf_printf(b, ",\"color\":\"%s\"", color);
-        if (o->creature >= 0 && c && (size_t)o->creature < c->n_creatures) {
-            rmg__buf_puts(b, ",\"creature\":");
-            rmg__json_string(b, c->creatures[o->creature].key);
-        }
-        if (o->kind == RMG_OBJECT_MONSTER)
-            write_monster_fields(b, o);
-        else if (o->count > 0)
-            rmg__buf_printf(b, ",\"count\":%d", o->count);
-        if (o->kind == RMG_OBJECT_TOWN) {
-            const char *fk = rmg__faction_key(c, o->faction);
-            rmg__buf_puts(b, ",\"faction\":");
-            if (fk)
-                rmg__json_string(b, fk);
-            else
-                rmg__buf_puts(b, "null");
-            rmg__buf_puts(b, ",\"owner\":");
-            json_int_or_null(b, o->owner, o->owner <= 0);
-            rmg__buf_printf(b, ",\"main\":%s", json_bool(o->main));
-        }
-        if (o->amount)
-            rmg__buf_printf(b, ",\"amount\":%" PRId64, o->amount);
-        write_content_fields(b, m, o);
-        rmg__buf_putc(b, '}');
+    OUT_LIT(w, ",\"faction\":");
+    out_string_or_null(w, rmg__faction_key(c, o->faction));
+    OUT_LIT(w, ",\"owner\":");
+    out_int_or_null(w, o->owner, o->owner <= 0);
+    OUT_LIT(w, ",\"main\":");
+    out_str(w, json_bool(o->main));
+}
+
+static void write_object(json_out *w, const struct rmg_map *m, const struct rmg_content *c, const rmg__map_object *o)
+{
+    out_uint_after(w, "{\"id\":", o->id);
+    OUT_LIT(w, ",\"key\":");
+    out_string(w, o->key);
+    out_member_int(w, ",\"x", o->x);
+    out_member_int(w, ",\"y", o->y);
+    out_member_int(w, ",\"z", o->z);
+    OUT_LIT(w, ",\"footprint\":");
+    write_object_tiles(w, m, o, o->block & ~o->visit);
+    OUT_LIT(w, ",\"entries\":");
+    write_object_tiles(w, m, o, o->visit);
+    out_member_int(w, ",\"zone", o->zone);
+    out_member_int(w, ",\"value", o->value);
+    OUT_LIT(w, ",\"group\":");
+    out_int_or_null(w, o->group, o->group == 0);
+    OUT_LIT(w, ",\"guard\":");
+    out_int_or_null(w, o->guard, o->guard == 0);
+    const char *color = rmg__color_name(o);
+    if (color) {
+        OUT_LIT(w, ",\"color\":\"");
+        out_str(w, color);
+        out_char(w, '"');
     }
-    rmg__buf_puts(b, "],");
+    if (o->creature >= 0 && c && (size_t)o->creature < c->n_creatures) {
+        OUT_LIT(w, ",\"creature\":");
+        out_string(w, c->creatures[o->creature].key);
+    }
+    if (o->kind == RMG_OBJECT_MONSTER)
+        write_monster_fields(w, o);
+    else if (o->count > 0)
+        out_member_int(w, ",\"count", o->count);
+    if (o->kind == RMG_OBJECT_TOWN)
+        write_town_fields(w, o, c);
+    if (o->amount)
+        out_member_int(w, ",\"amount", o->amount);
+    write_content_fields(w, m, o);
+    out_char(w, '}');
 }
 
-static void write_groups(rmg__buf *b, const struct rmg_map *m)
+static void write_objects(json_out *w, const struct rmg_map *m, const struct rmg_content *c)
 {
-    rmg__buf_puts(b, "\"groups\":[");
+    OUT_LIT(w, "\"objects\":[");
+    for (size_t i = 0; i < m->objects.count; i++) {
+        if (i)
+            out_char(w, ',');
+        write_object(w, m, c, &m->objects.items[i]);
+    }
+    OUT_LIT(w, "],");
+}
+
+static void write_groups(json_out *w, const struct rmg_map *m)
+{
+    OUT_LIT(w, "\"groups\":[");
     for (size_t i = 0; i < m->groups.count; i++) {
         const rmg__map_group *g = &m->groups.items[i];
-        rmg__buf_printf(b,
-                        "%s{\"id\":%u,\"zone\":%d,\"range\":%d,\"target\":%" PRId64 ",\"value\":%" PRId64
-                        ",\"guard\":",
-                        i ? "," : "", g->id, g->zone, g->range, g->target, g->value);
-        json_int_or_null(b, g->guard, g->guard == 0);
-        rmg__buf_puts(b, ",\"objects\":");
-        json_id_list(b, g->objects.items, g->objects.count);
-        rmg__buf_putc(b, '}');
+        out_uint_after(w, i ? ",{\"id\":" : "{\"id\":", g->id);
+        out_member_int(w, ",\"zone", g->zone);
+        out_member_int(w, ",\"range", g->range);
+        out_member_int(w, ",\"target", g->target);
+        out_member_int(w, ",\"value", g->value);
+        OUT_LIT(w, ",\"guard\":");
+        out_int_or_null(w, g->guard, g->guard == 0);
+        OUT_LIT(w, ",\"objects\":");
+        out_id_list(w, g->objects.items, g->objects.count);
+        out_char(w, '}');
     }
-    rmg__buf_puts(b, "],");
+    OUT_LIT(w, "],");
 }
 
-static void write_warnings(rmg__buf *b, const struct rmg_map *m)
+static void write_warnings(json_out *w, const struct rmg_map *m)
 {
-    rmg__buf_puts(b, "\"warnings\":[");
+    OUT_LIT(w, "\"warnings\":[");
     for (size_t i = 0; i < m->warnings.count; i++) {
         if (i)
-            rmg__buf_putc(b, ',');
-        rmg__json_string(b, m->warnings.items[i]);
+            out_char(w, ',');
+        out_string(w, m->warnings.items[i]);
     }
-    rmg__buf_puts(b, "]}\n");
+    OUT_LIT(w, "]}\n");
+}
+
+static void write_document(json_out *w, const struct rmg_map *m, bool with_fingerprint)
+{
+    const struct rmg_content *c = m->ctx->content;
+    write_header(w, m, with_fingerprint);
+    write_tiles(w, m);
+    write_zones(w, m, c);
+    write_connections(w, m);
+    write_objects(w, m, c);
+    write_groups(w, m);
+    write_warnings(w, m);
+    out_flush(w);
 }
 
 rmg_status rmg__map_json(const struct rmg_map *m, bool with_fingerprint, char **out, size_t *len)
@@ -397,28 +684,24 @@ rmg_status rmg__map_json(const struct rmg_map *m, bool with_fingerprint, char **
     *out = NULL;
     if (len)
         *len = 0;
-    const struct rmg_content *c = m->ctx->content;
     rmg__buf b;
     rmg__buf_init(&b, m->ctx);
-    write_header(&b, m, with_fingerprint);
-    write_tiles(&b, m);
-    write_zones(&b, m, c);
-    write_connections(&b, m);
-    write_objects(&b, m, c);
-    write_groups(&b, m);
-    write_warnings(&b, m);
+    json_out w;
+    out_init(&w, &b, NULL);
+    write_document(&w, m, with_fingerprint);
     return rmg__buf_finish(&b, out, len);
 }
 
+/* The fingerprint is XXH3-64 (seed 0, what rmg__hash64 computes) of the document without the
+ * fingerprint; the streaming state gives the same value as hashing the whole text at once. */
 rmg_status rmg__map_fingerprint(const struct rmg_map *m, uint64_t *out)
 {
-    char *s = NULL;
-    size_t n = 0;
-    rmg_status st = rmg__map_json(m, false, &s, &n);
-    if (st != RMG_OK)
-        return st;
-    *out = rmg__hash64(s, n, 0);
-    rmg__free(m->ctx, s);
+    XXH3_state_t state;
+    XXH3_64bits_reset(&state);
+    json_out w;
+    out_init(&w, NULL, &state);
+    write_document(&w, m, false);
+    *out = XXH3_64bits_digest(&state);
     return RMG_OK;
 }
 
