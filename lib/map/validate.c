@@ -52,6 +52,18 @@ static const struct {
     [RULE_CONNECTION] = {"every connection realized, or unrealized with a reason", RMG_STAGE_BUILD},
 };
 
+/* Per tile, what the flood fills need to know (one byte, built once): whether the tile is
+ * walkable, a guard's, and on which edges of its level it lies. */
+enum {
+    CELL_WALK = 1,  /* passable (rmg__map_tile_passable) and not a guard's */
+    CELL_GUARD = 2, /* a guard stands there: walkable only when guards count as passable */
+    CELL_LEFT = 4,
+    CELL_RIGHT = 8,
+    CELL_TOP = 16,
+    CELL_BOTTOM = 32,
+    CELL_EDGE = CELL_LEFT | CELL_RIGHT | CELL_TOP | CELL_BOTTOM,
+};
+
 typedef struct validator {
     const struct rmg_map *m;
     rmg_context *ctx;
@@ -59,10 +71,12 @@ typedef struct validator {
     size_t count;
     rule first_rule;   /* the first violation's rule and map zone id (0 none) */
     int first_zone;
+    uint8_t *cell;     /* per tile: CELL_* bits */
     uint32_t *label;   /* per tile: component label of its zone's free area (guards passable), 0 none */
     uint32_t *sealed;  /* the same with guard tiles blocked */
     uint32_t *main;    /* per zone id: label (in sealed) of the zone's largest region, 0 none */
     uint32_t *queue;
+    size_t n_zone_ids; /* per-zone arrays cover zone ids 0..n_zone_ids-1 */
 } validator;
 
 static void violation(validator *v, rule r, int zone, const char *fmt, ...) RMG__PRINTF(4, 5);
@@ -86,11 +100,42 @@ static void violation(validator *v, rule r, int zone, const char *fmt, ...)
     v->count++;
 }
 
-static bool walkable(const struct rmg_map *m, size_t t, bool guards_pass)
+static void classify_cells(validator *v)
 {
-    if (m->flags[t] & RMG__T_GUARD)
-        return guards_pass;
-    return rmg__map_tile_passable(m, t);
+    const struct rmg_map *m = v->m;
+    int w = m->width, h = m->height;
+    size_t t = 0;
+    for (int z = 0; z < m->levels; z++)
+        for (int y = 0; y < h; y++)
+            for (int x = 0; x < w; x++, t++) {
+                uint8_t c = (m->flags[t] & RMG__T_GUARD) ? CELL_GUARD : rmg__map_tile_passable(m, t) ? CELL_WALK : 0;
+                c |= (uint8_t)((x == 0 ? CELL_LEFT : 0) | (x == w - 1 ? CELL_RIGHT : 0) | (y == 0 ? CELL_TOP : 0) |
+                               (y == h - 1 ? CELL_BOTTOM : 0));
+                v->cell[t] = c;
+            }
+}
+
+/* One more than the largest zone id on the tiles or in the zone list: the size of the per-zone
+ * arrays (zone ids are uint16_t; a small map needs only a few entries). */
+static size_t zone_id_bound(const struct rmg_map *m)
+{
+    uint16_t top = 0;
+    for (size_t t = 0; t < m->n_tiles; t++)
+        if (m->tile_zone[t] > top)
+            top = m->tile_zone[t];
+    size_t bound = (size_t)top + 1;
+    for (size_t i = 0; i < m->zones.count; i++) {
+        int id = m->zones.items[i].id;
+        if (id >= 0 && id <= UINT16_MAX && (size_t)id >= bound)
+            bound = (size_t)id + 1;
+    }
+    return bound;
+}
+
+static bool walkable(const validator *v, size_t t, bool guards_pass)
+{
+    uint8_t c = v->cell[t];
+    return (c & CELL_WALK) || (guards_pass && (c & CELL_GUARD));
 }
 
 /* Floods one region of `zone` from `start` (8 directions: heroes move diagonally too), giving
@@ -98,26 +143,28 @@ static bool walkable(const struct rmg_map *m, size_t t, bool guards_pass)
 static size_t flood(validator *v, uint32_t *label, size_t start, uint32_t mark, bool guards_pass)
 {
     const struct rmg_map *m = v->m;
-    int w = m->width, h = m->height;
-    size_t plane = (size_t)w * (size_t)h;
+    const ptrdiff_t w = m->width;
+    /* The 8 neighbours' offsets, and the edges a tile must not lie on for each to exist. */
+    const ptrdiff_t step[8] = {-w - 1, -w, -w + 1, -1, 1, w - 1, w, w + 1};
+    static const uint8_t off_edge[8] = {CELL_TOP | CELL_LEFT, CELL_TOP, CELL_TOP | CELL_RIGHT, CELL_LEFT,
+                                        CELL_RIGHT, CELL_BOTTOM | CELL_LEFT, CELL_BOTTOM, CELL_BOTTOM | CELL_RIGHT};
+    uint8_t need = guards_pass ? CELL_WALK | CELL_GUARD : CELL_WALK;
     uint16_t zone = m->tile_zone[start];
     size_t head = 0, tail = 0;
     label[start] = mark;
     v->queue[tail++] = (uint32_t)start;
     while (head < tail) {
         size_t t = v->queue[head++];
-        int z = (int)(t / plane), y = (int)((t % plane) / (size_t)w), x = (int)(t % (size_t)w);
-        for (int dy = -1; dy <= 1; dy++)
-            for (int dx = -1; dx <= 1; dx++) {
-                int nx = x + dx, ny = y + dy;
-                if ((!dx && !dy) || nx < 0 || ny < 0 || nx >= w || ny >= h)
-                    continue;
-                size_t n = rmg__tile(w, h, nx, ny, z);
-                if (!label[n] && m->tile_zone[n] == zone && walkable(m, n, guards_pass)) {
-                    label[n] = mark;
-                    v->queue[tail++] = (uint32_t)n;
-                }
+        uint8_t edges = v->cell[t] & CELL_EDGE;
+        for (int k = 0; k < 8; k++) {
+            if (edges & off_edge[k])
+                continue;
+            size_t n = (size_t)((ptrdiff_t)t + step[k]);
+            if (!label[n] && (v->cell[n] & need) && m->tile_zone[n] == zone) {
+                label[n] = mark;
+                v->queue[tail++] = (uint32_t)n;
             }
+        }
     }
     return tail;
 }
@@ -131,7 +178,7 @@ static void label_components(validator *v, uint32_t *label, bool guards_pass, ui
     const struct rmg_map *m = v->m;
     uint32_t next = 0;
     for (size_t start = 0; start < m->n_tiles; start++) {
-        if (label[start] || !walkable(m, start, guards_pass))
+        if (label[start] || !walkable(v, start, guards_pass))
             continue;
         uint16_t zone = m->tile_zone[start];
         size_t size = flood(v, label, start, ++next, guards_pass);
@@ -151,10 +198,11 @@ static void check_zone_areas(validator *v, const uint32_t *comps)
         const rmg__map_zone *z = &m->zones.items[i];
         if (z->kind == RMG_ZONE_ROCK || z->kind == RMG_ZONE_WATER)
             continue;
-        if (comps[z->id] == 0)
+        uint32_t parts = z->id >= 0 && (size_t)z->id < v->n_zone_ids ? comps[z->id] : 0;
+        if (parts == 0)
             violation(v, RULE_FREE_AREA, z->id, "zone %d (template zone %d): no free tile", z->id, z->tpl_id);
-        else if (comps[z->id] > 1)
-            violation(v, RULE_FREE_AREA, z->id, "zone %d (template zone %d): free area split into %u parts", z->id, z->tpl_id, comps[z->id]);
+        else if (parts > 1)
+            violation(v, RULE_FREE_AREA, z->id, "zone %d (template zone %d): free area split into %u parts", z->id, z->tpl_id, parts);
     }
 }
 
@@ -404,12 +452,13 @@ static rmg_status checkpoint(const validator *v, bool stoppable, double fraction
 
 static rmg_status run_checks(validator *v, const struct rmg_content *content, uint32_t *comps, bool stoppable)
 {
-    v->main = comps + 65536;
+    classify_cells(v);
+    v->main = comps + v->n_zone_ids;
     label_components(v, v->label, true, comps, NULL, NULL);
     rmg_status st = checkpoint(v, stoppable, 0.3);
     if (st != RMG_OK)
         return st;
-    label_components(v, v->sealed, false, NULL, v->main, comps + 2 * 65536);
+    label_components(v, v->sealed, false, NULL, v->main, comps + 2 * v->n_zone_ids);
     if ((st = checkpoint(v, stoppable, 0.6)) != RMG_OK)
         return st;
     check_zone_areas(v, comps);
@@ -434,10 +483,12 @@ static rmg_status validate(validator *v, const struct rmg_map *m, rmg_context *c
     v->label = rmg__calloc(ctx, m->n_tiles, sizeof *v->label);
     v->sealed = rmg__calloc(ctx, m->n_tiles, sizeof *v->sealed);
     v->queue = rmg__malloc(ctx, (m->n_tiles > content->n_objects ? m->n_tiles : content->n_objects) * sizeof *v->queue);
-    /* Zone ids are uint16_t: per-zone arrays cover every possible id. */
-    uint32_t *comps = rmg__calloc(ctx, 3 * 65536, sizeof *comps);
+    v->cell = rmg__malloc(ctx, m->n_tiles ? m->n_tiles : 1);
+    /* comps, main and sizes: three per-zone arrays. */
+    v->n_zone_ids = zone_id_bound(m);
+    uint32_t *comps = rmg__calloc(ctx, 3 * v->n_zone_ids, sizeof *comps);
     rmg_status st = RMG_OK;
-    if (!v->label || !v->sealed || !v->queue || !comps)
+    if (!v->label || !v->sealed || !v->queue || !v->cell || !comps)
         st = rmg__error_nomem(ctx);
     else
         st = run_checks(v, content, comps, stoppable);
@@ -445,6 +496,7 @@ static rmg_status validate(validator *v, const struct rmg_map *m, rmg_context *c
     rmg__free(ctx, v->label);
     rmg__free(ctx, v->sealed);
     rmg__free(ctx, v->queue);
+    rmg__free(ctx, v->cell);
     if (st == RMG_OK && v->report.failed)
         st = rmg__error_nomem(ctx);
     if (st != RMG_OK)
