@@ -97,10 +97,15 @@ void rmg__pile_range(int resource, int *lo, int *hi)
 }
 
 /* MIS-25: what a spell ban can touch, and so what objects can hold. */
+static bool spell_allowed(const struct rmg_content *c, const uint8_t *allowed, size_t i)
+{
+    const rmg__spell *s = &c->spells[i];
+    return s->learnable && s->level >= 1 && s->level <= 5 && (!allowed || allowed[i]);
+}
+
 static bool spell_usable(const details *d, size_t i)
 {
-    const rmg__spell *s = &d->c->spells[i];
-    return s->learnable && s->level >= 1 && s->level <= 5 && (!d->spell_allowed || d->spell_allowed[i]);
+    return spell_allowed(d->c, d->spell_allowed, i);
 }
 
 static const rmg__object_def *row_of(const details *d, const rmg__map_object *o)
@@ -112,6 +117,24 @@ static const rmg__object_def *row_of(const details *d, const rmg__map_object *o)
 static bool family_is(const rmg__object_def *row, const char *family)
 {
     return row && row->family && strcmp(row->family, family) == 0;
+}
+
+bool rmg__details_may_hold_spell(const struct rmg_content *c, const uint8_t *allowed, const rmg__object_def *row,
+                                 const rmg__eff_entry *e)
+{
+    bool box = family_is(row, "pandora_spells"), scroll = family_is(row, "spell_scroll");
+    if (!box && !scroll)
+        return true;
+    int lo, hi, mask;
+    rmg__pandora_spell_range(e->spell_min, e->spell_max, e->schools, &lo, &hi, &mask);
+    for (size_t i = 0; i < c->n_spells; i++) {
+        const rmg__spell *sp = &c->spells[i];
+        if (!spell_allowed(c, allowed, i))
+            continue;
+        if (box ? sp->level >= lo && sp->level <= hi && (sp->schools & mask) : rmg__scroll_may_hold(sp, row->spell_level))
+            return true;
+    }
+    return false;
 }
 
 static rmg_status pandora_spells(details *d, rmg__map_object *o)

@@ -15,6 +15,11 @@
  * level range and schools of spell Pandora's boxes, custom variants included, OBJ-15). */
 void rmg__details_note_entry(rmg__map_object *o, const rmg__eff_entry *e);
 
+/* False for a spell Pandora's box (custom variants included, OBJ-15) or Spell Scroll whose every
+ * spell the solve stage's bans forbid (`allowed` per spell, NULL: all): it is no candidate. */
+bool rmg__details_may_hold_spell(const struct rmg_content *c, const uint8_t *allowed, const rmg__object_def *row,
+                                 const rmg__eff_entry *e);
+
 /* Fills the concrete content of every object the objects stage placed (see details.c). Each
  * zone draws from rmg__gen_stream(g, "details", zone id), objects in id order. Problems that
  * leave an object without content become map warnings; RMG_ERR_NOMEM is the only error. */

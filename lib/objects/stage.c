@@ -550,7 +550,8 @@ static void zone_candidates(stage *s, zone_ctx *z)
         z->single[i] = d->never_grouped;
         bool ok = e->present && e->frequency > 0 && !(banned && banned[e->obj]) && mz->terrain >= 0 &&
                   mz->terrain < 32 && (d->terrains & (1u << mz->terrain)) && creature_fits_zone(s, e, mz->faction) &&
-                  strcmp(d->key, "seafaring_academy") != 0; /* OBJ-13 */
+                  strcmp(d->key, "seafaring_academy") != 0 && /* OBJ-13 */
+                  rmg__details_may_hold_spell(s->c, s->g->sol.spell_allowed, d, e);
         z->weight[i] = ok ? (uint64_t)e->frequency : 0;
     }
 }
