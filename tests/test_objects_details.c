@@ -293,6 +293,38 @@ static void test_obj14_custom_box_all_banned(void **state)
     close_world(&w);
 }
 
+/* OBJ-14/15 at candidate choice: a box or scroll whose every spell is banned is no candidate. */
+static void test_obj14_all_banned_is_no_candidate(void **state)
+{
+    (void)state;
+    world w;
+    const struct rmg_content *c = open_world(&w, 1);
+    const rmg__object_def *box = &c->objects[rmg__content_find_object(c, "pandora_spells_level_1")];
+    const rmg__object_def *special = &c->objects[rmg__content_find_object(c, "spell_scroll_special")];
+    const rmg__object_def *chest = &c->objects[rmg__content_find_object(c, "treasure_chest")];
+    rmg__eff_entry earth5;
+    memset(&earth5, 0, sizeof earth5);
+    earth5.spell_min = 5;
+    earth5.spell_max = 5;
+    earth5.schools = 8; /* a custom variant: Implosion and Summon Earth Elemental only */
+    assert_true(rmg__details_may_hold_spell(c, w.spell_allowed, box, &earth5));
+    ban(&w, "implosion");
+    assert_true(rmg__details_may_hold_spell(c, w.spell_allowed, box, &earth5));
+    ban(&w, "summon_earth_elemental");
+    assert_false(rmg__details_may_hold_spell(c, w.spell_allowed, box, &earth5));
+    rmg__eff_entry any;
+    memset(&any, 0, sizeof any);
+    assert_true(rmg__details_may_hold_spell(c, w.spell_allowed, box, &any)); /* levels 1..5, all schools */
+    for (size_t k = 0; k < 4; k++) {
+        static const char *const four[] = {"town_portal", "water_walk", "dimension_door", "fly"};
+        assert_true(rmg__details_may_hold_spell(c, w.spell_allowed, special, &any));
+        ban(&w, four[k]);
+    }
+    assert_false(rmg__details_may_hold_spell(c, w.spell_allowed, special, &any)); /* OBJ-16: only those four */
+    assert_true(rmg__details_may_hold_spell(c, w.spell_allowed, chest, &any));    /* holds no spell */
+    close_world(&w);
+}
+
 static void test_obj16_scroll_spells(void **state)
 {
     (void)state;
@@ -638,6 +670,7 @@ int main(void)
         cmocka_unit_test(test_mis02_pile_ranges),
         cmocka_unit_test(test_obj14_pandora_spells),
         cmocka_unit_test(test_obj14_custom_box_all_banned),
+        cmocka_unit_test(test_obj14_all_banned_is_no_candidate),
         cmocka_unit_test(test_obj16_scroll_spells),
         cmocka_unit_test(test_mis31_prison_heroes),
         cmocka_unit_test(test_mis02_resource_piles),
