@@ -60,6 +60,8 @@ typedef struct tally {
     long terrain_checked, terrain_bad_tile, terrain_bad_zone;
     long limit_bad;
     long requested[3], placed[3], shortfalls, shortfall_warnings;
+    long unplaceable;                       /* requested beyond what exhausted ranges could place */
+    long short_exhausted, short_starved, short_room; /* shortfall warnings by cause */
     long groups, trs_first_bad, trs_next_bad, trs_loop_bad, trs_stopped_open;
     /* guards */
     long monsters, guard_bad;
@@ -741,9 +743,18 @@ static void measure_densities(const rmg_map *m, tally *q)
                 q->requested[r] += want;
                 q->placed[r] += got;
                 q->shortfalls += got < want;
+                if (m->zone_stats[z].range_exhausted[r])
+                    q->unplaceable += want - got;
             }
-    for (size_t i = 0; i < m->warnings.count; i++)
-        q->shortfall_warnings += strstr(m->warnings.items[i], "groups placed") != NULL;
+    for (size_t i = 0; i < m->warnings.count; i++) {
+        const char *w = m->warnings.items[i];
+        if (!strstr(w, "groups placed"))
+            continue;
+        q->shortfall_warnings++;
+        q->short_exhausted += strstr(w, "(exhausted") != NULL;
+        q->short_starved += strstr(w, "(starved") != NULL;
+        q->short_room += strstr(w, "(no room") != NULL;
+    }
 }
 
 /* TRS-04 from the recorded order: the inequalities every kept step must satisfy. */
@@ -1084,6 +1095,7 @@ static void tally_add(tally *to, const tally *from)
     ADD(terrain_checked); ADD(terrain_bad_tile); ADD(terrain_bad_zone); ADD(limit_bad);
     ADD(requested[0]); ADD(requested[1]); ADD(requested[2]);
     ADD(placed[0]); ADD(placed[1]); ADD(placed[2]); ADD(shortfalls); ADD(shortfall_warnings);
+    ADD(unplaceable); ADD(short_exhausted); ADD(short_starved); ADD(short_room);
     ADD(groups); ADD(trs_first_bad); ADD(trs_next_bad); ADD(trs_loop_bad); ADD(trs_stopped_open);
     ADD(monsters); ADD(guard_bad);
 #undef ADD
@@ -1155,6 +1167,12 @@ METRIC(m_range0, pct(q->placed[0], q->requested[0]))
 METRIC(m_range1, pct(q->placed[1], q->requested[1]))
 METRIC(m_range2, pct(q->placed[2], q->requested[2]))
 METRIC(m_placed, pct(q->placed[0] + q->placed[1] + q->placed[2], q->requested[0] + q->requested[1] + q->requested[2]))
+METRIC(m_placeable, pct(q->placed[0] + q->placed[1] + q->placed[2],
+                       q->requested[0] + q->requested[1] + q->requested[2] - q->unplaceable))
+METRIC(m_unplaceable, (double)q->unplaceable)
+METRIC(m_short_exhausted, (double)q->short_exhausted)
+METRIC(m_short_starved, (double)q->short_starved)
+METRIC(m_short_room, (double)q->short_room)
 METRIC(m_shortfalls, (double)q->shortfalls)
 METRIC(m_shortfall_warnings, (double)q->shortfall_warnings)
 METRIC(m_groups, (double)q->groups)
@@ -1209,6 +1227,11 @@ static const metric metrics[] = {
     {"groups_placed_pct", "#8 groups placed / requested, all", PCT, m_placed},
     {"shortfalls", "   zone ranges short of groups", NUM, m_shortfalls},
     {"shortfall_warnings", "   'groups placed' warnings", NUM, m_shortfall_warnings},
+    {"shortfalls_exhausted", "   of them: range exhausted (TRS-06/10)", NUM, m_short_exhausted},
+    {"shortfalls_starved", "   of them: drawn totals starved", NUM, m_short_starved},
+    {"shortfalls_room", "   of them: no room left", NUM, m_short_room},
+    {"groups_unplaceable", "   groups beyond exhausted ranges", NUM, m_unplaceable},
+    {"groups_placeable_pct", "#8 groups placed / placeable", PCT, m_placeable},
     {"groups_checked", "#8 TRS-04 groups checked", NUM, m_groups},
     {"trs_first_violations", "   first object outside [T/4, T]", NUM, m_trs_first},
     {"trs_next_violations", "   next object outside [(T-G)/4, 5(T-G)/4]", NUM, m_trs_next},
