@@ -6,6 +6,7 @@
  * text goes through a small fixed buffer (json_out) that is flushed either onto a growing string
  * (rmg_map_to_json) or into a streaming XXH3-64 state (the fingerprint: no copy of the document
  * is made), and integers are formatted by hand rather than with printf. */
+#include <math.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -145,9 +146,19 @@ static void out_commit(json_out *w, const char *end)
     w->len = (size_t)(end - w->chunk);
 }
 
-/* Writes v in decimal at p (what printf("%llu") writes); returns the end. */
+/* Writes v in decimal at p (what printf("%llu") writes); returns the end. Small values, most
+ * of the document, take the short way. */
 static char *put_uint(char *p, uint64_t v)
 {
+    if (v < 10) {
+        *p = (char)('0' + v);
+        return p + 1;
+    }
+    if (v < 100) {
+        p[0] = (char)('0' + v / 10);
+        p[1] = (char)('0' + v % 10);
+        return p + 2;
+    }
     char tmp[20];
     size_t n = 0;
     do {
@@ -197,18 +208,30 @@ static void out_int(json_out *w, int64_t v)
     out_commit(w, put_int(out_reserve(w, NUMBER_ROOM), v));
 }
 
-/* `member":` followed by v: member is the text up to the name's closing quote (`,"x`). */
-static void out_member_int(json_out *w, const char *member, int64_t v)
+/* `text` (n bytes) followed by v. */
+static void out_text_int(json_out *w, const char *text, size_t n, int64_t v)
 {
-    char *p = out_prefix(w, member);
-    *p++ = '"';
-    *p++ = ':';
-    out_commit(w, put_int(p, v));
+    if (n > PREFIX_ROOM) {
+        out_bytes(w, text, n);
+        out_int(w, v);
+        return;
+    }
+    char *p = out_reserve(w, PREFIX_ROOM + NUMBER_ROOM);
+    memcpy(p, text, n);
+    out_commit(w, put_int(p + n, v));
 }
 
-/* What printf("%.15g") writes (two members per zone or monster: printf is fine here). */
+/* `member":v` where member is a literal up to the name's closing quote (`,"x`). */
+#define OUT_MEMBER_INT(w, member, v) out_text_int((w), "" member "\":", sizeof(member "\":") - 1, (v))
+
+/* What printf("%.15g") writes. Most values are whole numbers: below 10^15 in magnitude those
+ * print as their integer digits, without printf. */
 static void out_g15(json_out *w, double v)
 {
+    if (v > -1e15 && v < 1e15 && v == (double)(int64_t)v && !(v == 0 && signbit(v))) {
+        out_int(w, (int64_t)v);
+        return;
+    }
     char tmp[40];
     int n = snprintf(tmp, sizeof tmp, "%.15g", v);
     out_bytes(w, tmp, n > 0 ? (size_t)n : 0);
@@ -297,14 +320,20 @@ static void out_int_array(json_out *w, const int *v, size_t n)
     out_char(w, ']');
 }
 
+/* `[x,y,z]` of tile t. */
 static void out_tile(json_out *w, const struct rmg_map *m, uint32_t t)
 {
     size_t plane = (size_t)m->width * (size_t)m->height;
     unsigned z = (unsigned)(t / plane), rest = (unsigned)(t % plane);
-    out_uint_after(w, "[", rest % (unsigned)m->width);
-    out_uint_after(w, ",", rest / (unsigned)m->width);
-    out_uint_after(w, ",", z);
-    out_char(w, ']');
+    char *p = out_reserve(w, 3 * NUMBER_ROOM);
+    *p++ = '[';
+    p = put_uint(p, rest % (unsigned)m->width);
+    *p++ = ',';
+    p = put_uint(p, rest / (unsigned)m->width);
+    *p++ = ',';
+    p = put_uint(p, z);
+    *p++ = ']';
+    out_commit(w, p);
 }
 
 static void out_tile_list(json_out *w, const struct rmg_map *m, const uint32_t *tiles, size_t n)
@@ -347,19 +376,19 @@ static void write_header(json_out *w, const struct rmg_map *m, bool with_fingerp
     out_key(w, "name");
     out_string(w, m->template_name);
     OUT_LIT(w, "},\"options\":{");
-    out_member_int(w, "\"width", o->width);
-    out_member_int(w, ",\"height", o->height);
-    out_member_int(w, ",\"levels", o->levels);
-    out_member_int(w, ",\"players", o->players);
-    out_member_int(w, ",\"humans", o->humans);
+    OUT_MEMBER_INT(w, "\"width", o->width);
+    OUT_MEMBER_INT(w, ",\"height", o->height);
+    OUT_MEMBER_INT(w, ",\"levels", o->levels);
+    OUT_MEMBER_INT(w, ",\"players", o->players);
+    OUT_MEMBER_INT(w, ",\"humans", o->humans);
     OUT_LIT(w, ",\"water\":\"");
     out_str(w, (unsigned)o->water < 3 ? water[o->water] : "none");
     OUT_LIT(w, "\",\"monster_strength\":\"");
     out_str(w, (unsigned)o->monsters < 3 ? monsters[o->monsters] : "normal");
     OUT_LIT(w, "\"},");
-    out_member_int(w, "\"width", m->width);
-    out_member_int(w, ",\"height", m->height);
-    out_member_int(w, ",\"levels", m->levels);
+    OUT_MEMBER_INT(w, "\"width", m->width);
+    OUT_MEMBER_INT(w, ",\"height", m->height);
+    OUT_MEMBER_INT(w, ",\"levels", m->levels);
     out_char(w, ',');
     out_key(w, "description");
     out_string(w, m->description);
@@ -435,13 +464,13 @@ static void write_zones(json_out *w, const struct rmg_map *m, const struct rmg_c
     for (size_t i = 0; i < m->zones.count; i++) {
         const rmg__map_zone *z = &m->zones.items[i];
         out_str(w, i ? ",{" : "{");
-        out_member_int(w, "\"id", z->id);
+        OUT_MEMBER_INT(w, "\"id", z->id);
         OUT_LIT(w, ",\"template_zone\":");
         out_int_or_null(w, z->tpl_id, z->tpl_index < 0);
         OUT_LIT(w, ",\"kind\":\"");
         out_str(w, zone_kind_name(z->kind));
         out_char(w, '"');
-        out_member_int(w, ",\"level", z->level);
+        OUT_MEMBER_INT(w, ",\"level", z->level);
         OUT_LIT(w, ",\"owner\":");
         out_int_or_null(w, z->owner, z->owner <= 0);
         OUT_LIT(w, ",\"terrain\":\"");
@@ -470,7 +499,7 @@ static void write_connections(json_out *w, const struct rmg_map *m)
         /* A mirror link (ZON-29) is a zone setting, not a template connection. */
         bool mirror_link = c->tpl_index < 0;
         out_str(w, i ? ",{" : "{");
-        out_member_int(w, "\"id", c->id);
+        OUT_MEMBER_INT(w, "\"id", c->id);
         OUT_LIT(w, ",\"template_index\":");
         out_int_or_null(w, c->tpl_index, mirror_link);
         OUT_LIT(w, ",\"zones\":[");
@@ -482,7 +511,7 @@ static void write_connections(json_out *w, const struct rmg_map *m)
         OUT_LIT(w, "\",\"realized\":\"");
         out_str(w, realization_name(c->realized));
         out_char(w, '"');
-        out_member_int(w, ",\"value", c->value);
+        OUT_MEMBER_INT(w, ",\"value", c->value);
         OUT_LIT(w, ",\"road\":");
         out_str(w, json_bool(c->road));
         OUT_LIT(w, ",\"guards\":");
@@ -507,17 +536,17 @@ static void write_object_tiles(json_out *w, const struct rmg_map *m, const rmg__
 
 static void write_monster_fields(json_out *w, const rmg__map_object *o)
 {
-    out_member_int(w, ",\"count", o->count);
+    OUT_MEMBER_INT(w, ",\"count", o->count);
     OUT_LIT(w, ",\"strength_total\":");
     out_g15(w, o->strength_total);
-    out_member_int(w, ",\"guarded_value", o->guarded_value);
-    out_member_int(w, ",\"strength_index", o->strength_index);
+    OUT_MEMBER_INT(w, ",\"guarded_value", o->guarded_value);
+    OUT_MEMBER_INT(w, ",\"strength_index", o->strength_index);
     OUT_LIT(w, ",\"guards\":{\"kind\":\"");
     out_str(w, guard_target_name(o->guards_kind));
     out_uint_after(w, "\",\"id\":", o->guards_id);
     out_char(w, '}');
-    out_member_int(w, ",\"disposition", o->disposition);
-    out_member_int(w, ",\"join_percent", o->join_percent);
+    OUT_MEMBER_INT(w, ",\"disposition", o->disposition);
+    OUT_MEMBER_INT(w, ",\"join_percent", o->join_percent);
     OUT_LIT(w, ",\"join_for_money\":");
     out_str(w, json_bool(o->join_for_money));
 }
@@ -590,15 +619,15 @@ static void write_object(json_out *w, const struct rmg_map *m, const struct rmg_
     out_uint_after(w, "{\"id\":", o->id);
     OUT_LIT(w, ",\"key\":");
     out_string(w, o->key);
-    out_member_int(w, ",\"x", o->x);
-    out_member_int(w, ",\"y", o->y);
-    out_member_int(w, ",\"z", o->z);
+    OUT_MEMBER_INT(w, ",\"x", o->x);
+    OUT_MEMBER_INT(w, ",\"y", o->y);
+    OUT_MEMBER_INT(w, ",\"z", o->z);
     OUT_LIT(w, ",\"footprint\":");
     write_object_tiles(w, m, o, o->block & ~o->visit);
     OUT_LIT(w, ",\"entries\":");
     write_object_tiles(w, m, o, o->visit);
-    out_member_int(w, ",\"zone", o->zone);
-    out_member_int(w, ",\"value", o->value);
+    OUT_MEMBER_INT(w, ",\"zone", o->zone);
+    OUT_MEMBER_INT(w, ",\"value", o->value);
     OUT_LIT(w, ",\"group\":");
     out_int_or_null(w, o->group, o->group == 0);
     OUT_LIT(w, ",\"guard\":");
@@ -616,11 +645,11 @@ static void write_object(json_out *w, const struct rmg_map *m, const struct rmg_
     if (o->kind == RMG_OBJECT_MONSTER)
         write_monster_fields(w, o);
     else if (o->count > 0)
-        out_member_int(w, ",\"count", o->count);
+        OUT_MEMBER_INT(w, ",\"count", o->count);
     if (o->kind == RMG_OBJECT_TOWN)
         write_town_fields(w, o, c);
     if (o->amount)
-        out_member_int(w, ",\"amount", o->amount);
+        OUT_MEMBER_INT(w, ",\"amount", o->amount);
     write_content_fields(w, m, o);
     out_char(w, '}');
 }
@@ -642,10 +671,10 @@ static void write_groups(json_out *w, const struct rmg_map *m)
     for (size_t i = 0; i < m->groups.count; i++) {
         const rmg__map_group *g = &m->groups.items[i];
         out_uint_after(w, i ? ",{\"id\":" : "{\"id\":", g->id);
-        out_member_int(w, ",\"zone", g->zone);
-        out_member_int(w, ",\"range", g->range);
-        out_member_int(w, ",\"target", g->target);
-        out_member_int(w, ",\"value", g->value);
+        OUT_MEMBER_INT(w, ",\"zone", g->zone);
+        OUT_MEMBER_INT(w, ",\"range", g->range);
+        OUT_MEMBER_INT(w, ",\"target", g->target);
+        OUT_MEMBER_INT(w, ",\"value", g->value);
         OUT_LIT(w, ",\"guard\":");
         out_int_or_null(w, g->guard, g->guard == 0);
         OUT_LIT(w, ",\"objects\":");
