@@ -103,6 +103,32 @@ static void test_zon10_multi_town_references(void **state)
     sfx_free(&f);
 }
 
+/* Town counts near INT_MAX (a fuzzed template) are summed in 64 bits and refused with the zone
+ * named before the solver makes one variable per town. */
+static void test_solve_refuses_absurd_town_counts(void **state)
+{
+    (void)state;
+    sfx f;
+    sfx_init(&f);
+    sfx_zones(&f, 2);
+    sfx_player_zone(&f, 1, 1);
+    sfx_zone(&f, 1)->player_towns = 2147483647;
+    sfx_zone(&f, 1)->player_castles = 2147483647;
+    sfx_zone(&f, 2)->neutral_towns = 2147483647;
+    sfx_zone(&f, 2)->neutral_castles = 2147483647;
+    sfx_run r;
+    assert_int_equal(sfx_solve_with(f.ctx, &f, 1, NULL, &r), RMG_ERR_INVALID_DATA);
+    assert_non_null(strstr(rmg_context_errmsg(f.ctx), "neutral towns"));
+    rmg_error_info info;
+    memset(&info, 0, sizeof info);
+    info.struct_size = sizeof info;
+    rmg_context_error(f.ctx, &info);
+    assert_int_equal(info.zone, 2);
+    assert_string_equal(info.stage, "solve");
+    sfx_run_free(&r);
+    sfx_free(&f);
+}
+
 /* ---- ZON-11 terrain rules ---------------------------------------------------------------------- */
 
 static void test_zon11_terrain_same_and_different(void **state)
@@ -628,6 +654,7 @@ int main(void)
         cmocka_unit_test(test_zon10_town_different),
         cmocka_unit_test(test_zon10_town_native_to_terrain),
         cmocka_unit_test(test_zon10_multi_town_references),
+        cmocka_unit_test(test_solve_refuses_absurd_town_counts),
         cmocka_unit_test(test_zon11_terrain_same_and_different),
         cmocka_unit_test(test_zon11_terrain_native_to_town),
         cmocka_unit_test(test_zon12_faction_rules),

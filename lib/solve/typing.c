@@ -54,13 +54,14 @@ static bool zone_active(const typing *t, size_t i)
 static bool zone_has_player_group(const rmg__zone *z)
 {
     bool start = z->kind == RMG_ZONE_HUMAN_START || z->kind == RMG_ZONE_COMPUTER_START;
-    return (start && z->owner > 0) || z->player_towns + z->player_castles > 0;
+    return (start && z->owner > 0) || z->player_towns > 0 || z->player_castles > 0;
 }
 
-static int zone_neutral_count(const rmg__zone *z)
+/* Counted in 64 bits: the template loaders accept any int. */
+static int64_t zone_neutral_count(const rmg__zone *z)
 {
-    int n = z->neutral_towns + z->neutral_castles;
-    return n > 0 ? n : 0;
+    int64_t n = (int64_t)RMG__MAX(z->neutral_towns, 0) + RMG__MAX(z->neutral_castles, 0);
+    return n;
 }
 
 bool rmg__zone_has_min_towns(const rmg__zone *z)
@@ -220,7 +221,11 @@ static void mark_faction_rule_zones(typing *t)
     }
 }
 
-static void allocate_variables(typing *t)
+/* One variable per neutral town: far more than any map holds (a 252x252x2 map has room for
+ * fewer than 8000 towns) is refused before the solver allocates them. */
+#define RMG__SOLVE_MAX_NEUTRAL_TOWNS 65536
+
+static rmg_status allocate_variables(typing *t)
 {
     for (size_t i = 0; i < t->tpl->n_zones; i++) {
         zone_vars *v = &t->zv[i];
@@ -234,10 +239,17 @@ static void allocate_variables(typing *t)
             v->faction = new_var(t);
         if (zone_has_player_group(z))
             v->player = new_var(t);
-        v->n_neutral = zone_neutral_count(z);
+        int64_t neutral = zone_neutral_count(z);
+        if (neutral > RMG__SOLVE_MAX_NEUTRAL_TOWNS || t->n_vars + (size_t)neutral > RMG__SOLVE_MAX_NEUTRAL_TOWNS)
+            return rmg__error_gen(t->ctx, RMG_ERR_INVALID_DATA, "solve", z->id, -1,
+                                  "the zones ask for more than %d neutral towns and castles (this one %lld), "
+                                  "more than any map can hold",
+                                  RMG__SOLVE_MAX_NEUTRAL_TOWNS, (long long)neutral);
+        v->n_neutral = (int)neutral;
         v->neutral_first = (int)t->n_vars;
         t->n_vars += (size_t)v->n_neutral;
     }
+    return RMG_OK;
 }
 
 /* Restricts `mask` to `universe`; an empty result falls back to the universe with a warning. */
@@ -684,8 +696,9 @@ static rmg_status build_problem(typing *t)
     if (!t->zv)
         return rmg__error_nomem(t->ctx);
     mark_faction_rule_zones(t);
-    allocate_variables(t);
-    rmg_status st = rmg__csp_init(&t->csp, t->ctx, &t->work, t->n_vars, t->in->node_budget);
+    rmg_status st = allocate_variables(t);
+    if (st == RMG_OK)
+        st = rmg__csp_init(&t->csp, t->ctx, &t->work, t->n_vars, t->in->node_budget);
     if (st == RMG_OK)
         st = for_active_zones(t, zone_domains);
     if (st == RMG_OK) /* structural constraints first: rules declared later are given up first */
