@@ -100,6 +100,11 @@ static void test_errors(void **state)
            "owner-range", "owner 9 is outside 1..8");
     expect(HEAD TWO_ZONES "      - {id: 3, kind: treasure, size: 1, neutral_towns: {towns: -1}}\n" LINK,
            RMG_SEVERITY_ERROR, "value-range", "neutral towns is negative");
+    /* Size code 4 (L, one level: 108 x 108 tiles) holds fewer than 729 towns of 16 tiles. */
+    expect(HEAD "    max_size: 4\n" TWO_ZONES "      - {id: 3, kind: treasure, size: 1, neutral_towns: {towns: 730}}\n"
+           LINK, RMG_SEVERITY_ERROR, "value-range", "zone 3: asks for at least 730 towns, more than the largest map");
+    expect(HEAD TWO_ZONES "      - {id: 3, kind: treasure, size: 1, neutral_towns: {towns: 2147483647, castles: "
+           "2147483647}}\n" LINK, RMG_SEVERITY_ERROR, "value-range", "at least 4294967294 towns");
     expect(HEAD TWO_ZONES "      - {id: 3, kind: treasure, size: 1, mines: {gold: {min: -1}}}\n" LINK,
            RMG_SEVERITY_ERROR, "value-range", "gold mine minimum is negative");
     expect(HEAD TWO_ZONES "      - {id: 3, kind: treasure, size: 1, treasure: [{min: 5000, max: 100, density: 1}]}\n"
