@@ -98,12 +98,29 @@ int rmg__bld_nbrs(const rmg__bld *b, uint32_t t, uint32_t out[8])
     while (row >= (uint32_t)b->h)
         row -= (uint32_t)b->h;
     int y = (int)row;
+    if (x > 0 && y > 0 && x < b->w - 1 && y < b->h - 1) {
+        /* Off every edge (most tiles): all eight, without a bounds check each. */
+        for (int d = 0; d < 8; d++)
+            out[d] = (uint32_t)((int64_t)t + (int64_t)DY[d] * b->w + DX[d]);
+        return 8;
+    }
     for (int d = 0; d < 8; d++) {
         int nx = x + DX[d], ny = y + DY[d];
         if (nx >= 0 && ny >= 0 && nx < b->w && ny < b->h)
             out[n++] = (uint32_t)((int64_t)t + (int64_t)DY[d] * b->w + DX[d]);
     }
     return n;
+}
+
+int rmg__bld_low_bit(uint64_t mask)
+{
+    /* De Bruijn multiplication: the isolated lowest bit times the sequence puts a unique 6-bit
+     * pattern in the top bits. */
+    static const int index[64] = {0,  1,  48, 2,  57, 49, 28, 3,  61, 58, 50, 42, 38, 29, 17, 4,
+                                  62, 55, 59, 36, 53, 51, 43, 22, 45, 39, 33, 30, 24, 18, 12, 5,
+                                  63, 47, 56, 27, 60, 41, 37, 16, 54, 35, 52, 21, 44, 32, 23, 11,
+                                  46, 26, 40, 15, 34, 20, 31, 10, 25, 14, 19, 9,  13, 8,  7,  6};
+    return index[((mask & (0 - mask)) * 0x03f79d71b4cb0a89ull) >> 58];
 }
 
 int rmg__bld_cheb(const rmg__bld *b, uint32_t a, uint32_t c)
@@ -307,10 +324,10 @@ rmg__bld_shape rmg__bld_shape_of(const rmg__bld *b, const char *key, int color)
 
 uint32_t rmg__bld_visit_tile(const rmg__bld *b, const rmg__bld_shape *s, uint32_t anchor)
 {
-    for (int bit = 0; bit < 48; bit++)
-        if (s->visit & ((uint64_t)1 << bit)) {
-            int x = rmg__bld_x(b, anchor) - (7 - bit % 8), y = rmg__bld_y(b, anchor) - (5 - bit / 8);
-            return (uint32_t)rmg__tile(b->w, b->h, x, y, rmg__bld_z(b, anchor));
-        }
-    return anchor;
+    uint64_t visit = s->visit & RMG__BLD_FOOT_BITS;
+    if (!visit)
+        return anchor;
+    int bit = rmg__bld_low_bit(visit);
+    int x = rmg__bld_x(b, anchor) - (7 - bit % 8), y = rmg__bld_y(b, anchor) - (5 - bit / 8);
+    return (uint32_t)rmg__tile(b->w, b->h, x, y, rmg__bld_z(b, anchor));
 }

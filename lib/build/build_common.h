@@ -36,6 +36,10 @@ bool rmg__bld_nbr(const rmg__bld *b, uint32_t t, int dir, uint32_t *out);
 /* The on-map neighbours of t in direction order 0..7 (as rmg__bld_nbr gives them), with one
  * division for the whole tile; returns how many. */
 int rmg__bld_nbrs(const rmg__bld *b, uint32_t t, uint32_t out[8]);
+/* Index of the lowest set bit of mask (mask != 0). */
+int rmg__bld_low_bit(uint64_t mask);
+/* The 48 bits of a footprint mask (6 rows of 8). */
+#define RMG__BLD_FOOT_BITS ((UINT64_C(1) << 48) - 1)
 /* Chebyshev distance between two tiles of the same level. */
 int rmg__bld_cheb(const rmg__bld *b, uint32_t a, uint32_t c);
 /* Squared Euclidean distance between two tiles (levels ignored). */

@@ -315,9 +315,11 @@ static bool coverable(const rmg__bld *b, int zone, int x, int y, int z)
 static bool obstacle_fits(const rmg__bld *b, uint64_t block, uint32_t anchor, int zone)
 {
     int ax = rmg__bld_x(b, anchor), ay = rmg__bld_y(b, anchor), z = rmg__bld_z(b, anchor);
-    for (int bit = 0; bit < 48; bit++)
-        if ((block & ((uint64_t)1 << bit)) && !coverable(b, zone, ax - (7 - bit % 8), ay - (5 - bit / 8), z))
+    for (uint64_t rest = block & RMG__BLD_FOOT_BITS; rest; rest &= rest - 1) {
+        int bit = rmg__bld_low_bit(rest);
+        if (!coverable(b, zone, ax - (7 - bit % 8), ay - (5 - bit / 8), z))
             return false;
+    }
     return true;
 }
 

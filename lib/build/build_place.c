@@ -1,6 +1,7 @@
 /* Placing the build stage's objects (teleports, shipyards, border guards' tents) inside a zone:
  * a footprint on open interior land, reachable from the zone's skeleton through the tile below
  * its entry, scored by distance from the centre or by repulsion (CON-21, ZON-35). */
+#include <math.h>
 #include <string.h>
 
 #include "build_stage.h"
@@ -20,10 +21,8 @@ static bool footprint_at(const rmg__bld *b, const rmg__bld_shape *sh, uint32_t a
 {
     int ax = rmg__bld_x(b, a), ay = rmg__bld_y(b, a), z = rmg__bld_z(b, a);
     f->n = 0;
-    uint64_t all = sh->block | sh->visit;
-    for (int bit = 0; bit < 48 && f->n < MAX_FOOT; bit++) {
-        if (!(all & ((uint64_t)1 << bit)))
-            continue;
+    for (uint64_t rest = (sh->block | sh->visit) & RMG__BLD_FOOT_BITS; rest && f->n < MAX_FOOT; rest &= rest - 1) {
+        int bit = rmg__bld_low_bit(rest);
         int x = ax - (7 - bit % 8), y = ay - (5 - bit / 8);
         if (x < 0 || y < 0)
             return false;
@@ -121,9 +120,14 @@ static bool fits(const rmg__bld *b, const rmg__bs_request *rq, const rmg__bld_sh
     return !rq->seal || seal_possible(b, f);
 }
 
+/* floor(sqrt(v)), 0 for v <= 0: the double's root corrected to the exact integer one. */
 static int64_t isqrt64(int64_t v)
 {
-    int64_t r = 0;
+    if (v <= 0)
+        return 0;
+    int64_t r = (int64_t)sqrt((double)v);
+    while (r > 0 && r * r > v)
+        r--;
     while ((r + 1) * (r + 1) <= v)
         r++;
     return r;

@@ -58,10 +58,11 @@ static void seal_borders(rmg__bstate *s)
         int zone = m->tile_zone[t];
         if (!rmg__bld_land_zone(&s->b, zone))
             continue;
-        for (int d = 0; d < 8; d++) {
-            uint32_t u;
-            if (rmg__bld_nbr(&s->b, t, d, &u) && m->tile_zone[u] != zone &&
-                rmg__bld_land_zone(&s->b, m->tile_zone[u])) {
+        uint32_t nb[8];
+        int n_nb = rmg__bld_nbrs(&s->b, t, nb);
+        for (int d = 0; d < n_nb; d++) {
+            uint32_t u = nb[d];
+            if (m->tile_zone[u] != zone && rmg__bld_land_zone(&s->b, m->tile_zone[u])) {
                 m->flags[t] |= RMG__T_BORDER | RMG__T_BLOCKED;
                 break;
             }

@@ -1,0 +1,73 @@
+/*
+ * Tile geometry of lib/build (build_common.c): the fast paths must give what the plain
+ * definitions give. rmg__bld_nbrs lists the on-map neighbours in direction order, as
+ * rmg__bld_nbr finds them one by one; rmg__bld_low_bit is the index of the lowest set bit.
+ */
+#include <string.h>
+
+#include "rmg_test.h"
+#include "build/build_common.h"
+
+/* Every tile of small grids, edges and corners included, on both levels. */
+static void test_neighbours_match_one_by_one(void **state)
+{
+    (void)state;
+    const int sizes[][2] = {{1, 1}, {2, 3}, {5, 4}, {7, 7}};
+    for (size_t s = 0; s < sizeof sizes / sizeof *sizes; s++) {
+        rmg__bld b;
+        memset(&b, 0, sizeof b);
+        b.w = sizes[s][0];
+        b.h = sizes[s][1];
+        b.levels = 2;
+        b.n = (uint32_t)(b.w * b.h * b.levels);
+        for (uint32_t t = 0; t < b.n; t++) {
+            uint32_t fast[8], slow[8];
+            int n_fast = rmg__bld_nbrs(&b, t, fast), n_slow = 0;
+            for (int d = 0; d < 8; d++) {
+                uint32_t u;
+                if (rmg__bld_nbr(&b, t, d, &u))
+                    slow[n_slow++] = u;
+            }
+            assert_int_equal(n_fast, n_slow);
+            assert_memory_equal(fast, slow, (size_t)n_slow * sizeof *slow);
+        }
+    }
+}
+
+static int naive_low_bit(uint64_t mask)
+{
+    int bit = 0;
+    while (!(mask & 1)) {
+        mask >>= 1;
+        bit++;
+    }
+    return bit;
+}
+
+static void test_low_bit(void **state)
+{
+    (void)state;
+    for (int bit = 0; bit < 64; bit++) {
+        uint64_t one = (uint64_t)1 << bit;
+        assert_int_equal(rmg__bld_low_bit(one), bit);
+        /* Higher bits do not matter. */
+        assert_int_equal(rmg__bld_low_bit(one | ~(one | (one - 1))), bit);
+    }
+    uint64_t x = 0x9E3779B97F4A7C15ull;
+    for (int i = 0; i < 1000; i++) {
+        x ^= x << 13;
+        x ^= x >> 7;
+        x ^= x << 17;
+        if (x)
+            assert_int_equal(rmg__bld_low_bit(x), naive_low_bit(x));
+    }
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_neighbours_match_one_by_one),
+        cmocka_unit_test(test_low_bit),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
