@@ -128,6 +128,14 @@ typedef struct rmg__placer {
     uint32_t *pos;
     uint32_t *open_n;
     uint32_t *free_n;              /* per zone: passable FREE tiles (the zone's public free area) */
+    /* Per tile, kept up to date like the open sets: how many of its neighbours are passable FREE
+     * tiles, and how many are passable and occupied (FREE, ENTRY, PASSAGE, GUARD or USED, not
+     * BLOCKED). The placement searches ask "does t touch ..." for every tile they look at. */
+    uint8_t *near_free, *near_busy;
+    /* Per tile: how many neighbours belong to the cluster being laid out (valid when
+     * near_cluster_epoch[t] == cluster_epoch). */
+    uint8_t *near_cluster;
+    uint32_t *near_cluster_epoch;
     struct rmg__pl_box { int x0, y0, x1, y1, level; } *box; /* per zone; level -1: several */
     uint32_t epoch;
     struct { uint32_t tile; bool walk; } cluster[RMG__PL_MAX_CLUSTER]; /* hub, pockets, entries */

@@ -84,14 +84,35 @@ static bool public_free(uint16_t f)
     return (f & RMG__T_FREE) && !(f & RMG__T_BLOCKED);
 }
 
-/* Keeps free_n of t's zone after t's flags went from `before` to their current value. */
-static void track_free(rmg__placer *p, size_t t, uint16_t before)
+/* Passable and occupied: what a cluster's entries and pockets may not touch outside it. */
+static bool busy(uint16_t f)
 {
-    unsigned z = p->m->tile_zone[t];
-    if (!z || z > p->m->zones.count)
+    return !(f & RMG__T_BLOCKED) && (f & OCCUPIED_PASSABLE);
+}
+
+static int neighbours(const rmg__placer *p, size_t t, size_t out[8]);
+
+/* Keeps free_n of t's zone and the near_free / near_busy counts of t's neighbours after t's
+ * flags went from `before` to their current value. */
+static void track_near(rmg__placer *p, size_t t, uint16_t before)
+{
+    uint16_t now = p->m->flags[t];
+    int d_free = (int)public_free(now) - (int)public_free(before), d_busy = (int)busy(now) - (int)busy(before);
+    if (d_free) {
+        unsigned z = p->m->tile_zone[t];
+        if (z && z <= p->m->zones.count)
+            p->free_n[z] += (uint32_t)d_free;
+    }
+    if (!d_free && !d_busy)
         return;
-    p->free_n[z] += public_free(p->m->flags[t]);
-    p->free_n[z] -= public_free(before);
+    size_t nbs[8];
+    int n = neighbours(p, t, nbs);
+    if (d_free)
+        for (int k = 0; k < n; k++)
+            p->near_free[nbs[k]] = (uint8_t)(p->near_free[nbs[k]] + d_free);
+    if (d_busy)
+        for (int k = 0; k < n; k++)
+            p->near_busy[nbs[k]] = (uint8_t)(p->near_busy[nbs[k]] + d_busy);
 }
 
 /* Bounding box and level of every zone (for the searches around a point). */
@@ -135,9 +156,14 @@ rmg_status rmg__pl_init(rmg__placer *p, rmg_context *ctx, struct rmg_map *m)
     p->rim = rmg__malloc(ctx, n);
     p->open_n = rmg__calloc(ctx, nz, sizeof *p->open_n);
     p->free_n = rmg__calloc(ctx, nz, sizeof *p->free_n);
+    p->near_free = rmg__calloc(ctx, n, 1);
+    p->near_busy = rmg__calloc(ctx, n, 1);
+    p->near_cluster = rmg__calloc(ctx, n, 1);
+    p->near_cluster_epoch = rmg__calloc(ctx, n, sizeof *p->near_cluster_epoch);
     p->box = rmg__malloc(ctx, nz * sizeof *p->box);
     if (!p->seen || !p->prev || !p->queue || !p->cand || !p->dist || !p->zone_tiles || !p->zone_start || !p->pos ||
-        !p->in_cluster || !p->rim || !p->open_n || !p->free_n || !p->box) {
+        !p->in_cluster || !p->rim || !p->open_n || !p->free_n || !p->box || !p->near_free || !p->near_busy ||
+        !p->near_cluster || !p->near_cluster_epoch) {
         rmg__pl_free(p);
         return rmg__error_nomem(ctx);
     }
@@ -162,7 +188,7 @@ rmg_status rmg__pl_init(rmg__placer *p, rmg_context *ctx, struct rmg_map *m)
         tile_xyz(m, t, &x, &y, &l);
         p->rim[t] = x == 0 || y == 0 || x + 1 == m->width || y + 1 == m->height;
         track(p, t);
-        track_free(p, t, 0);
+        track_near(p, t, 0);
     }
     return RMG_OK;
 }
@@ -182,6 +208,10 @@ void rmg__pl_free(rmg__placer *p)
     rmg__free(ctx, p->rim);
     rmg__free(ctx, p->open_n);
     rmg__free(ctx, p->free_n);
+    rmg__free(ctx, p->near_free);
+    rmg__free(ctx, p->near_busy);
+    rmg__free(ctx, p->near_cluster);
+    rmg__free(ctx, p->near_cluster_epoch);
     rmg__free(ctx, p->box);
     RMG__VEC_FREE(ctx, &p->undo);
     memset(p, 0, sizeof *p);
@@ -202,7 +232,7 @@ void rmg__pl_rollback(rmg__placer *p, rmg__pl_mark mk)
         m->flags[u->tile] = u->flags;
         m->tile_object[u->tile] = u->object;
         track(p, u->tile);
-        track_free(p, u->tile, before);
+        track_near(p, u->tile, before);
     }
     while (m->groups.count > mk.groups) {
         m->groups.count--;
@@ -304,7 +334,7 @@ static bool set_flags(rmg__placer *p, size_t t, uint16_t add)
         return false;
     p->m->flags[t] |= add;
     track(p, t);
-    track_free(p, t, u.flags);
+    track_near(p, t, u.flags);
     return true;
 }
 
@@ -313,6 +343,7 @@ static void new_cluster(rmg__placer *p)
 {
     if (++p->cluster_epoch == 0) {
         memset(p->in_cluster, 0, p->m->n_tiles * sizeof *p->in_cluster);
+        memset(p->near_cluster_epoch, 0, p->m->n_tiles * sizeof *p->near_cluster_epoch);
         p->cluster_epoch = 1;
     }
 }
@@ -322,30 +353,18 @@ static bool in_cluster(const rmg__placer *p, size_t t)
     return p->in_cluster[t] == p->cluster_epoch;
 }
 
-/* True if t touches a passable, occupied tile that is not part of the current cluster. */
+/* True if t touches a passable, occupied tile that is not part of the current cluster: every
+ * cluster tile is passable and occupied (the hub and pockets USED, entries ENTRY) from the
+ * moment cluster_add takes it, so this is the busy neighbours less the cluster's. */
 static bool touches_outside(const rmg__placer *p, size_t t)
 {
-    size_t nbs[8];
-    int n = neighbours(p, t, nbs);
-    for (int k = 0; k < n; k++) {
-        size_t nb = nbs[k];
-        if (in_cluster(p, nb))
-            continue;
-        uint16_t f = p->m->flags[nb];
-        if (!(f & RMG__T_BLOCKED) && (f & OCCUPIED_PASSABLE))
-            return true;
-    }
-    return false;
+    int mine = p->near_cluster_epoch[t] == p->cluster_epoch ? p->near_cluster[t] : 0;
+    return p->near_busy[t] > mine;
 }
 
-static bool touches_flag(const rmg__placer *p, size_t t, uint16_t flag)
+static bool touches_free(const rmg__placer *p, size_t t)
 {
-    size_t nbs[8];
-    int n = neighbours(p, t, nbs);
-    for (int k = 0; k < n; k++)
-        if ((p->m->flags[nbs[k]] & flag) && !(p->m->flags[nbs[k]] & RMG__T_BLOCKED))
-            return true;
-    return false;
+    return p->near_free[t] > 0;
 }
 
 /* ---- footprints ---------------------------------------------------------------------------------- */
@@ -358,7 +377,7 @@ static void normalize(uint64_t *block, uint64_t *visit)
 
 static int top_bit(uint64_t v)
 {
-    int b = 63;
+    int b = v >> 48 ? 63 : 47; /* footprints use the low 48 bits */
     while (b >= 0 && !(v & ((uint64_t)1 << b)))
         b--;
     return b;
@@ -420,22 +439,22 @@ static bool fits_at_ex(const rmg__placer *p, const rmg__pl_item *it, size_t e, i
     *az = ez;
     uint64_t all = block | visit;
     ptrdiff_t w = m->width;
-    for (int b = 0; b < 48; b++) {
-        if (b % 8 == 0 && !((all >> b) & 0xff)) {
-            b += 7; /* an empty footprint row */
-            continue;
+    /* Row by row (bit 8 * row + col), each row only up to its last set bit. */
+    for (int row = 0; row < 6; row++) {
+        int ty = *ay - (5 - row);
+        unsigned bits = (unsigned)(all >> (8 * row)) & 0xffu;
+        for (int col = 0; bits; col++, bits >>= 1) {
+            if (!(bits & 1u))
+                continue;
+            int tx = *ax - (7 - col);
+            if (tx < 0 || ty < 0 || tx >= m->width || ty >= m->height)
+                return false;
+            size_t t = (size_t)((ptrdiff_t)e + (ptrdiff_t)(ty - ey) * w + (tx - ex));
+            if (is_open(p, t, zone) || (over_free && is_path(p, t, zone)))
+                continue;
+            if (((visit >> (8 * row + col)) & 1u) || !is_wall(p, t, zone))
+                return false;
         }
-        uint64_t bit_mask = (uint64_t)1 << b;
-        if (!(all & bit_mask))
-            continue;
-        int tx = *ax - (7 - b % 8), ty = *ay - (5 - b / 8);
-        if (tx < 0 || ty < 0 || tx >= m->width || ty >= m->height)
-            return false;
-        size_t t = (size_t)((ptrdiff_t)e + (ptrdiff_t)(ty - ey) * w + (tx - ex));
-        if (is_open(p, t, zone) || (over_free && is_path(p, t, zone)))
-            continue;
-        if ((visit & bit_mask) || !is_wall(p, t, zone))
-            return false;
     }
     return true;
 }
@@ -454,7 +473,7 @@ static void unfree_tile(void *user, int tx, int ty)
     size_t t = rmg__tile(m->width, m->height, tx, ty, j->z);
     uint16_t before = m->flags[t];
     j->p->m->flags[t] = (uint16_t)(before & ~RMG__T_FREE);
-    track_free(j->p, t, before);
+    track_near(j->p, t, before);
 }
 
 /* Marks the footprint of the object that will get id `id` as rmg__map_stamp_object does
@@ -465,29 +484,28 @@ static bool mark_footprint(rmg__placer *p, uint64_t block, uint64_t visit, int a
 {
     struct rmg_map *m = p->m;
     uint64_t all = block | visit;
-    for (int b = 0; b < 48; b++) {
-        if (b % 8 == 0 && !((all >> b) & 0xff)) {
-            b += 7; /* an empty footprint row */
-            continue;
-        }
-        uint64_t bit = (uint64_t)1 << b;
-        int tx = ax - (7 - b % 8), ty = ay - (5 - b / 8);
-        if (!(all & bit) || tx < 0 || ty < 0 || tx >= m->width || ty >= m->height)
-            continue;
-        size_t t = rmg__tile(m->width, m->height, tx, ty, az);
-        rmg__pl_undo u = {(uint32_t)t, m->flags[t], m->tile_object[t]};
-        if (!RMG__VEC_PUSH(p->ctx, &p->undo, u))
-            return false;
-        if (visit & bit) {
-            m->flags[t] |= RMG__T_ENTRY | RMG__T_USED;
-            if (!m->tile_object[t])
+    for (int row = 0; row < 6; row++) {
+        int ty = ay - (5 - row);
+        unsigned bits = (unsigned)(all >> (8 * row)) & 0xffu;
+        for (int col = 0; bits; col++, bits >>= 1) {
+            int tx = ax - (7 - col);
+            if (!(bits & 1u) || tx < 0 || ty < 0 || tx >= m->width || ty >= m->height)
+                continue;
+            size_t t = rmg__tile(m->width, m->height, tx, ty, az);
+            rmg__pl_undo u = {(uint32_t)t, m->flags[t], m->tile_object[t]};
+            if (!RMG__VEC_PUSH(p->ctx, &p->undo, u))
+                return false;
+            if ((visit >> (8 * row + col)) & 1u) {
+                m->flags[t] |= RMG__T_ENTRY | RMG__T_USED;
+                if (!m->tile_object[t])
+                    m->tile_object[t] = id;
+            } else {
+                m->flags[t] |= RMG__T_OBJECT | RMG__T_BLOCKED | RMG__T_USED;
                 m->tile_object[t] = id;
-        } else {
-            m->flags[t] |= RMG__T_OBJECT | RMG__T_BLOCKED | RMG__T_USED;
-            m->tile_object[t] = id;
+            }
+            track(p, t);
+            track_near(p, t, u.flags);
         }
-        track(p, t);
-        track_free(p, t, u.flags);
     }
     return true;
 }
@@ -533,7 +551,7 @@ static void next_epoch(rmg__placer *p)
 static rmg_status connect(rmg__placer *p, size_t from, int zone, bool *ok)
 {
     *ok = false;
-    if (touches_flag(p, from, RMG__T_FREE)) {
+    if (touches_free(p, from)) {
         *ok = true;
         return RMG_OK;
     }
@@ -555,7 +573,7 @@ static rmg_status connect(rmg__placer *p, size_t from, int zone, bool *ok)
             p->seen[nb] = p->epoch;
             p->prev[nb] = (uint32_t)t;
             p->dist[nb] = p->dist[t] + 1;
-            if (touches_flag(p, nb, RMG__T_FREE)) {
+            if (touches_free(p, nb)) {
                 for (size_t c = nb; c != from; c = p->prev[c])
                     if (!set_flags(p, c, RMG__T_FREE))
                         return rmg__error_nomem(p->ctx);
@@ -668,7 +686,7 @@ static bool candidate(const rmg__placer *p, const rmg__pl_request *req, size_t t
     if (!is_open(p, t, req->zone))
         return req->over_free && !req->hub && is_path(p, t, req->zone);
     if (req->hub && pass == 0)
-        return touches_flag(p, t, RMG__T_FREE);
+        return touches_free(p, t);
     if (req->hub && pass == 1)
         return interior(p, t, req->zone);
     return true;
@@ -949,6 +967,16 @@ static bool cluster_add(rmg__placer *p, size_t t, bool pocket)
     p->in_cluster[t] = p->cluster_epoch;
     p->cluster[p->n_cluster].walk = pocket;
     p->n_cluster++;
+    size_t nbs[8];
+    int n = neighbours(p, t, nbs);
+    for (int k = 0; k < n; k++) {
+        size_t nb = nbs[k];
+        if (p->near_cluster_epoch[nb] != p->cluster_epoch) {
+            p->near_cluster_epoch[nb] = p->cluster_epoch;
+            p->near_cluster[nb] = 0;
+        }
+        p->near_cluster[nb]++;
+    }
     return true;
 }
 
