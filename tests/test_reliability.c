@@ -293,6 +293,39 @@ static void test_cancel_inside_a_stage_of_a_large_map(void **state)
     rmg_context_destroy(job.ctx);
 }
 
+static int stop_at_third_place_report(void *user, const char *stage, double fraction)
+{
+    int *reports = user;
+    (void)fraction;
+    return strcmp(stage, "place") == 0 && ++*reports == 3;
+}
+
+/* The place stage reports progress inside itself (after the layout and after growing the
+ * zones), so a host can stop it there and not only between stages. */
+static void test_cancel_inside_the_place_stage(void **state)
+{
+    (void)state;
+    int reports = 0;
+    rmg_context_options o;
+    rmg_context_options_init(&o);
+    o.progress = stop_at_third_place_report;
+    o.progress_user = &reports;
+    rmg_context *ctx = NULL;
+    assert_int_equal(rmg_context_create(&ctx, &o), RMG_OK);
+    rmg_generate_options go;
+    options(&go, 72, 1, NULL);
+    rmg_map *map = NULL;
+    assert_int_equal(rmg_generate(ctx, NULL, &go, &map), RMG_ERR_CANCELLED);
+    assert_null(map);
+    assert_int_equal(reports, 3);
+    rmg_error_info info;
+    memset(&info, 0, sizeof info);
+    info.struct_size = sizeof info;
+    rmg_context_error(ctx, &info);
+    assert_string_equal(info.stage, "place");
+    rmg_context_destroy(ctx);
+}
+
 /* A 1 ms budget gives RMG_ERR_LIMIT; a budget that ends inside the objects stage of a large
  * map stops it within the bound, not at the end of the stage. */
 static void test_budget_inside_a_stage_of_a_large_map(void **state)
@@ -500,6 +533,7 @@ int main(void)
         cmocka_unit_test(test_cancel_from_another_thread_stops_cleanly),
         cmocka_unit_test(test_time_budget_is_honoured),
         cmocka_unit_test(test_cancel_inside_a_stage_of_a_large_map),
+        cmocka_unit_test(test_cancel_inside_the_place_stage),
         cmocka_unit_test(test_budget_inside_a_stage_of_a_large_map),
         cmocka_unit_test(test_threads_generate_independently),
         cmocka_unit_test(test_oom_through_whole_generation),

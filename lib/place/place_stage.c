@@ -758,9 +758,13 @@ rmg_status rmg__stage_place(rmg__gen *g)
         st = run_layout(&pc);
     }
     if (st == RMG_OK)
+        st = rmg__check_stop(pc.ctx, "place", 0.4);
+    if (st == RMG_OK)
         st = add_game_zones(&pc);
     if (st == RMG_OK)
         st = grow_zones(&pc);
+    if (st == RMG_OK)
+        st = rmg__check_stop(pc.ctx, "place", 0.8);
     if (st == RMG_OK)
         st = add_filler(&pc);
     if (st == RMG_OK && pc.mirror)
