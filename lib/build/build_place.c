@@ -86,6 +86,23 @@ static bool seal_possible(const rmg__bld *b, const foot *f)
     return true;
 }
 
+/* set: marks RMG__MK_REACHABLE where the last search went; else clears it. A search from the
+ * zone's skeleton stays in the zone, so only the zone's tiles and the skeleton (its sources) can
+ * carry the mark: those are looked at, not the whole map. */
+static void mark_search_area(rmg__bstate *s, int zone, bool set)
+{
+    const rmg__u32vec *free_tiles = &s->zfree[zone - 1];
+    size_t n_zone = s->zi.start[zone + 1] - s->zi.start[zone];
+    const uint32_t *zone_tiles = s->zi.tiles + s->zi.start[zone];
+    for (size_t i = 0; i < n_zone + free_tiles->count; i++) {
+        uint32_t t = i < n_zone ? zone_tiles[i] : free_tiles->items[i - n_zone];
+        if (!set)
+            s->b.mark[t] &= (uint8_t)~RMG__MK_REACHABLE;
+        else if (s->b.seen[t] == s->b.stamp)
+            s->b.mark[t] |= RMG__MK_REACHABLE;
+    }
+}
+
 /* Marks with RMG__MK_REACHABLE the open interior of zone that its skeleton reaches: candidates
  * in pockets cut off by borders are skipped before the costlier per-candidate search. */
 static void mark_reachable(rmg__bstate *s, int zone)
@@ -93,15 +110,12 @@ static void mark_reachable(rmg__bstate *s, int zone)
     if (!s->zfree[zone - 1].count)
         return;
     rmg__bs_reach(s, zone, RMG__NO_TILE, NULL, 0);
-    for (uint32_t t = 0; t < s->b.n; t++)
-        if (s->b.seen[t] == s->b.stamp)
-            s->b.mark[t] |= RMG__MK_REACHABLE;
+    mark_search_area(s, zone, true);
 }
 
-static void clear_reachable(rmg__bstate *s)
+static void clear_reachable(rmg__bstate *s, int zone)
 {
-    for (uint32_t t = 0; t < s->b.n; t++)
-        s->b.mark[t] &= (uint8_t)~RMG__MK_REACHABLE;
+    mark_search_area(s, zone, false);
 }
 
 static bool fits(const rmg__bld *b, const rmg__bs_request *rq, const rmg__bld_shape *sh, uint32_t a, foot *f)
@@ -288,10 +302,12 @@ static uint32_t place_once(rmg__bstate *s, const rmg__bs_request *rq, uint32_t *
     size_t n_best = 0;
     foot f;
     mark_reachable(s, rq->zone);
-    for (uint32_t a = 0; a < s->b.n; a++)
-        if (s->b.m->tile_zone[a] == rq->zone && fits(&s->b, rq, &sh, a, &f))
+    for (uint32_t i = s->zi.start[rq->zone]; i < s->zi.start[rq->zone + 1]; i++) {
+        uint32_t a = s->zi.tiles[i]; /* the zone's tiles in map order */
+        if (fits(&s->b, rq, &sh, a, &f))
             keep_best(best, &n_best, score_at(s, rq, &f, ring), a);
-    clear_reachable(s);
+    }
+    clear_reachable(s, rq->zone);
     for (size_t i = 0; i < n_best; i++) {
         footprint_at(&s->b, &sh, best[i].anchor, &f);
         uint32_t excl[MAX_EXCL];
@@ -341,8 +357,9 @@ static uint32_t mirror_once(rmg__bstate *s, const rmg__bs_request *top, const rm
         if (s->b.m->zones.items[i].level == 1 && rmg__bld_land_zone(&s->b, (int)i + 1))
             mark_reachable(s, (int)i + 1);
     mark_reachable(s, top->zone);
-    for (uint32_t a = 0; a < plane; a++) {
-        if (s->b.m->tile_zone[a] != top->zone || !fits(&s->b, top, &sh_top, a, &f))
+    for (uint32_t i = s->zi.start[top->zone]; i < s->zi.start[top->zone + 1]; i++) {
+        uint32_t a = s->zi.tiles[i]; /* the zone's tiles in map order */
+        if (a >= plane || !fits(&s->b, top, &sh_top, a, &f))
             continue;
         low.zone = s->b.m->tile_zone[a + plane];
         if (!rmg__bld_land_zone(&s->b, low.zone) || s->start[low.zone - 1] == RMG__NO_TILE ||
@@ -350,7 +367,10 @@ static uint32_t mirror_once(rmg__bstate *s, const rmg__bs_request *top, const rm
             continue;
         keep_best(best, &n_best, score_at(s, top, &f, ring), a);
     }
-    clear_reachable(s);
+    for (size_t i = 0; i < s->b.m->zones.count; i++)
+        if (s->b.m->zones.items[i].level == 1 && rmg__bld_land_zone(&s->b, (int)i + 1))
+            clear_reachable(s, (int)i + 1);
+    clear_reachable(s, top->zone);
     for (size_t i = 0; i < n_best; i++) {
         uint32_t a = best[i].anchor;
         footprint_at(&s->b, &sh_top, a, &f);
