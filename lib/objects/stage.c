@@ -57,6 +57,14 @@ typedef struct zone_ctx {
     bool *single;                   /* per entry: OBJ-10 */
     uint16_t *fam;                  /* per entry: FAM_* bits (limit families, see family_bits) */
     bool *retired;                  /* per entry: its reward found no room */
+    /* The candidates (weight > 0) in entry order, with their values, weights and OBJ-10 flags:
+     * what the group draws pick among (most entries of a zone's list are no candidate there,
+     * and a draw with them left out picks the same entries from the same draws). */
+    size_t *cand;
+    size_t n_cand;
+    int64_t *cand_value;
+    uint64_t *cand_weight;
+    bool *cand_single;
     int64_t hill_forts, war_machines;
 } zone_ctx;
 
@@ -216,7 +224,12 @@ static rmg_status zone_arrays(stage *s, zone_ctx *z)
     z->single = rmg__calloc(s->ctx, n + 1, sizeof *z->single);
     z->fam = rmg__calloc(s->ctx, n + 1, sizeof *z->fam);
     z->retired = rmg__calloc(s->ctx, n + 1, sizeof *z->retired);
-    if (!z->uid || !z->count || !z->value || !z->weight || !z->single || !z->retired || !z->fam)
+    z->cand = rmg__calloc(s->ctx, n + 1, sizeof *z->cand);
+    z->cand_value = rmg__calloc(s->ctx, n + 1, sizeof *z->cand_value);
+    z->cand_weight = rmg__calloc(s->ctx, n + 1, sizeof *z->cand_weight);
+    z->cand_single = rmg__calloc(s->ctx, n + 1, sizeof *z->cand_single);
+    if (!z->uid || !z->count || !z->value || !z->weight || !z->single || !z->retired || !z->fam || !z->cand ||
+        !z->cand_value || !z->cand_weight || !z->cand_single)
         return rmg__error_nomem(s->ctx);
     for (size_t i = 0; i < n; i++) {
         const rmg__eff_entry *e = &z->list.items.items[i];
@@ -271,6 +284,10 @@ static void free_stage(stage *s)
         rmg__free(s->ctx, z->single);
         rmg__free(s->ctx, z->fam);
         rmg__free(s->ctx, z->retired);
+        rmg__free(s->ctx, z->cand);
+        rmg__free(s->ctx, z->cand_value);
+        rmg__free(s->ctx, z->cand_weight);
+        rmg__free(s->ctx, z->cand_single);
     }
     rmg__free(s->ctx, s->zones);
     rmg__eff_free(&s->lmap);
@@ -554,6 +571,16 @@ static void zone_candidates(stage *s, zone_ctx *z)
                   rmg__details_may_hold_spell(s->c, s->g->sol.spell_allowed, d, e);
         z->weight[i] = ok ? (uint64_t)e->frequency : 0;
     }
+    z->n_cand = 0;
+    for (size_t i = 0; i < z->list.items.count; i++) {
+        if (!z->weight[i])
+            continue;
+        z->cand[z->n_cand] = i;
+        z->cand_value[z->n_cand] = z->value[i];
+        z->cand_weight[z->n_cand] = z->weight[i];
+        z->cand_single[z->n_cand] = z->single[i];
+        z->n_cand++;
+    }
 }
 
 
@@ -591,10 +618,12 @@ static int64_t pending_in(const stage *s, uint16_t bit)
     return n;
 }
 
-static bool trs_available(void *user, size_t i)
+/* i: a candidate index (zone_ctx.cand). */
+static bool trs_available(void *user, size_t ci)
 {
     stage *s = user;
     zone_ctx *z = s->cur;
+    size_t i = z->cand[ci];
     const rmg__eff_entry *e = &z->list.items.items[i];
     uint16_t fam = z->fam[i];
     if (z->retired[i])
@@ -624,16 +653,16 @@ static bool trs_available(void *user, size_t i)
     return true;
 }
 
-static void trs_taken(void *user, size_t i)
+static void trs_taken(void *user, size_t ci)
 {
     stage *s = user;
     if (s->n_pending < RMG__TRS_MAX_OBJECTS)
-        s->pending[s->n_pending++] = i;
+        s->pending[s->n_pending++] = s->cur->cand[ci];
 }
 
 static rmg__trs_source draw_source(stage *s, zone_ctx *z, bool reward)
 {
-    rmg__trs_source src = {z->list.items.count, z->value, z->weight, z->single, trs_available, trs_taken, s};
+    rmg__trs_source src = {z->n_cand, z->cand_value, z->cand_weight, z->cand_single, trs_available, trs_taken, s};
     s->cur = z;
     s->n_pending = 0;
     s->reward_mode = reward;
@@ -645,7 +674,10 @@ static rmg__trs_source draw_source(stage *s, zone_ctx *z, bool reward)
 static size_t draw_group(stage *s, zone_ctx *z, int64_t T, rmg_rng *rng, bool reward, size_t *out)
 {
     rmg__trs_source src = draw_source(s, z, reward);
-    return rmg__trs_group(&src, T, rng, s->scratch, out);
+    size_t n = rmg__trs_group(&src, T, rng, s->scratch, out);
+    for (size_t k = 0; k < n; k++)
+        out[k] = z->cand[out[k]]; /* candidate index -> entry index */
+    return n;
 }
 
 /* TRS-06: no total of the range can start a group any more (limits reached, objects retired). */
