@@ -70,6 +70,7 @@ static void track(rmg__placer *p, size_t t)
         return;
     uint32_t first = p->zone_start[z], end = first + p->open_n[z];
     bool open = !(p->m->flags[t] & NOT_OPEN), in = p->pos[t] < end;
+    p->open_here[t] = open;
     if (open && !in) {
         open_swap(p, p->pos[t], end);
         p->open_n[z]++;
@@ -138,6 +139,34 @@ static void zone_boxes(rmg__placer *p)
     }
 }
 
+/* zone_edge: the tiles next to another zone (b), widened by one step along rows, then along
+ * columns. A tile u of another zone within 2 steps of t puts the middle tile between them
+ * (next to both) or t itself next to a zone change, so this is exactly "another zone within 2
+ * steps". The per-tile scratch p->queue holds b and the row pass. */
+static void mark_zone_edges(rmg__placer *p)
+{
+    const struct rmg_map *m = p->m;
+    size_t w = (size_t)m->width, plane = w * (size_t)m->height;
+    uint32_t *b = p->queue;
+    for (size_t t = 0; t < m->n_tiles; t++) {
+        size_t nbs[8];
+        int n = neighbours(p, t, nbs);
+        b[t] = 0;
+        for (int k = 0; k < n && !b[t]; k++)
+            b[t] = m->tile_zone[nbs[k]] != m->tile_zone[t];
+    }
+    for (size_t t = 0; t < m->n_tiles; t++) {
+        size_t x = t % plane % w;
+        p->zone_edge[t] = (uint8_t)(b[t] || (x > 0 && b[t - 1]) || (x + 1 < w && b[t + 1]));
+    }
+    for (size_t t = 0; t < m->n_tiles; t++)
+        b[t] = p->zone_edge[t];
+    for (size_t t = 0; t < m->n_tiles; t++) {
+        size_t y = t % plane / w;
+        p->zone_edge[t] = (uint8_t)(b[t] || (y > 0 && b[t - w]) || (y + 1 < (size_t)m->height && b[t + w]));
+    }
+}
+
 rmg_status rmg__pl_init(rmg__placer *p, rmg_context *ctx, struct rmg_map *m)
 {
     memset(p, 0, sizeof *p);
@@ -160,10 +189,12 @@ rmg_status rmg__pl_init(rmg__placer *p, rmg_context *ctx, struct rmg_map *m)
     p->near_busy = rmg__calloc(ctx, n, 1);
     p->near_cluster = rmg__calloc(ctx, n, 1);
     p->near_cluster_epoch = rmg__calloc(ctx, n, sizeof *p->near_cluster_epoch);
+    p->open_here = rmg__calloc(ctx, n, 1);
+    p->zone_edge = rmg__calloc(ctx, n, 1);
     p->box = rmg__malloc(ctx, nz * sizeof *p->box);
     if (!p->seen || !p->prev || !p->queue || !p->cand || !p->dist || !p->zone_tiles || !p->zone_start || !p->pos ||
         !p->in_cluster || !p->rim || !p->open_n || !p->free_n || !p->box || !p->near_free || !p->near_busy ||
-        !p->near_cluster || !p->near_cluster_epoch) {
+        !p->near_cluster || !p->near_cluster_epoch || !p->open_here || !p->zone_edge) {
         rmg__pl_free(p);
         return rmg__error_nomem(ctx);
     }
@@ -190,6 +221,7 @@ rmg_status rmg__pl_init(rmg__placer *p, rmg_context *ctx, struct rmg_map *m)
         track(p, t);
         track_near(p, t, 0);
     }
+    mark_zone_edges(p);
     return RMG_OK;
 }
 
@@ -212,6 +244,8 @@ void rmg__pl_free(rmg__placer *p)
     rmg__free(ctx, p->near_busy);
     rmg__free(ctx, p->near_cluster);
     rmg__free(ctx, p->near_cluster_epoch);
+    rmg__free(ctx, p->open_here);
+    rmg__free(ctx, p->zone_edge);
     rmg__free(ctx, p->box);
     RMG__VEC_FREE(ctx, &p->undo);
     memset(p, 0, sizeof *p);
@@ -801,12 +835,11 @@ static int snugness(const rmg__placer *p, size_t t, int zone)
     int x, y, z, n = 0;
     tile_xyz(m, t, &x, &y, &z);
     ptrdiff_t w = m->width;
-    if (x >= 2 && y >= 2 && x + 2 < m->width && y + 2 < m->height) {
+    if (x >= 2 && y >= 2 && x + 2 < m->width && y + 2 < m->height && !p->zone_edge[t]) {
+        /* Every tile of the square is of t's zone (t is open land of `zone`). */
         for (int dy = -2; dy <= 2; dy++) {
-            size_t row = (size_t)((ptrdiff_t)t + dy * w - 2);
-            const uint16_t *zr = &m->tile_zone[row], *fr = &m->flags[row];
-            for (int dx = 0; dx < 5; dx++)
-                n += zr[dx] != zone || (fr[dx] & NOT_OPEN);
+            const uint8_t *row = &p->open_here[(size_t)((ptrdiff_t)t + dy * w - 2)];
+            n += 5 - (row[0] + row[1] + row[2] + row[3] + row[4]);
         }
         return n;
     }
