@@ -262,6 +262,7 @@ static void open_space(rmg__bld *b, const uint32_t *tiles, size_t n, zone_user *
 typedef struct obstacle_defs {
     const rmg__object_def **defs;  /* content obstacles, biggest footprint first */
     size_t n;
+    const rmg__object_def **fit;   /* scratch (n): those of one terrain, same order */
 } obstacle_defs;
 
 static int popcount48(uint64_t m)
@@ -275,12 +276,13 @@ static int popcount48(uint64_t m)
 static rmg_status collect_obstacle_defs(rmg__bld *b, obstacle_defs *od)
 {
     const struct rmg_content *c = b->g->content;
-    od->defs = NULL;
+    od->defs = od->fit = NULL;
     od->n = 0;
     if (!c || !c->map_objects)
         return RMG_OK;
     od->defs = rmg__malloc(b->ctx, (c->n_map_objects ? c->n_map_objects : 1) * sizeof *od->defs);
-    if (!od->defs)
+    od->fit = rmg__malloc(b->ctx, (c->n_map_objects ? c->n_map_objects : 1) * sizeof *od->fit);
+    if (!od->defs || !od->fit)
         return rmg__error_nomem(b->ctx);
     for (size_t i = 0; i < c->n_map_objects; i++) {
         const rmg__object_def *d = &c->map_objects[i];
@@ -329,14 +331,19 @@ static rmg_status obstacle_objects(rmg__bld *b, const rmg__map_zone *z, uint32_t
     if (!od->n)
         return RMG_OK;
     rmg_rng_shuffle(rng, tiles, n, sizeof *tiles);
+    /* The obstacles the zone's terrain allows, picked once for the zone rather than per tile. */
     uint32_t terrain_bit = z->terrain >= 0 && z->terrain < 32 ? 1u << z->terrain : 0;
+    size_t n_fit = 0;
+    for (size_t k = 0; k < od->n; k++)
+        if (!od->defs[k]->terrains || (od->defs[k]->terrains & terrain_bit))
+            od->fit[n_fit++] = od->defs[k];
     for (size_t i = 0; i < n; i++) {
         uint32_t t = tiles[i];
         if (!coverable(b, z->id, rmg__bld_x(b, t), rmg__bld_y(b, t), z->level))
             continue;
-        for (size_t k = 0; k < od->n; k++) {
-            const rmg__object_def *d = od->defs[k];
-            if ((d->terrains && !(d->terrains & terrain_bit)) || !obstacle_fits(b, d->footprint.block, t, z->id))
+        for (size_t k = 0; k < n_fit; k++) {
+            const rmg__object_def *d = od->fit[k];
+            if (!obstacle_fits(b, d->footprint.block, t, z->id))
                 continue;
             rmg__map_object *o = rmg__map_add_object(b->m, d->key, RMG_OBJECT_OBSTACLE, rmg__bld_x(b, t),
                                                      rmg__bld_y(b, t), z->level);
@@ -477,7 +484,7 @@ rmg_status rmg__finish_obstacles(rmg__gen *g)
     uint32_t *tiles = rmg__malloc(b.ctx, (size_t)b.n * sizeof *tiles);
     key_heap heap = {NULL, 0, 0};
     uint8_t *clear_blocks = rmg__malloc(b.ctx, (size_t)bw * (size_t)bh);
-    obstacle_defs od = {NULL, 0};
+    obstacle_defs od = {NULL, 0, NULL};
     rmg__bld_zone_index zi = {NULL, NULL};
     if (!tiles || !clear_blocks)
         st = rmg__error_nomem(b.ctx);
@@ -501,6 +508,7 @@ rmg_status rmg__finish_obstacles(rmg__gen *g)
     RMG__VEC_FREE(b.ctx, &heap);
     rmg__free(b.ctx, clear_blocks);
     rmg__free(b.ctx, (void *)od.defs);
+    rmg__free(b.ctx, (void *)od.fit);
     rmg__bld_free(&b);
     return st;
 }
