@@ -237,8 +237,14 @@ static void out_g15(json_out *w, double v)
     out_bytes(w, tmp, n > 0 ? (size_t)n : 0);
 }
 
-/* The escape sequence of a byte that cannot stand in a JSON string as it is, NULL for the
- * others; control characters other than \n \r \t become \u00XX (written into `hex`). */
+/* True for the bytes that cannot stand in a JSON string as they are. */
+static bool needs_escape(unsigned char c)
+{
+    return c < 0x20 || c == '"' || c == '\\';
+}
+
+/* The escape sequence of a byte that cannot stand in a JSON string as it is (needs_escape):
+ * control characters other than \n \r \t become \u00XX (written into `hex`). */
 static const char *json_escape(unsigned char c, char hex[7])
 {
     switch (c) {
@@ -253,8 +259,6 @@ static const char *json_escape(unsigned char c, char hex[7])
     case '\t':
         return "\\t";
     default:
-        if (c >= 0x20)
-            return NULL;
         snprintf(hex, 7, "\\u%04x", c);
         return hex;
     }
@@ -265,14 +269,13 @@ static void out_string(json_out *w, const char *s)
     out_char(w, '"');
     const char *run = s ? s : "";
     for (const char *p = run;; p++) {
-        char hex[7];
-        const char *esc = *p ? json_escape((unsigned char)*p, hex) : NULL;
-        if (*p && !esc)
+        if (*p && !needs_escape((unsigned char)*p))
             continue;
         out_bytes(w, run, (size_t)(p - run));
         if (!*p)
             break;
-        out_str(w, esc);
+        char hex[7];
+        out_str(w, json_escape((unsigned char)*p, hex));
         run = p + 1;
     }
     out_char(w, '"');
