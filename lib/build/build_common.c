@@ -229,9 +229,13 @@ uint32_t rmg__bld_dijkstra(rmg__bld *b, const uint32_t *sources, size_t n_source
         heap_down(b, 0, size);
         if (goal(b, t, user))
             return t + 1;
+        int x = rmg__bld_x(b, t), y = rmg__bld_y(b, t); /* once per tile, not per direction */
         for (int d = 0; d < 8; d++) {
-            uint32_t u;
-            if (!rmg__bld_nbr(b, t, d, &u) || (b->seen[u] == stamp && b->heap_pos[u] < 0))
+            int nx = x + DX[d], ny = y + DY[d];
+            if (nx < 0 || ny < 0 || nx >= b->w || ny >= b->h)
+                continue;
+            uint32_t u = (uint32_t)((int64_t)t + (int64_t)DY[d] * b->w + DX[d]);
+            if (b->seen[u] == stamp && b->heap_pos[u] < 0)
                 continue;
             uint32_t c = cost(b, u, user);
             if (c == 0)
