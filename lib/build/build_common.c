@@ -4,8 +4,6 @@
 
 #include "build_common.h"
 
-static const int DX[8] = {0, 1, 0, -1, 1, 1, -1, -1};
-static const int DY[8] = {-1, 0, 1, 0, -1, 1, 1, -1};
 
 rmg_status rmg__bld_init(rmg__bld *b, rmg__gen *g)
 {
@@ -84,32 +82,11 @@ void rmg__bld_zone_index_free(rmg__bld *b, rmg__bld_zone_index *zi)
 
 bool rmg__bld_nbr(const rmg__bld *b, uint32_t t, int dir, uint32_t *out)
 {
-    int x = rmg__bld_x(b, t) + DX[dir], y = rmg__bld_y(b, t) + DY[dir];
+    int x = rmg__bld_x(b, t) + rmg__bld_dx(dir), y = rmg__bld_y(b, t) + rmg__bld_dy(dir);
     if (x < 0 || y < 0 || x >= b->w || y >= b->h)
         return false;
     *out = (uint32_t)rmg__tile(b->w, b->h, x, y, rmg__bld_z(b, t));
     return true;
-}
-
-int rmg__bld_nbrs(const rmg__bld *b, uint32_t t, uint32_t out[8])
-{
-    uint32_t row = t / (uint32_t)b->w;
-    int x = (int)(t - row * (uint32_t)b->w), n = 0;
-    while (row >= (uint32_t)b->h)
-        row -= (uint32_t)b->h;
-    int y = (int)row;
-    if (x > 0 && y > 0 && x < b->w - 1 && y < b->h - 1) {
-        /* Off every edge (most tiles): all eight, without a bounds check each. */
-        for (int d = 0; d < 8; d++)
-            out[d] = (uint32_t)((int64_t)t + (int64_t)DY[d] * b->w + DX[d]);
-        return 8;
-    }
-    for (int d = 0; d < 8; d++) {
-        int nx = x + DX[d], ny = y + DY[d];
-        if (nx >= 0 && ny >= 0 && nx < b->w && ny < b->h)
-            out[n++] = (uint32_t)((int64_t)t + (int64_t)DY[d] * b->w + DX[d]);
-    }
-    return n;
 }
 
 int rmg__bld_low_bit(uint64_t mask)
@@ -231,10 +208,10 @@ uint32_t rmg__bld_dijkstra(rmg__bld *b, const uint32_t *sources, size_t n_source
             return t + 1;
         int x = rmg__bld_x(b, t), y = rmg__bld_y(b, t); /* once per tile, not per direction */
         for (int d = 0; d < 8; d++) {
-            int nx = x + DX[d], ny = y + DY[d];
+            int nx = x + rmg__bld_dx(d), ny = y + rmg__bld_dy(d);
             if (nx < 0 || ny < 0 || nx >= b->w || ny >= b->h)
                 continue;
-            uint32_t u = (uint32_t)((int64_t)t + (int64_t)DY[d] * b->w + DX[d]);
+            uint32_t u = (uint32_t)((int64_t)t + (int64_t)rmg__bld_dy(d) * b->w + rmg__bld_dx(d));
             if (b->seen[u] == stamp && b->heap_pos[u] < 0)
                 continue;
             uint32_t c = cost(b, u, user);

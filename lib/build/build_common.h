@@ -31,11 +31,45 @@ static inline int rmg__bld_x(const rmg__bld *b, uint32_t t) { return (int)(t % (
 static inline int rmg__bld_y(const rmg__bld *b, uint32_t t) { return (int)((t / (uint32_t)b->w) % (uint32_t)b->h); }
 static inline int rmg__bld_z(const rmg__bld *b, uint32_t t) { return (int)(t / ((uint32_t)b->w * (uint32_t)b->h)); }
 
+/* The step of direction d: 0..3 orthogonal (N E S W), 4..7 diagonal (NE SE SW NW). */
+static inline int rmg__bld_dx(int d)
+{
+    static const int dx[8] = {0, 1, 0, -1, 1, 1, -1, -1};
+    return dx[d];
+}
+
+static inline int rmg__bld_dy(int d)
+{
+    static const int dy[8] = {-1, 0, 1, 0, -1, 1, 1, -1};
+    return dy[d];
+}
+
 /* Neighbour `dir` (0..3 orthogonal, 4..7 diagonal) of t on the same level; false off the map. */
 bool rmg__bld_nbr(const rmg__bld *b, uint32_t t, int dir, uint32_t *out);
 /* The on-map neighbours of t in direction order 0..7 (as rmg__bld_nbr gives them), with one
- * division for the whole tile; returns how many. */
-int rmg__bld_nbrs(const rmg__bld *b, uint32_t t, uint32_t out[8]);
+ * division for the whole tile; returns how many. Inline: the searches call it for every tile
+ * they take. */
+static inline int rmg__bld_nbrs(const rmg__bld *b, uint32_t t, uint32_t out[8])
+{
+    uint32_t row = t / (uint32_t)b->w;
+    int x = (int)(t - row * (uint32_t)b->w), n = 0;
+    while (row >= (uint32_t)b->h)
+        row -= (uint32_t)b->h;
+    int y = (int)row;
+    if (x > 0 && y > 0 && x < b->w - 1 && y < b->h - 1) {
+        /* Off every edge (most tiles): all eight, without a bounds check each. */
+        for (int d = 0; d < 8; d++)
+            out[d] = (uint32_t)((int64_t)t + (int64_t)rmg__bld_dy(d) * b->w + rmg__bld_dx(d));
+        return 8;
+    }
+    for (int d = 0; d < 8; d++) {
+        int nx = x + rmg__bld_dx(d), ny = y + rmg__bld_dy(d);
+        if (nx >= 0 && ny >= 0 && nx < b->w && ny < b->h)
+            out[n++] = (uint32_t)((int64_t)t + (int64_t)rmg__bld_dy(d) * b->w + rmg__bld_dx(d));
+    }
+    return n;
+}
+
 /* Index of the lowest set bit of mask (mask != 0). */
 int rmg__bld_low_bit(uint64_t mask);
 /* The 48 bits of a footprint mask (6 rows of 8). */
