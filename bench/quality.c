@@ -61,6 +61,9 @@ typedef struct tally {
     long limit_bad;
     long requested[3], placed[3], shortfalls, shortfall_warnings;
     long unplaceable;                       /* requested beyond what exhausted ranges could place */
+    /* Placed / placeable per zone, by the tiles the zone has per requested group (the template's
+     * densities: TRS-03 asks one group per 640 / density-sum tiles): < 10, < 20, < 30, < 40, more. */
+    long dense_placeable[5], dense_placed[5];
     long short_exhausted, short_starved, short_room; /* shortfall warnings by cause */
     long groups, trs_first_bad, trs_next_bad, trs_loop_bad, trs_stopped_open;
     /* guards */
@@ -734,18 +737,38 @@ static void measure_terrains_and_limits(const rmg_map *m, const rmg_content *con
     free(per_map);
 }
 
+static int density_bucket(size_t tiles, long requested)
+{
+    int b = 0;
+    while (b < 4 && (long)tiles >= 10L * (b + 1) * requested)
+        b++;
+    return b;
+}
+
 static void measure_densities(const rmg_map *m, tally *q)
 {
     if (m->zone_stats)
-        for (size_t z = 0; z < m->zones.count; z++)
-            for (int r = 0; r < 3 && rmg__place_mirror_of(m, (int)z + 1) == 0; r++) { /* a copy repeats its source */
+        for (size_t z = 0; z < m->zones.count; z++) {
+            if (rmg__place_mirror_of(m, (int)z + 1) != 0)
+                continue; /* a copy repeats its source */
+            long zone_want = 0, zone_placeable = 0, zone_got = 0;
+            for (int r = 0; r < 3; r++) {
                 int want = m->zone_stats[z].groups_requested[r], got = m->zone_stats[z].groups_placed[r];
+                bool exhausted = m->zone_stats[z].range_exhausted[r];
                 q->requested[r] += want;
                 q->placed[r] += got;
                 q->shortfalls += got < want;
-                if (m->zone_stats[z].range_exhausted[r])
-                    q->unplaceable += want - got;
+                q->unplaceable += exhausted ? want - got : 0;
+                zone_want += want;
+                zone_placeable += exhausted ? got : want;
+                zone_got += got;
             }
+            if (zone_want > 0) {
+                int b = density_bucket(m->zones.items[z].n_tiles, zone_want);
+                q->dense_placeable[b] += zone_placeable;
+                q->dense_placed[b] += zone_got;
+            }
+        }
     for (size_t i = 0; i < m->warnings.count; i++) {
         const char *w = m->warnings.items[i];
         if (!strstr(w, "groups placed"))
@@ -1096,6 +1119,10 @@ static void tally_add(tally *to, const tally *from)
     ADD(requested[0]); ADD(requested[1]); ADD(requested[2]);
     ADD(placed[0]); ADD(placed[1]); ADD(placed[2]); ADD(shortfalls); ADD(shortfall_warnings);
     ADD(unplaceable); ADD(short_exhausted); ADD(short_starved); ADD(short_room);
+    for (int b = 0; b < 5; b++) {
+        ADD(dense_placeable[b]);
+        ADD(dense_placed[b]);
+    }
     ADD(groups); ADD(trs_first_bad); ADD(trs_next_bad); ADD(trs_loop_bad); ADD(trs_stopped_open);
     ADD(monsters); ADD(guard_bad);
 #undef ADD
@@ -1170,6 +1197,16 @@ METRIC(m_placed, pct(q->placed[0] + q->placed[1] + q->placed[2], q->requested[0]
 METRIC(m_placeable, pct(q->placed[0] + q->placed[1] + q->placed[2],
                        q->requested[0] + q->requested[1] + q->requested[2] - q->unplaceable))
 METRIC(m_unplaceable, (double)q->unplaceable)
+METRIC(m_dense0, pct(q->dense_placed[0], q->dense_placeable[0]))
+METRIC(m_dense1, pct(q->dense_placed[1], q->dense_placeable[1]))
+METRIC(m_dense2, pct(q->dense_placed[2], q->dense_placeable[2]))
+METRIC(m_dense3, pct(q->dense_placed[3], q->dense_placeable[3]))
+METRIC(m_dense4, pct(q->dense_placed[4], q->dense_placeable[4]))
+METRIC(m_dense0_n, (double)q->dense_placeable[0])
+METRIC(m_dense1_n, (double)q->dense_placeable[1])
+METRIC(m_dense2_n, (double)q->dense_placeable[2])
+METRIC(m_dense3_n, (double)q->dense_placeable[3])
+METRIC(m_dense4_n, (double)q->dense_placeable[4])
 METRIC(m_short_exhausted, (double)q->short_exhausted)
 METRIC(m_short_starved, (double)q->short_starved)
 METRIC(m_short_room, (double)q->short_room)
@@ -1232,6 +1269,16 @@ static const metric metrics[] = {
     {"shortfalls_room", "   of them: no room left", NUM, m_short_room},
     {"groups_unplaceable", "   groups beyond exhausted ranges", NUM, m_unplaceable},
     {"groups_placeable_pct", "#8 groups placed / placeable", PCT, m_placeable},
+    {"placeable_tpg_lt10_pct", "   zones asking < 10 tiles per group", PCT, m_dense0},
+    {"placeable_tpg_lt10", "      placeable groups there", NUM, m_dense0_n},
+    {"placeable_tpg_lt20_pct", "   zones asking 10..19 tiles per group", PCT, m_dense1},
+    {"placeable_tpg_lt20", "      placeable groups there", NUM, m_dense1_n},
+    {"placeable_tpg_lt30_pct", "   zones asking 20..29 tiles per group", PCT, m_dense2},
+    {"placeable_tpg_lt30", "      placeable groups there", NUM, m_dense2_n},
+    {"placeable_tpg_lt40_pct", "   zones asking 30..39 tiles per group", PCT, m_dense3},
+    {"placeable_tpg_lt40", "      placeable groups there", NUM, m_dense3_n},
+    {"placeable_tpg_ge40_pct", "   zones asking >= 40 tiles per group", PCT, m_dense4},
+    {"placeable_tpg_ge40", "      placeable groups there", NUM, m_dense4_n},
     {"groups_checked", "#8 TRS-04 groups checked", NUM, m_groups},
     {"trs_first_violations", "   first object outside [T/4, T]", NUM, m_trs_first},
     {"trs_next_violations", "   next object outside [(T-G)/4, 5(T-G)/4]", NUM, m_trs_next},
