@@ -62,22 +62,37 @@ static void open_swap(rmg__placer *p, uint32_t i, uint32_t j)
     p->pos[b] = i;
 }
 
+/* Set membership of t (a tile of a zone): in, by a swap with the first tile after the set,
+ * or out, by a swap with its last tile. */
+static void open_enter(rmg__placer *p, size_t t, unsigned z)
+{
+    open_swap(p, p->pos[t], p->zone_start[z] + p->open_n[z]);
+    p->open_n[z]++;
+}
+
+static void open_leave(rmg__placer *p, size_t t, unsigned z)
+{
+    open_swap(p, p->pos[t], p->zone_start[z] + p->open_n[z] - 1);
+    p->open_n[z]--;
+}
+
+static bool open_member(const rmg__placer *p, size_t t, unsigned z)
+{
+    return p->pos[t] < p->zone_start[z] + p->open_n[z];
+}
+
 /* Puts t into or out of its zone's open set after its flags changed: O(1). */
 static void track(rmg__placer *p, size_t t)
 {
     unsigned z = p->m->tile_zone[t];
     if (!z || z > p->m->zones.count)
         return;
-    uint32_t first = p->zone_start[z], end = first + p->open_n[z];
-    bool open = !(p->m->flags[t] & NOT_OPEN), in = p->pos[t] < end;
+    bool open = !(p->m->flags[t] & NOT_OPEN), in = open_member(p, t, z);
     p->open_here[t] = open;
-    if (open && !in) {
-        open_swap(p, p->pos[t], end);
-        p->open_n[z]++;
-    } else if (!open && in) {
-        open_swap(p, p->pos[t], end - 1);
-        p->open_n[z]--;
-    }
+    if (open && !in)
+        open_enter(p, t, z);
+    else if (!open && in)
+        open_leave(p, t, z);
 }
 
 static bool public_free(uint16_t f)
@@ -451,16 +466,23 @@ static bool is_path(const rmg__placer *p, size_t t, int zone)
            !p->m->tile_object[t] && !reserved(p, t);
 }
 
-static bool fits_at_ex(const rmg__placer *p, const rmg__pl_item *it, size_t e, int zone, bool over_free, int *ax,
-                       int *ay, int *az);
+static bool fits_at_ex(const rmg__placer *p, const rmg__pl_item *it, size_t e, int zone, bool over_free, bool dry,
+                       int *ax, int *ay, int *az);
 
 static bool fits_at(const rmg__placer *p, const rmg__pl_item *it, size_t e, int zone, int *ax, int *ay, int *az)
 {
-    return fits_at_ex(p, it, e, zone, false, ax, ay, az);
+    return fits_at_ex(p, it, e, zone, false, false, ax, ay, az);
 }
 
-static bool fits_at_ex(const rmg__placer *p, const rmg__pl_item *it, size_t e, int zone, bool over_free, int *ax,
-                       int *ay, int *az)
+/* fits_at in a layout tried without changing the map (see dead_end): tiles stamped
+ * seen == epoch are taken by its earlier items. */
+static bool fits_dry(const rmg__placer *p, const rmg__pl_item *it, size_t e, int zone, int *ax, int *ay, int *az)
+{
+    return fits_at_ex(p, it, e, zone, false, true, ax, ay, az);
+}
+
+static bool fits_at_ex(const rmg__placer *p, const rmg__pl_item *it, size_t e, int zone, bool over_free, bool dry,
+                       int *ax, int *ay, int *az)
 {
     const struct rmg_map *m = p->m;
     uint64_t block = it->block, visit = it->visit;
@@ -484,6 +506,8 @@ static bool fits_at_ex(const rmg__placer *p, const rmg__pl_item *it, size_t e, i
             if (tx < 0 || ty < 0 || tx >= m->width || ty >= m->height)
                 return false;
             size_t t = (size_t)((ptrdiff_t)e + (ptrdiff_t)(ty - ey) * w + (tx - ex));
+            if (dry && p->seen[t] == p->epoch)
+                return false; /* covered by an earlier item: neither open nor a wall any more */
             if (is_open(p, t, zone) || (over_free && is_path(p, t, zone)))
                 continue;
             if (((visit >> (8 * row + col)) & 1u) || !is_wall(p, t, zone))
@@ -966,7 +990,7 @@ static rmg_status try_single(rmg__placer *p, const rmg__pl_request *req, size_t 
 {
     int ax, ay, az;
     *id = 0;
-    if (!fits_at_ex(p, &req->items[0], e, req->zone, req->over_free, &ax, &ay, &az))
+    if (!fits_at_ex(p, &req->items[0], e, req->zone, req->over_free, false, &ax, &ay, &az))
         return RMG_OK;
     uint32_t oid = stamp(p, &req->items[0], req->zone, ax, ay, az);
     if (!oid)
@@ -1095,6 +1119,86 @@ static bool seal(rmg__placer *p, const rmg__pl_request *req)
     return true;
 }
 
+/* A tile an item of a dry layout covers: stamped taken; when open land, it also leaves the
+ * open set as mark_footprint would have it leave (queue[]: the tiles, prev[]: their places). */
+static void take_tile(void *user, int tx, int ty)
+{
+    rmg__placer *p = user;
+    if (tx < 0 || ty < 0 || tx >= p->m->width || ty >= p->m->height)
+        return;
+    size_t t = rmg__tile(p->m->width, p->m->height, tx, ty, p->dry_level);
+    unsigned z = p->m->tile_zone[t];
+    p->seen[t] = p->epoch;
+    if (!z || z > p->m->zones.count || !open_member(p, t, z))
+        return;
+    p->queue[p->dry_n] = (uint32_t)t;
+    p->prev[p->dry_n++] = p->pos[t];
+    open_leave(p, t, z);
+}
+
+/* Ends a dry layout: the tiles it took re-enter the open set in reverse order. When the
+ * layout would have been marked and undone (`as_undone`), they re-enter as the journal's
+ * rollback puts them back, so the open set ends in the order the real try leaves; else each
+ * goes back to its place and the order is as before the dry layout. */
+static void dry_end(rmg__placer *p, bool as_undone)
+{
+    while (p->dry_n > 0) {
+        p->dry_n--;
+        size_t t = p->queue[p->dry_n];
+        open_enter(p, t, p->m->tile_zone[t]);
+        if (!as_undone)
+            open_swap(p, p->pos[t], p->prev[p->dry_n]);
+    }
+}
+
+/* Exact early rejection, called once the hub is taken and joined to the network. Until a
+ * pocket grows, the layout puts each item with its entry on the first of the hub's "room"
+ * neighbours (open land touching nothing passable outside) where it fits, in neighbour order;
+ * a pocket only grows when an item fits on none of them while one is left. So with fewer room
+ * neighbours than items, the layout surely fails when the items, laid out that way, take them
+ * all before the last item: the next item then finds no spot and no pocket can grow (room
+ * only shrinks). Most hubs tried in a filling zone fail exactly so; this finds out with fits
+ * checks alone (the items' tiles stamped in `seen`) instead of marking every item on the map
+ * and undoing it, and leaves the open set in the order the marking and undoing would (the
+ * candidate samples that follow read that order), so the maps are the same. An item with a
+ * second visitable tile would make its neighbours touch outside the cluster: the check then
+ * gives up (false) and the layout is tried for real. */
+static bool dead_end(rmg__placer *p, const rmg__pl_request *req, size_t hub)
+{
+    size_t nbs[8], room[8];
+    int n_nb = neighbours(p, hub, nbs), n_room = 0;
+    for (int k = 0; k < n_nb; k++)
+        if (is_open(p, nbs[k], req->zone) && !touches_outside(p, nbs[k]))
+            room[n_room++] = nbs[k];
+    /* At most n_room items are laid out (each takes a room tile), 48 tiles each: queue[] and
+     * prev[] (per-tile scratch) hold what they take. */
+    if ((size_t)n_room >= req->n_items || p->m->n_tiles < (size_t)48 * 8)
+        return false;
+    next_epoch(p);
+    p->dry_n = 0;
+    for (size_t k = 0; k < req->n_items; k++) {
+        const rmg__pl_item *it = &req->items[k];
+        uint64_t block = it->block, visit = it->visit;
+        normalize(&block, &visit);
+        int i = 0, ax = 0, ay = 0, az = 0;
+        if (visit & (visit - 1))
+            break;
+        while (i < n_room && (p->seen[room[i]] == p->epoch || !fits_dry(p, it, room[i], req->zone, &ax, &ay, &az)))
+            i++;
+        if (i == n_room) {
+            bool left = false;
+            for (i = 0; i < n_room; i++)
+                left = left || p->seen[room[i]] != p->epoch;
+            dry_end(p, !left); /* with room left a pocket may grow there: try for real */
+            return !left;
+        }
+        p->dry_level = az;
+        rmg__footprint_tiles(block | visit, ax, ay, take_tile, p);
+    }
+    dry_end(p, false);
+    return false;
+}
+
 static rmg_status try_cluster(rmg__placer *p, const rmg__pl_request *req, size_t hub, rmg__pl_result *res)
 {
     p->n_cluster = 0;
@@ -1106,7 +1210,7 @@ static rmg_status try_cluster(rmg__placer *p, const rmg__pl_request *req, size_t
     /* The hub's path first: entries then keep clear of it like of any other free path. */
     bool ok;
     rmg_status st = connect(p, hub, req->zone, &ok);
-    if (st != RMG_OK || !ok)
+    if (st != RMG_OK || !ok || dead_end(p, req, hub))
         return st;
     int pockets = 0;
     int anchors[RMG__TRS_MAX_OBJECTS][3];
