@@ -280,6 +280,21 @@ static void test_trs10_starvation(void **state)
     assert_int_equal(f.count, 0);
 }
 
+/* TRS-03/TRS-11: densities adding up to more than 640 / 20 = 32 ask for fewer than 20 tiles per
+ * group at every size; 32 itself (20 tiles) is fine. */
+static void test_trs11_crowded_zone(void **state)
+{
+    (void)state;
+    expect(HEAD "    zones:\n      - {id: 1, kind: human_start, owner: 1, size: 1, player_towns: {castles: 1},"
+                " treasure: [{min: 100, max: 3000, density: 20}, {min: 3000, max: 6000, density: 20}]}\n",
+           RMG_SEVERITY_WARNING, "treasure-crowded",
+           "zone 1: treasure densities add up to 40: one group per 16.0 tiles of the zone is asked");
+    found f = validate(HEAD "    zones:\n      - {id: 1, kind: human_start, owner: 1, size: 1, player_towns: {castles:"
+                            " 1}, treasure: [{min: 500, max: 3000, density: 16}, {min: 3000, max: 6000, density: 16}]}\n",
+                       NULL, NULL);
+    assert_int_equal(f.count, 0);
+}
+
 /* ZON-29/32, WAT-05: mirror links only in mirror packs, on surface zones, same widths. */
 static void test_mirror_checks(void **state)
 {
@@ -458,6 +473,7 @@ int main(void)
         cmocka_unit_test(test_object_rule_errors),
         cmocka_unit_test(test_unknown_rule_names),
         cmocka_unit_test(test_trs10_starvation),
+        cmocka_unit_test(test_trs11_crowded_zone),
         cmocka_unit_test(test_mirror_checks),
         cmocka_unit_test(test_warnings),
         cmocka_unit_test(test_pack_warnings_are_reported),

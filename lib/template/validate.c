@@ -581,6 +581,7 @@ static void check_players(rmg__checker *ck, const rmg__template *t)
 static const rmg__template_check checks[] = {
     check_settings, check_zones,  check_connections, check_reachable, check_type_rules,
     check_object_rules, check_mirror, check_players, rmg__check_rule_names, rmg__check_treasure_starvation,
+    rmg__check_treasure_crowding,
 };
 
 static void check_pack(rmg__checker *ck, const struct rmg_pack *p)

@@ -35,5 +35,7 @@ void rmg__check_report(rmg__checker *ck, rmg_severity severity, const char *code
  * and TRS-10 treasure-range starvation. */
 void rmg__check_rule_names(rmg__checker *ck, const rmg__template *t);
 void rmg__check_treasure_starvation(rmg__checker *ck, const rmg__template *t);
+/* Zones whose treasure densities ask for fewer than 20 tiles per group (validate_content.c). */
+void rmg__check_treasure_crowding(rmg__checker *ck, const rmg__template *t);
 
 #endif

@@ -1,7 +1,8 @@
 /*
  * Validation against the game content: object rules that name objects, families or creatures
  * the content does not know (they would silently do nothing), and treasure ranges with totals
- * that no object can start a group for (TRS-10). Registered in the check table of validate.c.
+ * that no object can start a group for (TRS-10), and zones whose treasure densities ask for more
+ * groups than a zone can hold (TRS-11 style). Registered in the check table of validate.c.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -162,4 +163,29 @@ void rmg__check_treasure_starvation(rmg__checker *ck, const rmg__template *t)
     for (size_t zi = 0; zi < t->n_zones && ck->status == RMG_OK; zi++)
         check_zone_treasure(ck, &lmap, t, zi);
     rmg__eff_free(&lmap);
+}
+
+/* ---- crowded zones (TRS-03, TRS-11) ---------------------------------------------------------- */
+
+/* The objects stage asks for density x area / RMG__TRS_AREA_PER_DENSITY groups, so a zone's
+ * tiles per requested group are RMG__TRS_AREA_PER_DENSITY / (sum of its densities) at every
+ * map size. Measured on the corpus, zones asking fewer than 20 tiles per group get less than
+ * half of it placed (a guarded group with its guard slot and access takes about 30). */
+#define RMG__CHECK_MIN_TILES_PER_GROUP 20
+
+void rmg__check_treasure_crowding(rmg__checker *ck, const rmg__template *t)
+{
+    for (size_t zi = 0; zi < t->n_zones; zi++) {
+        const rmg__zone *z = &t->zones[zi];
+        int64_t density = 0;
+        for (int k = 0; k < 3; k++)
+            if (range_used(&z->treasure[k]))
+                density += z->treasure[k].density;
+        if (density * RMG__CHECK_MIN_TILES_PER_GROUP > RMG__TRS_AREA_PER_DENSITY)
+            rmg__check_report(ck, RMG_SEVERITY_WARNING, "treasure-crowded", &z->loc, z->id, -1,
+                              "treasure densities add up to %lld: one group per %.1f tiles of the zone is asked "
+                              "(TRS-03: %d tiles per density unit), more than a zone can hold; expect fewer groups",
+                              (long long)density, (double)RMG__TRS_AREA_PER_DENSITY / (double)density,
+                              RMG__TRS_AREA_PER_DENSITY);
+    }
 }
