@@ -137,7 +137,6 @@ typedef struct rmg__placer {
     uint8_t *near_cluster;
     uint32_t *near_cluster_epoch;
     uint8_t *open_here;            /* per tile: open land of its zone (as the open sets hold it) */
-    int dry_level;                 /* level of the item stamped by a layout tried dry (tiles.c) */
     size_t dry_n;                  /* tiles a dry layout took out of the open set */
     uint8_t *zone_edge;            /* per tile: a tile within 2 steps on its level is of another zone */
     struct rmg__pl_box { int x0, y0, x1, y1, level; } *box; /* per zone; level -1: several */

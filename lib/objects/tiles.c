@@ -161,7 +161,7 @@ static void zone_boxes(rmg__placer *p)
 static void mark_zone_edges(rmg__placer *p)
 {
     const struct rmg_map *m = p->m;
-    size_t w = (size_t)m->width, plane = w * (size_t)m->height;
+    size_t w = (size_t)m->width, h = (size_t)m->height;
     uint32_t *b = p->queue;
     for (size_t t = 0; t < m->n_tiles; t++) {
         size_t nbs[8];
@@ -170,15 +170,20 @@ static void mark_zone_edges(rmg__placer *p)
         for (int k = 0; k < n && !b[t]; k++)
             b[t] = m->tile_zone[nbs[k]] != m->tile_zone[t];
     }
-    for (size_t t = 0; t < m->n_tiles; t++) {
-        size_t x = t % plane % w;
-        p->zone_edge[t] = (uint8_t)(b[t] || (x > 0 && b[t - 1]) || (x + 1 < w && b[t + 1]));
+    for (size_t row = 0; row < m->n_tiles / w; row++) {
+        const uint32_t *r = &b[row * w];
+        uint8_t *out = &p->zone_edge[row * w];
+        for (size_t x = 0; x < w; x++)
+            out[x] = (uint8_t)(r[x] || (x > 0 && r[x - 1]) || (x + 1 < w && r[x + 1]));
     }
     for (size_t t = 0; t < m->n_tiles; t++)
         b[t] = p->zone_edge[t];
-    for (size_t t = 0; t < m->n_tiles; t++) {
-        size_t y = t % plane / w;
-        p->zone_edge[t] = (uint8_t)(b[t] || (y > 0 && b[t - w]) || (y + 1 < (size_t)m->height && b[t + w]));
+    for (size_t row = 0; row < m->n_tiles / w; row++) {
+        size_t y = row % h;
+        const uint32_t *r = &b[row * w];
+        uint8_t *out = &p->zone_edge[row * w];
+        for (size_t x = 0; x < w; x++)
+            out[x] = (uint8_t)(r[x] || (y > 0 && r[x - w]) || (y + 1 < h && r[x + w]));
     }
 }
 
@@ -538,10 +543,12 @@ static void unfree_tile(void *user, int tx, int ty)
  * (blocked tiles OBJECT, entries ENTRY), journalled. Cluster layouts mark their objects this
  * way and only create them once the whole cluster fits: most layouts tried are undone.
  * False on allocation failure. */
-static bool mark_footprint(rmg__placer *p, uint64_t block, uint64_t visit, int ax, int ay, int az, uint32_t id)
+/* The tiles of footprint `all` anchored at (ax, ay, az) that lie on the map, in bit order
+ * (row by row), with their bit numbers; returns their count. */
+static int footprint_on_map(const struct rmg_map *m, uint64_t all, int ax, int ay, int az, uint32_t tiles[48],
+                            int bit[48])
 {
-    struct rmg_map *m = p->m;
-    uint64_t all = block | visit;
+    int n = 0;
     for (int row = 0; row < 6; row++) {
         int ty = ay - (5 - row);
         unsigned bits = (unsigned)(all >> (8 * row)) & 0xffu;
@@ -549,21 +556,33 @@ static bool mark_footprint(rmg__placer *p, uint64_t block, uint64_t visit, int a
             int tx = ax - (7 - col);
             if (!(bits & 1u) || tx < 0 || ty < 0 || tx >= m->width || ty >= m->height)
                 continue;
-            size_t t = rmg__tile(m->width, m->height, tx, ty, az);
-            rmg__pl_undo u = {(uint32_t)t, m->flags[t], m->tile_object[t]};
-            if (!RMG__VEC_PUSH(p->ctx, &p->undo, u))
-                return false;
-            if ((visit >> (8 * row + col)) & 1u) {
-                m->flags[t] |= RMG__T_ENTRY | RMG__T_USED;
-                if (!m->tile_object[t])
-                    m->tile_object[t] = id;
-            } else {
-                m->flags[t] |= RMG__T_OBJECT | RMG__T_BLOCKED | RMG__T_USED;
-                m->tile_object[t] = id;
-            }
-            track(p, t);
-            track_near(p, t, u.flags);
+            tiles[n] = (uint32_t)rmg__tile(m->width, m->height, tx, ty, az);
+            bit[n++] = 8 * row + col;
         }
+    }
+    return n;
+}
+
+static bool mark_footprint(rmg__placer *p, uint64_t block, uint64_t visit, int ax, int ay, int az, uint32_t id)
+{
+    struct rmg_map *m = p->m;
+    uint32_t tiles[48];
+    int bit[48], n = footprint_on_map(m, block | visit, ax, ay, az, tiles, bit);
+    for (int i = 0; i < n; i++) {
+        size_t t = tiles[i];
+        rmg__pl_undo u = {(uint32_t)t, m->flags[t], m->tile_object[t]};
+        if (!RMG__VEC_PUSH(p->ctx, &p->undo, u))
+            return false;
+        if ((visit >> bit[i]) & 1u) {
+            m->flags[t] |= RMG__T_ENTRY | RMG__T_USED;
+            if (!m->tile_object[t])
+                m->tile_object[t] = id;
+        } else {
+            m->flags[t] |= RMG__T_OBJECT | RMG__T_BLOCKED | RMG__T_USED;
+            m->tile_object[t] = id;
+        }
+        track(p, t);
+        track_near(p, t, u.flags);
     }
     return true;
 }
@@ -831,7 +850,8 @@ static size_t sampled_candidates(rmg__placer *p, const rmg__pl_request *req, rmg
         uint32_t j = i + (uint32_t)rmg_rng_below(rng, n - i);
         open_swap(p, first + i, first + j);
         uint32_t t = p->zone_tiles[first + i];
-        if (candidate(p, req, t, pass))
+        /* candidate() for a tile of the open set: it is open land of the zone. */
+        if (!req->hub || (pass == 0 ? touches_free(p, t) : interior(p, t, req->zone)))
             p->cand[taken++] = t;
     }
     return taken;
@@ -1119,21 +1139,24 @@ static bool seal(rmg__placer *p, const rmg__pl_request *req)
     return true;
 }
 
-/* A tile an item of a dry layout covers: stamped taken; when open land, it also leaves the
- * open set as mark_footprint would have it leave (queue[]: the tiles, prev[]: their places). */
-static void take_tile(void *user, int tx, int ty)
+/* The tiles an item of a dry layout covers (footprint `all` at anchor ax, ay, az, in
+ * mark_footprint's order): stamped taken; open land also leaves the open set as
+ * mark_footprint would have it leave (queue[]: the tiles, prev[]: their places). */
+static void take_tiles(rmg__placer *p, uint64_t all, int ax, int ay, int az)
 {
-    rmg__placer *p = user;
-    if (tx < 0 || ty < 0 || tx >= p->m->width || ty >= p->m->height)
-        return;
-    size_t t = rmg__tile(p->m->width, p->m->height, tx, ty, p->dry_level);
-    unsigned z = p->m->tile_zone[t];
-    p->seen[t] = p->epoch;
-    if (!z || z > p->m->zones.count || !open_member(p, t, z))
-        return;
-    p->queue[p->dry_n] = (uint32_t)t;
-    p->prev[p->dry_n++] = p->pos[t];
-    open_leave(p, t, z);
+    const struct rmg_map *m = p->m;
+    uint32_t tiles[48];
+    int bit[48], n = footprint_on_map(m, all, ax, ay, az, tiles, bit);
+    for (int i = 0; i < n; i++) {
+        size_t t = tiles[i];
+        unsigned z = m->tile_zone[t];
+        p->seen[t] = p->epoch;
+        if (!z || z > m->zones.count || !open_member(p, t, z))
+            continue;
+        p->queue[p->dry_n] = (uint32_t)t;
+        p->prev[p->dry_n++] = p->pos[t];
+        open_leave(p, t, z);
+    }
 }
 
 /* Ends a dry layout: the tiles it took re-enter the open set in reverse order. When the
@@ -1192,8 +1215,7 @@ static bool dead_end(rmg__placer *p, const rmg__pl_request *req, size_t hub)
             dry_end(p, !left); /* with room left a pocket may grow there: try for real */
             return !left;
         }
-        p->dry_level = az;
-        rmg__footprint_tiles(block | visit, ax, ay, take_tile, p);
+        take_tiles(p, block | visit, ax, ay, az);
     }
     dry_end(p, false);
     return false;
