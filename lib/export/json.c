@@ -209,7 +209,7 @@ static void out_int(json_out *w, int64_t v)
 }
 
 /* `text` (n bytes) followed by v. */
-static void out_text_int(json_out *w, const char *text, size_t n, int64_t v)
+static inline void out_text_int(json_out *w, const char *text, size_t n, int64_t v)
 {
     if (n > PREFIX_ROOM) {
         out_bytes(w, text, n);
