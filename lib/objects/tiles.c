@@ -1139,24 +1139,26 @@ static bool seal(rmg__placer *p, const rmg__pl_request *req)
     return true;
 }
 
-/* The tiles an item of a dry layout covers (footprint `all` at anchor ax, ay, az, in
- * mark_footprint's order): stamped taken; open land also leaves the open set as
- * mark_footprint would have it leave (queue[]: the tiles, prev[]: their places). */
+/* A tile a dry layout takes (the hub, the tiles of its items in mark_footprint's order):
+ * stamped taken; open land also leaves the open set as set_flags / mark_footprint would have
+ * it leave (queue[]: the tiles, prev[]: their places). */
+static void take_tile(rmg__placer *p, size_t t)
+{
+    unsigned z = p->m->tile_zone[t];
+    p->seen[t] = p->epoch;
+    if (!z || z > p->m->zones.count || !open_member(p, t, z))
+        return;
+    p->queue[p->dry_n] = (uint32_t)t;
+    p->prev[p->dry_n++] = p->pos[t];
+    open_leave(p, t, z);
+}
+
 static void take_tiles(rmg__placer *p, uint64_t all, int ax, int ay, int az)
 {
-    const struct rmg_map *m = p->m;
     uint32_t tiles[48];
-    int bit[48], n = footprint_on_map(m, all, ax, ay, az, tiles, bit);
-    for (int i = 0; i < n; i++) {
-        size_t t = tiles[i];
-        unsigned z = m->tile_zone[t];
-        p->seen[t] = p->epoch;
-        if (!z || z > m->zones.count || !open_member(p, t, z))
-            continue;
-        p->queue[p->dry_n] = (uint32_t)t;
-        p->prev[p->dry_n++] = p->pos[t];
-        open_leave(p, t, z);
-    }
+    int bit[48], n = footprint_on_map(p->m, all, ax, ay, az, tiles, bit);
+    for (int i = 0; i < n; i++)
+        take_tile(p, tiles[i]);
 }
 
 /* Ends a dry layout: the tiles it took re-enter the open set in reverse order. When the
@@ -1186,7 +1188,7 @@ static void dry_end(rmg__placer *p, bool as_undone)
  * candidate samples that follow read that order), so the maps are the same. An item with a
  * second visitable tile would make its neighbours touch outside the cluster: the check then
  * gives up (false) and the layout is tried for real. */
-static bool dead_end(rmg__placer *p, const rmg__pl_request *req, size_t hub)
+static bool dead_end(rmg__placer *p, const rmg__pl_request *req, size_t hub, bool hub_open)
 {
     size_t nbs[8], room[8];
     int n_nb = neighbours(p, hub, nbs), n_room = 0;
@@ -1199,6 +1201,8 @@ static bool dead_end(rmg__placer *p, const rmg__pl_request *req, size_t hub)
         return false;
     next_epoch(p);
     p->dry_n = 0;
+    if (hub_open)
+        take_tile(p, hub); /* as set_flags(hub, USED) would */
     for (size_t k = 0; k < req->n_items; k++) {
         const rmg__pl_item *it = &req->items[k];
         uint64_t block = it->block, visit = it->visit;
@@ -1227,12 +1231,17 @@ static rmg_status try_cluster(rmg__placer *p, const rmg__pl_request *req, size_t
     new_cluster(p);
     if (!hub_has_room(p, hub, req->zone))
         return RMG_OK;
+    /* A hub on the network keeps it as it is (connect() has nothing to carve), so the dry
+     * check can run before the hub is even taken; other hubs get their path first. */
+    bool joined = touches_free(p, hub);
+    if (joined && dead_end(p, req, hub, true))
+        return RMG_OK;
     if (!set_flags(p, hub, RMG__T_USED) || !cluster_add(p, hub, true))
         return rmg__error_nomem(p->ctx);
     /* The hub's path first: entries then keep clear of it like of any other free path. */
     bool ok;
     rmg_status st = connect(p, hub, req->zone, &ok);
-    if (st != RMG_OK || !ok || dead_end(p, req, hub))
+    if (st != RMG_OK || !ok || (!joined && dead_end(p, req, hub, false)))
         return st;
     int pockets = 0;
     int anchors[RMG__TRS_MAX_OBJECTS][3];
