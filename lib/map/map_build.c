@@ -139,11 +139,14 @@ rmg_status rmg__map_warn(struct rmg_map *m, const char *fmt, ...)
 
 void rmg__footprint_tiles(uint64_t mask, int x, int y, void (*fn)(void *user, int tx, int ty), void *user)
 {
-    /* Bit (row*8 + col); row 5, col 7 is the anchor. */
-    for (int row = 0; row < 6; row++)
-        for (int col = 0; col < 8; col++)
-            if (mask & ((uint64_t)1 << (row * 8 + col)))
+    /* Bit (row*8 + col); row 5, col 7 is the anchor. Only the set bits of each row are visited
+     * (most rows of a footprint are empty), in the same order as a full scan. */
+    for (int row = 0; row < 6; row++) {
+        unsigned bits = (unsigned)(mask >> (row * 8)) & 0xFFu;
+        for (int col = 0; bits; bits >>= 1, col++)
+            if (bits & 1u)
                 fn(user, x - (7 - col), y - (5 - row));
+    }
 }
 
 typedef struct stamp_ctx {
