@@ -12,17 +12,6 @@
 #include "export/export_internal.h"
 #include "rmg_test.h"
 
-static rmg_map *generate(rmg_context *ctx, int side, int levels)
-{
-    rmg_generate_options go;
-    rmg_generate_options_init(&go);
-    go.width = go.height = side;
-    go.levels = levels;
-    rmg_map *map = NULL;
-    if (rmg_generate(ctx, NULL, &go, &map) != RMG_OK)
-        fail_msg("generation failed: %s", rmg_context_errmsg(ctx));
-    return map;
-}
 
 /* The fingerprint is XXH3-64 (seed 0) of the canonical text, and the export is that text with
  * the fingerprint's 16 hex digits in place of the zeros. */
@@ -59,7 +48,7 @@ static void test_fingerprint_is_xxh3_of_the_canonical_json(void **state)
     } cases[] = {{36, 1, 5}, {72, 2, 9}};
     for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
         rmg_context *ctx = rmg_test_context(NULL, cases[i].seed);
-        rmg_map *map = generate(ctx, cases[i].side, cases[i].levels);
+        rmg_map *map = rmg_test_generate(ctx, cases[i].side, cases[i].levels);
         check_fingerprint_definition(ctx, map);
         rmg_map_destroy(map);
         rmg_context_destroy(ctx);
@@ -112,7 +101,7 @@ static void test_tile_arrays_are_the_layers(void **state)
 {
     (void)state;
     rmg_context *ctx = rmg_test_context(NULL, 3);
-    rmg_map *map = generate(ctx, 36, 2);
+    rmg_map *map = rmg_test_generate(ctx, 36, 2);
     char *json = NULL;
     assert_int_equal(rmg_map_to_json(map, &json, NULL), RMG_OK);
     int w = rmg_map_width(map), h = rmg_map_height(map), levels = rmg_map_levels(map);
@@ -199,7 +188,7 @@ static void test_export_allocator_failures(void **state)
     (void)state;
     rmg_test_alloc ta = {0};
     rmg_context *ctx = rmg_test_context(&ta, 4);
-    rmg_map *map = generate(ctx, 36, 1);
+    rmg_map *map = rmg_test_generate(ctx, 36, 1);
     size_t before_blocks = ta.live_blocks, before_calls = ta.calls;
     uint64_t fp = 0;
     assert_int_equal(rmg__map_fingerprint(map, &fp), RMG_OK);

@@ -6,18 +6,6 @@
 #include "rmg_test.h"
 #include "rmg/stage.h"
 
-static rmg_map *generate(rmg_context *ctx, int side, int levels)
-{
-    rmg_generate_options go;
-    rmg_generate_options_init(&go);
-    go.width = go.height = side;
-    go.levels = levels;
-    rmg_map *map = NULL;
-    rmg_status st = rmg_generate(ctx, NULL, &go, &map);
-    if (st != RMG_OK)
-        fail_msg("generation failed: %s", rmg_context_errmsg(ctx));
-    return map;
-}
 
 static char *json_of(rmg_context *ctx, const rmg_map *map, size_t *len)
 {
@@ -32,7 +20,7 @@ static void test_same_seed_same_bytes(void **state)
 {
     (void)state;
     rmg_context *a = rmg_test_context(NULL, 77), *b = rmg_test_context(NULL, 77);
-    rmg_map *ma = generate(a, 72, 1), *mb = generate(b, 72, 1);
+    rmg_map *ma = rmg_test_generate(a, 72, 1), *mb = rmg_test_generate(b, 72, 1);
     size_t la, lb;
     char *ja = json_of(a, ma, &la), *jb = json_of(b, mb, &lb);
     assert_int_equal(la, lb);
@@ -50,7 +38,7 @@ static void test_different_seeds_differ(void **state)
 {
     (void)state;
     rmg_context *a = rmg_test_context(NULL, 1), *b = rmg_test_context(NULL, 2);
-    rmg_map *ma = generate(a, 72, 1), *mb = generate(b, 72, 1);
+    rmg_map *ma = rmg_test_generate(a, 72, 1), *mb = rmg_test_generate(b, 72, 1);
     assert_true(rmg_map_fingerprint(ma) != rmg_map_fingerprint(mb));
     rmg_map_destroy(ma);
     rmg_map_destroy(mb);
@@ -63,7 +51,7 @@ static void test_map_is_consistent_and_valid(void **state)
 {
     (void)state;
     rmg_context *ctx = rmg_test_context(NULL, 5);
-    rmg_map *map = generate(ctx, 108, 2);
+    rmg_map *map = rmg_test_generate(ctx, 108, 2);
     assert_int_equal(rmg_map_width(map), 108);
     assert_int_equal(rmg_map_levels(map), 2);
     size_t count = 99;
@@ -159,7 +147,7 @@ static void test_replaced_placement_shows_in_the_map(void **state)
     p.run = stripes;
     p.user = &calls;
     assert_int_equal(rmg_context_set_stage(ctx, RMG_STAGE_PLACE, &p, RMG_PLUGIN_FAIL), RMG_OK);
-    rmg_map *map = generate(ctx, 72, 1);
+    rmg_map *map = rmg_test_generate(ctx, 72, 1);
     assert_true(calls >= 1);
     size_t n = 0;
     for (size_t i = 0; i < rmg_map_zone_count(map); i++) {
@@ -226,7 +214,7 @@ static void test_text_and_png_exports(void **state)
 {
     (void)state;
     rmg_context *ctx = rmg_test_context(NULL, 9);
-    rmg_map *map = generate(ctx, 36, 1);
+    rmg_map *map = rmg_test_generate(ctx, 36, 1);
     char *text = NULL;
     size_t len = 0;
     assert_int_equal(rmg_map_to_text(map, &text, &len), RMG_OK);

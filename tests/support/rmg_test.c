@@ -35,6 +35,18 @@ void *rmg_test_alloc_fn(void *user, void *ptr, size_t osize, size_t nsize)
     return p;
 }
 
+rmg_map *rmg_test_generate(rmg_context *ctx, int side, int levels)
+{
+    rmg_generate_options go;
+    rmg_generate_options_init(&go);
+    go.width = go.height = side;
+    go.levels = levels;
+    rmg_map *map = NULL;
+    if (rmg_generate(ctx, NULL, &go, &map) != RMG_OK)
+        fail_msg("generation failed: %s", rmg_context_errmsg(ctx));
+    return map;
+}
+
 rmg_context *rmg_test_context(rmg_test_alloc *ta, uint64_t seed)
 {
     rmg_context_options o;

@@ -28,6 +28,9 @@ void *rmg_test_alloc_fn(void *user, void *ptr, size_t osize, size_t nsize);
 
 /* A context using `ta` (may be NULL for the C allocator) and `seed`. Asserts success. */
 rmg_context *rmg_test_context(rmg_test_alloc *ta, uint64_t seed);
+/* A map of the built-in pack at side x side x levels, generated with ctx (fails the test with
+ * the context's message when generation fails). */
+rmg_map *rmg_test_generate(rmg_context *ctx, int side, int levels);
 
 /* The allocator failure harness.
  * `op` must release everything it created before returning, whatever it returns.
