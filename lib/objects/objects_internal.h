@@ -138,7 +138,7 @@ typedef struct rmg__placer {
     uint32_t *near_cluster_epoch;
     uint8_t *open_here;            /* per tile: open land of its zone (as the open sets hold it) */
     size_t dry_n;                  /* tiles a dry layout took out of the open set */
-    uint8_t *zone_edge;            /* per tile: a tile within 2 steps on its level is of another zone */
+    uint8_t *zone_edge;            /* per tile: within 2 steps on its level, another zone or the map's edge */
     struct rmg__pl_box { int x0, y0, x1, y1, level; } *box; /* per zone; level -1: several */
     uint32_t epoch;
     struct { uint32_t tile; bool walk; } cluster[RMG__PL_MAX_CLUSTER]; /* hub, pockets, entries */

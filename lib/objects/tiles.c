@@ -154,10 +154,10 @@ static void zone_boxes(rmg__placer *p)
     }
 }
 
-/* zone_edge: the tiles next to another zone (b), widened by one step along rows, then along
- * columns. A tile u of another zone within 2 steps of t puts the middle tile between them
- * (next to both) or t itself next to a zone change, so this is exactly "another zone within 2
- * steps". The per-tile scratch p->queue holds b and the row pass. */
+/* zone_edge: the tiles next to another zone or the map's edge (b), widened by one step along
+ * rows, then along columns. A tile u of another zone within 2 steps of t puts the middle tile
+ * between them (next to both) or t itself next to a zone change, so this is exactly "another
+ * zone or off the map within 2 steps". The per-tile scratch p->queue holds b and the row pass. */
 static void mark_zone_edges(rmg__placer *p)
 {
     const struct rmg_map *m = p->m;
@@ -166,7 +166,7 @@ static void mark_zone_edges(rmg__placer *p)
     for (size_t t = 0; t < m->n_tiles; t++) {
         size_t nbs[8];
         int n = neighbours(p, t, nbs);
-        b[t] = 0;
+        b[t] = n < 8; /* the map's edge counts as another zone */
         for (int k = 0; k < n && !b[t]; k++)
             b[t] = m->tile_zone[nbs[k]] != m->tile_zone[t];
     }
@@ -673,9 +673,11 @@ static size_t lower_distances(rmg__placer *p, int zone, size_t tail)
         size_t t = p->queue[head];
         size_t nbs[8];
         int n_nb = neighbours(p, t, nbs);
+        bool plain = !p->zone_edge[t]; /* the neighbours are of t's zone */
         for (int k = 0; k < n_nb; k++) {
             size_t nb = nbs[k];
-            if (!is_open(p, nb, zone) || (p->seen[nb] == p->epoch && p->dist[nb] <= p->dist[t] + 1))
+            if (!(plain ? p->open_here[nb] : is_open(p, nb, zone)) ||
+                (p->seen[nb] == p->epoch && p->dist[nb] <= p->dist[t] + 1))
                 continue;
             p->seen[nb] = p->epoch;
             p->dist[nb] = p->dist[t] + 1;
@@ -877,16 +879,16 @@ static int snugness(const rmg__placer *p, size_t t, int zone)
 {
     const struct rmg_map *m = p->m;
     int x, y, z, n = 0;
-    tile_xyz(m, t, &x, &y, &z);
     ptrdiff_t w = m->width;
-    if (x >= 2 && y >= 2 && x + 2 < m->width && y + 2 < m->height && !p->zone_edge[t]) {
-        /* Every tile of the square is of t's zone (t is open land of `zone`). */
+    if (!p->zone_edge[t]) {
+        /* Every tile of the square is on the map and of t's zone (t is open land of `zone`). */
         for (int dy = -2; dy <= 2; dy++) {
             const uint8_t *row = &p->open_here[(size_t)((ptrdiff_t)t + dy * w - 2)];
             n += 5 - (row[0] + row[1] + row[2] + row[3] + row[4]);
         }
         return n;
     }
+    tile_xyz(m, t, &x, &y, &z);
     for (int dy = -2; dy <= 2; dy++)
         for (int dx = -2; dx <= 2; dx++) {
             int nx = x + dx, ny = y + dy;
