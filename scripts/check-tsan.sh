@@ -10,7 +10,7 @@ cmake -S . -B "$dir" -DCMAKE_BUILD_TYPE=Debug -DRMG_TSAN=ON -DRMG_SANITIZE=OFF -
 cmake --build "$dir" --target test_reliability -j "${JOBS:-2}" >/dev/null
 export RMG_SHARED_DIR=${RMG_SHARED_DIR:-$PWD/../shared}
 # halt_on_error: the first race fails the run with TSan's report.
-for t in test_threads_generate_independently test_cancel_from_another_thread_stops_cleanly \
+for t in test_threads_generate_independently test_threads_read_one_map test_cancel_from_another_thread_stops_cleanly \
          test_cancel_inside_a_stage_of_a_large_map; do
   TSAN_OPTIONS="halt_on_error=1 second_deadlock_stack=1" RMG_TEST_FILTER=$t "$dir/tests/test_reliability"
 done

@@ -463,6 +463,51 @@ static void test_threads_generate_independently(void **state)
     assert_true(seq[0].fingerprint != seq[1].fingerprint);
 }
 
+typedef struct reader_job {
+    rmg_context *ctx;
+    const rmg_map *map;
+    uint64_t fingerprint;
+    size_t json_len;
+} reader_job;
+
+static void *read_map_on_thread(void *arg)
+{
+    reader_job *job = arg;
+    job->fingerprint = rmg_map_fingerprint(job->map);
+    char *json = NULL;
+    if (rmg_map_to_json(job->map, &json, &job->json_len) == RMG_OK)
+        rmg_free(job->ctx, json);
+    return NULL;
+}
+
+/* A finished map is read-only: threads may ask for its fingerprint (computed on the first
+ * request) and its JSON at once and get the same answers (ThreadSanitizer: no race). */
+static void test_threads_read_one_map(void **state)
+{
+    (void)state;
+    rmg_context *ctx = rmg_test_context(NULL, 5);
+    rmg_generate_options go;
+    options(&go, 36, 1, NULL);
+    rmg_map *map = NULL;
+    assert_int_equal(rmg_generate(ctx, NULL, &go, &map), RMG_OK);
+    reader_job jobs[N_THREADS];
+    pthread_t th[N_THREADS];
+    for (int i = 0; i < N_THREADS; i++) {
+        jobs[i] = (reader_job){.ctx = ctx, .map = map};
+        assert_int_equal(pthread_create(&th[i], NULL, read_map_on_thread, &jobs[i]), 0);
+    }
+    for (int i = 0; i < N_THREADS; i++)
+        pthread_join(th[i], NULL);
+    for (int i = 0; i < N_THREADS; i++) {
+        assert_true(jobs[i].fingerprint != 0);
+        assert_true(jobs[i].fingerprint == jobs[0].fingerprint);
+        assert_true(jobs[i].json_len > 0 && jobs[i].json_len == jobs[0].json_len);
+    }
+    assert_true(rmg_map_fingerprint(map) == jobs[0].fingerprint);
+    rmg_map_destroy(map);
+    rmg_context_destroy(ctx);
+}
+
 /* ---- out-of-memory through whole generation -------------------------------------------- */
 
 typedef struct oom_case {
@@ -536,6 +581,7 @@ int main(void)
         cmocka_unit_test(test_cancel_inside_the_place_stage),
         cmocka_unit_test(test_budget_inside_a_stage_of_a_large_map),
         cmocka_unit_test(test_threads_generate_independently),
+        cmocka_unit_test(test_threads_read_one_map),
         cmocka_unit_test(test_oom_through_whole_generation),
     };
     const char *filter = getenv("RMG_TEST_FILTER");

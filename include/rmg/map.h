@@ -103,7 +103,8 @@ RMG_API int rmg_map_width(const rmg_map *map);
 RMG_API int rmg_map_height(const rmg_map *map);
 RMG_API int rmg_map_levels(const rmg_map *map);
 RMG_API uint64_t rmg_map_seed(const rmg_map *map);
-/* XXH3-64 over the canonical serialization (the JSON export without the fingerprint). */
+/* XXH3-64 over the canonical serialization (the JSON export without the fingerprint).
+ * Computed on the first call (it costs one serialization) and kept; allocates nothing. */
 RMG_API uint64_t rmg_map_fingerprint(const rmg_map *map);
 RMG_API const char *rmg_map_pack_name(const rmg_map *map);
 RMG_API const char *rmg_map_template_name(const rmg_map *map);

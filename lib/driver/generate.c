@@ -551,11 +551,10 @@ static rmg_status run_pipeline(rmg__gen *g, retry_state *r, uint64_t seed, bool 
     }
     if (st != RMG_OK)
         return st;
+    /* The fingerprint is computed when the host first asks for it (rmg__map_fingerprint_of). */
     st = rmg__map_validate_internal(g->map, g->ctx);
     if (st == RMG_ERR_IMPOSSIBLE)
         *failed = validation_stage(g->ctx);
-    if (st == RMG_OK)
-        st = rmg__map_fingerprint(g->map, &g->map->fingerprint);
     return st;
 }
 

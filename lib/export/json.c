@@ -370,7 +370,7 @@ static void write_header(json_out *w, const struct rmg_map *m, bool with_fingerp
     out_uint_after(w, "\"seed\":\"", m->seed);
     char fingerprint[40];
     snprintf(fingerprint, sizeof fingerprint, "\",\"fingerprint\":\"%016llx\",",
-             (unsigned long long)(with_fingerprint ? m->fingerprint : 0u));
+             (unsigned long long)(with_fingerprint ? rmg__map_fingerprint_of(m) : 0u));
     out_str(w, fingerprint);
     OUT_LIT(w, "\"template\":{");
     out_key(w, "pack");
@@ -735,6 +735,18 @@ rmg_status rmg__map_fingerprint(const struct rmg_map *m, uint64_t *out)
     write_document(&w, m, false);
     *out = XXH3_64bits_digest(&state);
     return RMG_OK;
+}
+
+uint64_t rmg__map_fingerprint_of(const struct rmg_map *m)
+{
+    rmg__map_lazy *lazy = m->lazy;
+    if (atomic_load_explicit(&lazy->fingerprint_known, memory_order_acquire))
+        return atomic_load_explicit(&lazy->fingerprint, memory_order_relaxed);
+    uint64_t f = 0;
+    rmg__map_fingerprint(m, &f); /* allocates nothing, cannot fail */
+    atomic_store_explicit(&lazy->fingerprint, f, memory_order_relaxed);
+    atomic_store_explicit(&lazy->fingerprint_known, true, memory_order_release);
+    return f;
 }
 
 rmg_status rmg_map_to_json(const rmg_map *map, char **out, size_t *len)

@@ -31,7 +31,7 @@ uint64_t rmg_map_seed(const rmg_map *map)
 
 uint64_t rmg_map_fingerprint(const rmg_map *map)
 {
-    return map ? map->fingerprint : 0;
+    return map ? rmg__map_fingerprint_of(map) : 0;
 }
 
 const char *rmg_map_pack_name(const rmg_map *map)

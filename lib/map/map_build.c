@@ -30,7 +30,12 @@ rmg_status rmg__map_new(rmg_context *ctx, int width, int height, int levels, str
     m->levels = levels;
     m->n_tiles = (size_t)width * (size_t)height * (size_t)levels;
     rmg_generate_options_init(&m->options);
-    if (!alloc_layers(m)) {
+    m->lazy = rmg__arena_alloc(&m->arena, sizeof *m->lazy);
+    if (m->lazy) {
+        atomic_init(&m->lazy->fingerprint, 0);
+        atomic_init(&m->lazy->fingerprint_known, false);
+    }
+    if (!m->lazy || !alloc_layers(m)) {
         rmg__map_free(m);
         return rmg__error_nomem(ctx);
     }

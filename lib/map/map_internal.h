@@ -143,6 +143,14 @@ typedef struct rmg__zone_stats {
     bool range_exhausted[3];
 } rmg__zone_stats;
 
+/* What a finished map computes only when asked (the map is read-only to the host, so it lives
+ * behind a pointer). Atomic because threads reading one map may ask at the same time; they
+ * compute and store the same value. */
+typedef struct rmg__map_lazy {
+    _Atomic uint64_t fingerprint;
+    atomic_bool fingerprint_known;
+} rmg__map_lazy;
+
 struct rmg_map {
     rmg_context *ctx;
     rmg__arena arena;             /* strings and fixed-size arrays */
@@ -163,7 +171,7 @@ struct rmg_map {
     uint64_t seed;
     rmg_generate_options options; /* as resolved */
     char *pack_name, *template_name, *description;
-    uint64_t fingerprint;
+    rmg__map_lazy *lazy;          /* map arena; the fingerprint on first request */
     double stage_ms[8];           /* per-stage wall time (RMG_STAGE_*) */
     int attempts;
     struct rmg__place_report *place_report; /* place stage report (map arena), NULL before place */
@@ -247,6 +255,8 @@ bool rmg__map_stamp_object(struct rmg_map *m, const rmg__map_object *o);
 void rmg__footprint_tiles(uint64_t mask, int x, int y, void (*fn)(void *user, int tx, int ty), void *user);
 /* XXH3-64 of the canonical serialization (lib/export/json.c); RMG_ERR_NOMEM possible. */
 rmg_status rmg__map_fingerprint(const struct rmg_map *m, uint64_t *out);
+/* The map's fingerprint, computed on the first call and kept (lib/export/json.c). */
+uint64_t rmg__map_fingerprint_of(const struct rmg_map *m);
 /* True where a hero can stand or walk on land: not blocked (entries count as passable). */
 bool rmg__map_tile_passable(const struct rmg_map *m, size_t t);
 /* Lowercase colour name of a coloured object (monolith, border guard, tent), NULL if none. */
