@@ -138,6 +138,15 @@ typedef struct rmg__placer {
     uint32_t *near_cluster_epoch;
     uint8_t *open_here;            /* per tile: open land of its zone (as the open sets hold it) */
     size_t dry_n;                  /* tiles a dry layout took out of the open set */
+    /* Footprints seen lately, as tile offsets from their entry (a small cache by hash of the
+     * masks): the fits tests visit only the footprint's tiles. */
+    struct rmg__pl_shape {
+        uint64_t block, visit;     /* normalized masks; both 0: an empty slot */
+        int n;                     /* tiles */
+        int adx, ady;              /* anchor from the entry */
+        int8_t dx[48], dy[48];     /* tile from the entry, in bit order */
+        bool visitable[48];
+    } shapes[16];
     uint8_t *zone_edge;            /* per tile: within 2 steps on its level, another zone or the map's edge */
     struct rmg__pl_box { int x0, y0, x1, y1, level; } *box; /* per zone; level -1: several */
     uint32_t epoch;

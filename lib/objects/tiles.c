@@ -437,8 +437,6 @@ static int top_bit(uint64_t v)
     return b;
 }
 
-/* Anchor for an object whose entry (its lowest visitable tile) is at tile e; false if the
- * footprint leaves the map or covers anything but open land of the zone. */
 static bool holds_tile(const uint32_t *tiles, size_t n, size_t t)
 {
     for (size_t i = 0; i < n; i++)
@@ -471,55 +469,70 @@ static bool is_path(const rmg__placer *p, size_t t, int zone)
            !p->m->tile_object[t] && !reserved(p, t);
 }
 
-static bool fits_at_ex(const rmg__placer *p, const rmg__pl_item *it, size_t e, int zone, bool over_free, bool dry,
-                       int *ax, int *ay, int *az);
-
-static bool fits_at(const rmg__placer *p, const rmg__pl_item *it, size_t e, int zone, int *ax, int *ay, int *az)
+/* The shape of footprint (block, visit), normalized, from the cache (computed on a miss). */
+static const struct rmg__pl_shape *shape_of(rmg__placer *p, uint64_t block, uint64_t visit)
 {
-    return fits_at_ex(p, it, e, zone, false, false, ax, ay, az);
+    struct rmg__pl_shape *sh = &p->shapes[((block * UINT64_C(0x9E3779B97F4A7C15)) ^ visit) >> 60];
+    if (sh->block == block && sh->visit == visit && (block || visit))
+        return sh;
+    int bit = visit ? top_bit(visit) : 47, ex = bit % 8, ey = bit / 8;
+    uint64_t all = block | visit;
+    sh->block = block;
+    sh->visit = visit;
+    sh->adx = 7 - ex;
+    sh->ady = 5 - ey;
+    sh->n = 0;
+    for (int b = 0; b < 48; b++)
+        if ((all >> b) & 1u) {
+            sh->dx[sh->n] = (int8_t)(b % 8 - ex);
+            sh->dy[sh->n] = (int8_t)(b / 8 - ey);
+            sh->visitable[sh->n++] = (visit >> b) & 1u;
+        }
+    return sh;
 }
 
-/* fits_at in a layout tried without changing the map (see dead_end): tiles stamped
- * seen == epoch are taken by its earlier items. */
-static bool fits_dry(const rmg__placer *p, const rmg__pl_item *it, size_t e, int zone, int *ax, int *ay, int *az)
-{
-    return fits_at_ex(p, it, e, zone, false, true, ax, ay, az);
-}
-
-static bool fits_at_ex(const rmg__placer *p, const rmg__pl_item *it, size_t e, int zone, bool over_free, bool dry,
-                       int *ax, int *ay, int *az)
+/* Anchor for item `it` whose entry (its lowest visitable tile) is at tile e; false if the
+ * footprint leaves the map or covers anything but open land of the zone (its blocked tiles:
+ * or blocked plain land, see is_wall; over_free: or free paths). dry: tiles stamped
+ * seen == epoch are taken by earlier items of a layout tried without changing the map (see
+ * dead_end). */
+static bool fits_at_ex(rmg__placer *p, const rmg__pl_item *it, size_t e, int zone, bool over_free, bool dry, int *ax,
+                       int *ay, int *az)
 {
     const struct rmg_map *m = p->m;
     uint64_t block = it->block, visit = it->visit;
     normalize(&block, &visit);
+    const struct rmg__pl_shape *sh = shape_of(p, block, visit);
     int ex, ey, ez;
     tile_xyz(m, e, &ex, &ey, &ez);
-    int bit = visit ? top_bit(visit) : 47;
-    *ax = ex + (7 - bit % 8);
-    *ay = ey + (5 - bit / 8);
+    *ax = ex + sh->adx;
+    *ay = ey + sh->ady;
     *az = ez;
-    uint64_t all = block | visit;
     ptrdiff_t w = m->width;
-    /* Row by row (bit 8 * row + col), each row only up to its last set bit. */
-    for (int row = 0; row < 6; row++) {
-        int ty = *ay - (5 - row);
-        unsigned bits = (unsigned)(all >> (8 * row)) & 0xffu;
-        for (int col = 0; bits; col++, bits >>= 1) {
-            if (!(bits & 1u))
-                continue;
-            int tx = *ax - (7 - col);
-            if (tx < 0 || ty < 0 || tx >= m->width || ty >= m->height)
-                return false;
-            size_t t = (size_t)((ptrdiff_t)e + (ptrdiff_t)(ty - ey) * w + (tx - ex));
-            if (dry && p->seen[t] == p->epoch)
-                return false; /* covered by an earlier item: neither open nor a wall any more */
-            if (is_open(p, t, zone) || (over_free && is_path(p, t, zone)))
-                continue;
-            if (((visit >> (8 * row + col)) & 1u) || !is_wall(p, t, zone))
-                return false;
-        }
+    for (int i = 0; i < sh->n; i++) {
+        int tx = ex + sh->dx[i], ty = ey + sh->dy[i];
+        if (tx < 0 || ty < 0 || tx >= m->width || ty >= m->height)
+            return false;
+        size_t t = (size_t)((ptrdiff_t)e + (ptrdiff_t)sh->dy[i] * w + sh->dx[i]);
+        if (dry && p->seen[t] == p->epoch)
+            return false; /* covered by an earlier item: neither open nor a wall any more */
+        if (is_open(p, t, zone) || (over_free && is_path(p, t, zone)))
+            continue;
+        if (sh->visitable[i] || !is_wall(p, t, zone))
+            return false;
     }
     return true;
+}
+
+static bool fits_at(rmg__placer *p, const rmg__pl_item *it, size_t e, int zone, int *ax, int *ay, int *az)
+{
+    return fits_at_ex(p, it, e, zone, false, false, ax, ay, az);
+}
+
+/* fits_at in a layout tried without changing the map (see dead_end). */
+static bool fits_dry(rmg__placer *p, const rmg__pl_item *it, size_t e, int zone, int *ax, int *ay, int *az)
+{
+    return fits_at_ex(p, it, e, zone, false, true, ax, ay, az);
 }
 
 typedef struct journal_ctx {
