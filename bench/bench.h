@@ -32,6 +32,7 @@ typedef struct bench_result {
     double wall_med, wall_min, wall_max;   /* ms per map */
     double cpu_med, cpu_min, cpu_max;      /* ms per map (process CPU time) */
     double stage_med[RMG_STAGE_COUNT];     /* ms, from rmg_map_stage_ms */
+    double fingerprint_med;                /* CPU ms of the first rmg_map_fingerprint (on request) */
     double floor_ms;                       /* one BFS flood fill over every tile */
     size_t peak_bytes;                     /* largest peak over the seeds */
     double attempts_mean;

@@ -60,7 +60,7 @@ static void summarize(double *v, size_t n, double *med, double *mn, double *mx)
 }
 
 typedef struct samples {
-    double *wall, *cpu, *stage[RMG_STAGE_COUNT];
+    double *wall, *cpu, *fingerprint, *stage[RMG_STAGE_COUNT];
 } samples;
 
 static int samples_alloc(samples *s, int n)
@@ -68,6 +68,7 @@ static int samples_alloc(samples *s, int n)
     memset(s, 0, sizeof *s);
     int ok = (s->wall = calloc((size_t)n, sizeof(double))) != NULL;
     ok = ok && (s->cpu = calloc((size_t)n, sizeof(double))) != NULL;
+    ok = ok && (s->fingerprint = calloc((size_t)n, sizeof(double))) != NULL;
     for (int i = 0; ok && i < RMG_STAGE_COUNT; i++)
         ok = (s->stage[i] = calloc((size_t)n, sizeof(double))) != NULL;
     return ok ? 0 : -1;
@@ -77,6 +78,7 @@ static void samples_free(samples *s)
 {
     free(s->wall);
     free(s->cpu);
+    free(s->fingerprint);
     for (int i = 0; i < RMG_STAGE_COUNT; i++)
         free(s->stage[i]);
 }
@@ -132,6 +134,10 @@ int bench_measure(rmg_context *ctx, bench_alloc *alloc, const bench_job *job, in
         }
         s.wall[ok] = w1 - w0;
         s.cpu[ok] = c1 - c0;
+        /* Not part of generation: computed when a host first asks (one serialization). */
+        double f0 = bench_cpu_ms();
+        (void)rmg_map_fingerprint(map);
+        s.fingerprint[ok] = bench_cpu_ms() - f0;
         record_map(map, out, &s, ok, seed);
         ok++;
         rmg_map_destroy(map);
@@ -141,6 +147,7 @@ int bench_measure(rmg_context *ctx, bench_alloc *alloc, const bench_job *job, in
     summarize(s.cpu, ok, &out->cpu_med, &out->cpu_min, &out->cpu_max);
     for (int st = 0; st < RMG_STAGE_COUNT; st++)
         out->stage_med[st] = bench_median(s.stage[st], ok);
+    out->fingerprint_med = bench_median(s.fingerprint, ok);
     if (ok)
         out->attempts_mean /= (double)ok;
     samples_free(&s);

@@ -40,6 +40,7 @@ void bench_print_row(FILE *out, const bench_result *r)
     fprintf(out, "%-14s   stages ms:", "");
     for (int s = 1; s < RMG_STAGE_COUNT; s++)
         fprintf(out, " %s %.1f", stage_names[s], r->stage_med[s]);
+    fprintf(out, "  (fingerprint on request %.1f)", r->fingerprint_med);
     fprintf(out, "  attempts %.2f  template '%s'%s%s\n", r->attempts_mean, r->template_name, r->note[0] ? "  note: " : "",
             r->note);
     if (r->error[0])
@@ -78,8 +79,10 @@ static void json_row(FILE *f, const bench_result *r)
     fprintf(f, "     \"stage_ms_median\": {");
     for (int s = 0; s < RMG_STAGE_COUNT; s++)
         fprintf(f, "%s\"%s\": %.3f", s ? ", " : "", stage_names[s], r->stage_med[s]);
+    fprintf(f, "},\n     \"fingerprint_ms_median\": %.3f, \"fingerprint_note\": \"computed on the first request, "
+               "not part of rmg_generate\"", r->fingerprint_med);
     double tiles = tiles_of(r);
-    fprintf(f, "},\n     \"maps_per_second\": %.3f, \"floor_ms\": %.4f, \"ratio_to_floor\": %.1f, \"peak_bytes\": %zu,"
+    fprintf(f, ",\n     \"maps_per_second\": %.3f, \"floor_ms\": %.4f, \"ratio_to_floor\": %.1f, \"peak_bytes\": %zu,"
                " \"ns_per_tile\": %.2f,\n     \"note\": ",
             per_second(r->cpu_med), r->floor_ms, r->floor_ms > 0 ? r->cpu_med / r->floor_ms : 0, r->peak_bytes,
             tiles > 0 ? r->cpu_med * 1e6 / tiles : 0);

@@ -18,7 +18,7 @@ grep -q '^default-S ' "$out/table.txt"
 grep -q '^scale-36 ' "$out/table.txt"
 grep -q 'stages ms: solve' "$out/table.txt"
 for key in '"wall_ms"' '"cpu_ms"' '"stage_ms_median"' '"peak_bytes"' '"maps_per_second"' '"ratio_to_floor"' \
-           '"ns_per_tile"' '"fingerprint_seed1"'; do
+           '"ns_per_tile"' '"fingerprint_seed1"' '"fingerprint_ms_median"'; do
     grep -q "$key" "$out/bench.json" || { echo "missing $key in the JSON report"; exit 1; }
 done
 # Both runs produced a map and counted memory.
