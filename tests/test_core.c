@@ -156,6 +156,40 @@ static void test_rng_range_bounds_and_bias(void **state)
     assert_int_equal(rmg_rng_weighted(&r, zero, 2), -1);
 }
 
+/* The documented draw: the high half of next() x n (128-bit product), redrawn while the low half
+ * is below 2^64 mod n (Lemire). Written out here with four 32-bit products, independently of
+ * the library's fast paths, which must give the same values for every n. */
+static uint64_t reference_below(rmg_rng *r, uint64_t n)
+{
+    for (;;) {
+        uint64_t a = rmg_rng_next(r);
+        uint64_t a_lo = (uint32_t)a, a_hi = a >> 32, b_lo = (uint32_t)n, b_hi = n >> 32;
+        uint64_t p0 = a_lo * b_lo, p1 = a_lo * b_hi, p2 = a_hi * b_lo, p3 = a_hi * b_hi;
+        uint64_t mid = (p0 >> 32) + (uint32_t)p1 + (uint32_t)p2;
+        uint64_t lo = (mid << 32) | (uint32_t)p0, hi = p3 + (p1 >> 32) + (p2 >> 32) + (mid >> 32);
+        if (lo >= n || lo >= (0 - n) % n)
+            return hi;
+    }
+}
+
+static void test_rng_below_equals_the_reference(void **state)
+{
+    (void)state;
+    rmg_rng a, b, pick;
+    rmg_rng_seed(&a, 7);
+    rmg_rng_seed(&b, 7);
+    rmg_rng_seed(&pick, 8);
+    static const uint64_t edges[] = {1, 2, 3, 1000, UINT32_MAX - 1, UINT32_MAX, (uint64_t)UINT32_MAX + 1,
+                                     (uint64_t)UINT32_MAX + 2, UINT64_MAX / 3, UINT64_MAX - 1, UINT64_MAX};
+    for (int i = 0; i < 200000; i++) {
+        uint64_t n = i < 11000 ? edges[i % 11] : rmg_rng_next(&pick) >> (rmg_rng_next(&pick) % 64);
+        if (!n)
+            n = 1;
+        assert_true(rmg_rng_below(&a, n) == reference_below(&b, n));
+    }
+    assert_true(rmg_rng_next(&a) == rmg_rng_next(&b)); /* the same number of draws */
+}
+
 static void test_rng_streams_are_independent(void **state)
 {
     (void)state;
@@ -246,6 +280,7 @@ int main(void)
         cmocka_unit_test(test_errors_carry_location),
         cmocka_unit_test(test_rng_output_is_pinned),
         cmocka_unit_test(test_rng_range_bounds_and_bias),
+        cmocka_unit_test(test_rng_below_equals_the_reference),
         cmocka_unit_test(test_rng_streams_are_independent),
         cmocka_unit_test(test_shuffle_is_a_permutation),
         cmocka_unit_test(test_allocator_failure_harness_over_core),

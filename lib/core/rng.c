@@ -28,7 +28,8 @@ void rmg_rng_seed(rmg_rng *rng, uint64_t seed)
         rng->s[i] = splitmix64(&x);
 }
 
-uint64_t rmg_rng_next(rmg_rng *rng)
+/* xoshiro256** step; inline so that the draws below cost no call. */
+static inline uint64_t next_word(rmg_rng *rng)
 {
     uint64_t *s = rng->s;
     uint64_t result = rotl(s[1] * 5, 7) * 9;
@@ -42,9 +43,20 @@ uint64_t rmg_rng_next(rmg_rng *rng)
     return result;
 }
 
-/* 64x64 -> 128-bit product in portable C (high and low halves). */
-static void mul64(uint64_t a, uint64_t b, uint64_t *hi, uint64_t *lo)
+uint64_t rmg_rng_next(rmg_rng *rng)
 {
+    return next_word(rng);
+}
+
+/* 64x64 -> 128-bit product in portable C (high and low halves). */
+static inline void mul64(uint64_t a, uint64_t b, uint64_t *hi, uint64_t *lo)
+{
+    if (b <= UINT32_MAX) { /* the usual case (counts, weights): two products instead of four */
+        uint64_t p_lo = (uint32_t)a * b, mid = (a >> 32) * b + (p_lo >> 32);
+        *lo = (mid << 32) | (uint32_t)p_lo;
+        *hi = mid >> 32;
+        return;
+    }
     uint64_t a_lo = (uint32_t)a, a_hi = a >> 32, b_lo = (uint32_t)b, b_hi = b >> 32;
     uint64_t p0 = a_lo * b_lo, p1 = a_lo * b_hi, p2 = a_hi * b_lo, p3 = a_hi * b_hi;
     uint64_t mid = (p0 >> 32) + (uint32_t)p1 + (uint32_t)p2;
@@ -58,11 +70,11 @@ uint64_t rmg_rng_below(rmg_rng *rng, uint64_t n)
     if (n == 0)
         return 0;
     uint64_t hi, lo;
-    mul64(rmg_rng_next(rng), n, &hi, &lo);
+    mul64(next_word(rng), n, &hi, &lo);
     if (lo < n) {
         uint64_t threshold = (0 - n) % n;
         while (lo < threshold)
-            mul64(rmg_rng_next(rng), n, &hi, &lo);
+            mul64(next_word(rng), n, &hi, &lo);
     }
     return hi;
 }
