@@ -470,7 +470,7 @@ static bool is_path(const rmg__placer *p, size_t t, int zone)
 }
 
 /* The shape of footprint (block, visit), normalized, from the cache (computed on a miss). */
-static const struct rmg__pl_shape *shape_of(rmg__placer *p, uint64_t block, uint64_t visit)
+static inline const struct rmg__pl_shape *shape_of(rmg__placer *p, uint64_t block, uint64_t visit)
 {
     struct rmg__pl_shape *sh = &p->shapes[((block * UINT64_C(0x9E3779B97F4A7C15)) ^ visit) >> 60];
     if (sh->block == block && sh->visit == visit && (block || visit))
@@ -1168,12 +1168,15 @@ static void take_tile(rmg__placer *p, size_t t)
     open_leave(p, t, z);
 }
 
-static void take_tiles(rmg__placer *p, uint64_t all, int ax, int ay, int az)
+/* The tiles of item `it` with its entry at e, which fits there (all on the map). */
+static void take_tiles(rmg__placer *p, const rmg__pl_item *it, size_t e)
 {
-    uint32_t tiles[48];
-    int bit[48], n = footprint_on_map(p->m, all, ax, ay, az, tiles, bit);
-    for (int i = 0; i < n; i++)
-        take_tile(p, tiles[i]);
+    uint64_t block = it->block, visit = it->visit;
+    normalize(&block, &visit);
+    const struct rmg__pl_shape *sh = shape_of(p, block, visit);
+    ptrdiff_t w = p->m->width;
+    for (int i = 0; i < sh->n; i++)
+        take_tile(p, (size_t)((ptrdiff_t)e + (ptrdiff_t)sh->dy[i] * w + sh->dx[i]));
 }
 
 /* Ends a dry layout: the tiles it took re-enter the open set in reverse order. When the
@@ -1222,7 +1225,7 @@ static bool dead_end(rmg__placer *p, const rmg__pl_request *req, size_t hub, boo
         const rmg__pl_item *it = &req->items[k];
         uint64_t block = it->block, visit = it->visit;
         normalize(&block, &visit);
-        int i = 0, ax = 0, ay = 0, az = 0;
+        int i = 0, ax, ay, az;
         if (visit & (visit - 1))
             break;
         while (i < n_room && (p->seen[room[i]] == p->epoch || !fits_dry(p, it, room[i], req->zone, &ax, &ay, &az)))
@@ -1234,7 +1237,7 @@ static bool dead_end(rmg__placer *p, const rmg__pl_request *req, size_t hub, boo
             dry_end(p, !left); /* with room left a pocket may grow there: try for real */
             return !left;
         }
-        take_tiles(p, block | visit, ax, ay, az);
+        take_tiles(p, it, room[i]);
     }
     dry_end(p, false);
     return false;
