@@ -1,4 +1,5 @@
 /* Whole generation through the driver: determinism, options, errors, stage plugins, exports. */
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -163,6 +164,41 @@ static void test_replaced_placement_shows_in_the_map(void **state)
     rmg_context_destroy(ctx);
 }
 
+/* TRS-03 through the API: a zone's placed groups per range are its groups of that range on the
+ * map, never more than asked for (an older caller's smaller struct is filled up to its size). */
+static void test_zone_treasure_counts(void **state)
+{
+    (void)state;
+    rmg_context *ctx = rmg_test_context(NULL, 4);
+    rmg_map *map = rmg_test_generate(ctx, 72, 1);
+    size_t n_groups = rmg_map_group_count(map), asked = 0;
+    for (size_t i = 0; i < rmg_map_zone_count(map); i++) {
+        rmg_map_zone_info z = {.struct_size = sizeof z};
+        assert_int_equal(rmg_map_zone(map, i, &z), RMG_OK);
+        for (int r = 0; r < 3; r++) {
+            int placed = 0;
+            for (size_t g = 0; g < n_groups; g++) {
+                rmg_map_group_info gi = {.struct_size = sizeof gi};
+                assert_int_equal(rmg_map_group(map, g, &gi), RMG_OK);
+                placed += gi.zone == z.id && gi.range == r;
+            }
+            assert_int_equal(z.treasure_placed[r], placed);
+            assert_true(z.treasure_placed[r] <= z.treasure_requested[r]);
+            assert_true(z.treasure_exhausted[r] == 0 || z.treasure_exhausted[r] == 1);
+            asked += (size_t)z.treasure_requested[r];
+        }
+        rmg_map_zone_info old;
+        memset(&old, 0x5a, sizeof old);
+        old.struct_size = offsetof(rmg_map_zone_info, treasure_requested); /* a 0.2 caller */
+        assert_int_equal(rmg_map_zone(map, i, &old), RMG_OK);
+        assert_int_equal(old.id, z.id);
+        assert_int_equal(old.treasure_requested[0], 0x5a5a5a5a); /* untouched past its size */
+    }
+    assert_true(asked > 0);
+    rmg_map_destroy(map);
+    rmg_context_destroy(ctx);
+}
+
 static rmg_status failing(void *user, rmg_stage_view *view)
 {
     (void)user;
@@ -271,6 +307,7 @@ int main(void)
         cmocka_unit_test(test_map_is_consistent_and_valid),
         cmocka_unit_test(test_bad_options_are_rejected),
         cmocka_unit_test(test_replaced_placement_shows_in_the_map),
+        cmocka_unit_test(test_zone_treasure_counts),
         cmocka_unit_test(test_failing_plugin_policy),
         cmocka_unit_test(test_text_and_png_exports),
         cmocka_unit_test(test_allocator_failure_harness_over_generation),

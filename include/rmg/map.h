@@ -157,6 +157,12 @@ typedef struct rmg_map_zone_info {
     int center_x, center_y;
     size_t town_count;
     uint32_t main_town;            /* object id, 0 none */
+    /* Since 0.3.0. Treasure groups per range (TRS-03): asked for and placed, and 1 when the
+     * range stopped because no object could start a group any more (TRS-06, "exhausted").
+     * Zeros for zones without content; a mirror copy repeats its surface zone. */
+    int treasure_requested[3];
+    int treasure_placed[3];
+    int treasure_exhausted[3];
 } rmg_map_zone_info;
 
 RMG_API size_t rmg_map_zone_count(const rmg_map *map);

@@ -117,6 +117,23 @@ def test_json_export_matches_the_schema_and_the_accessors(ctx: rmg.Context, buil
     assert len(m.validate()) == 0
 
 
+def test_zone_treasure_counts_match_the_json(ctx: rmg.Context, builtin: rmg.Template) -> None:
+    m = ctx.generate(builtin, size="M")
+    doc = m.to_dict()
+    by_id = {z["id"]: z for z in doc["zones"]}
+    asked = 0
+    for zone in m.zones:
+        groups = by_id[zone.id].get("treasure_groups")
+        if groups is None:
+            assert zone.treasure_requested == (0, 0, 0)
+            continue
+        assert list(zone.treasure_requested) == groups["requested"]
+        assert list(zone.treasure_placed) == groups["placed"]
+        assert list(zone.treasure_exhausted) == groups["exhausted"]
+        asked += sum(zone.treasure_requested)
+    assert asked > 0
+
+
 def test_saving_png_json_and_text(ctx: rmg.Context, builtin: rmg.Template, tmp_path) -> None:
     m = ctx.generate(builtin, size="S")
     png = tmp_path / "map.png"

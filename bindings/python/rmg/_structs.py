@@ -177,6 +177,9 @@ class MapZoneInfo(Structure):
         ("center_y", c_int),
         ("town_count", c_size_t),
         ("main_town", c_uint32),
+        ("treasure_requested", c_int * 3),
+        ("treasure_placed", c_int * 3),
+        ("treasure_exhausted", c_int * 3),
     ]
 
 

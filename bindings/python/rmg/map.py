@@ -58,6 +58,11 @@ class Zone:
     town_count: int
     main_town: int
     towns: Tuple[int, ...] = ()
+    #: treasure groups per range (TRS-03): asked for, placed, and whether the range ran out of
+    #: objects that could start a group (TRS-06)
+    treasure_requested: Tuple[int, int, int] = (0, 0, 0)
+    treasure_placed: Tuple[int, int, int] = (0, 0, 0)
+    treasure_exhausted: Tuple[bool, bool, bool] = (False, False, False)
 
 
 @dataclass(frozen=True)
@@ -324,7 +329,14 @@ class Map(ContextObject):
 
         def make(i: int, info: S.MapZoneInfo) -> Zone:
             towns = tuple(int(lib.rmg_map_zone_town(self.handle, i, k)) for k in range(info.town_count))
-            return _from_info(Zone, info, towns=towns)
+            return _from_info(
+                Zone,
+                info,
+                towns=towns,
+                treasure_requested=tuple(info.treasure_requested),
+                treasure_placed=tuple(info.treasure_placed),
+                treasure_exhausted=tuple(bool(e) for e in info.treasure_exhausted),
+            )
 
         return self._cached("zones", lambda: self._records(lib.rmg_map_zone_count, lib.rmg_map_zone, S.MapZoneInfo, make))
 
