@@ -20,9 +20,8 @@ rmg_status rmg__bld_init(rmg__bld *b, rmg__gen *g)
     b->prev = rmg__malloc(b->ctx, n * sizeof *b->prev);
     b->seen = rmg__calloc(b->ctx, n, sizeof *b->seen);
     b->dist = rmg__malloc(b->ctx, n * sizeof *b->dist);
-    b->heap_pos = rmg__malloc(b->ctx, n * sizeof *b->heap_pos);
     b->mark = rmg__calloc(b->ctx, n, 1);
-    if (!b->queue || !b->prev || !b->seen || !b->dist || !b->heap_pos || !b->mark) {
+    if (!b->queue || !b->prev || !b->seen || !b->dist || !b->mark) {
         rmg__bld_free(b);
         return rmg__error_nomem(g->ctx);
     }
@@ -35,10 +34,9 @@ void rmg__bld_free(rmg__bld *b)
     rmg__free(b->ctx, b->prev);
     rmg__free(b->ctx, b->seen);
     rmg__free(b->ctx, b->dist);
-    rmg__free(b->ctx, b->heap_pos);
     rmg__free(b->ctx, b->mark);
+    rmg__bld_levels_free(b->ctx, &b->ring);
     b->queue = b->prev = b->seen = b->dist = NULL;
-    b->heap_pos = NULL;
     b->mark = NULL;
 }
 
@@ -134,94 +132,130 @@ uint32_t rmg__bld_zone_centre(const rmg__bld *b, int zone_id)
     return (uint32_t)rmg__tile(b->w, b->h, x, y, z->level);
 }
 
-/* ---- indexed binary heap on b->queue keyed by b->dist ------------------------------------- */
+/* ---- bucket queue ------------------------------------------------------------------------- */
 
-static void heap_swap(rmg__bld *b, size_t i, size_t j)
+void rmg__bld_levels_free(rmg_context *ctx, rmg__bld_levels *q)
 {
-    uint32_t a = b->queue[i], c = b->queue[j];
-    b->queue[i] = c;
-    b->queue[j] = a;
-    b->heap_pos[c] = (int32_t)i;
-    b->heap_pos[a] = (int32_t)j;
+    for (size_t i = 0; i < q->n_levels; i++)
+        rmg__free(ctx, q->bucket[i].items);
+    rmg__free(ctx, q->bucket);
+    memset(q, 0, sizeof *q);
 }
 
-static bool heap_less(const rmg__bld *b, size_t i, size_t j)
+void rmg__bld_levels_clear(rmg__bld_levels *q)
 {
-    uint32_t a = b->queue[i], c = b->queue[j];
-    /* Ties broken by tile index so the result does not depend on insertion history. */
-    return b->dist[a] < b->dist[c] || (b->dist[a] == b->dist[c] && a < c);
+    for (size_t i = q->cur; i < q->top; i++)
+        rmg__bld_levels_slot(q, i)->count = 0;
+    q->cur = q->top = 0;
 }
 
-static void heap_up(rmg__bld *b, size_t i)
+bool rmg__bld_levels_ring(rmg_context *ctx, rmg__bld_levels *q, int bits)
 {
-    while (i > 0 && heap_less(b, i, (i - 1) / 2)) {
-        heap_swap(b, i, (i - 1) / 2);
-        i = (i - 1) / 2;
+    size_t n = (size_t)1 << bits;
+    if (q->mask + 1 == n)
+        return true;
+    if (q->n_levels || !rmg__bld_levels_reserve(ctx, q, n - 1))
+        return false; /* only an unused queue becomes a ring */
+    q->mask = n - 1;
+    return true;
+}
+
+bool rmg__bld_levels_reserve(rmg_context *ctx, rmg__bld_levels *q, size_t level)
+{
+    if (level < q->n_levels)
+        return true;
+    size_t n = RMG__MAX(level + 1, 2 * q->n_levels);
+    n = RMG__MAX(n, (size_t)16);
+    rmg__bld_bucket *p = rmg__realloc(ctx, q->bucket, n * sizeof *p);
+    if (!p)
+        return false;
+    memset(p + q->n_levels, 0, (n - q->n_levels) * sizeof *p);
+    q->bucket = p;
+    q->n_levels = n;
+    return true;
+}
+
+/* Runs up to this size are insertion-sorted (they arrive nearly in order); larger ones
+ * radix-sorted, a byte per pass. */
+#define BUCKET_INSERTION_MAX 48
+
+void rmg__bld_sort_desc(uint32_t *a, size_t n, uint32_t *scratch)
+{
+    if (n <= BUCKET_INSERTION_MAX) {
+        for (size_t i = 1; i < n; i++) {
+            uint32_t v = a[i];
+            size_t j = i;
+            for (; j > 0 && a[j - 1] < v; j--)
+                a[j] = a[j - 1];
+            a[j] = v;
+        }
+        return;
+    }
+    uint32_t all = 0;
+    for (size_t i = 0; i < n; i++)
+        all |= a[i];
+    /* Descending: ascending order of the complemented digits. */
+    uint32_t *src = a, *dst = scratch;
+    for (int shift = 0; shift < 32 && (all >> shift); shift += 8) {
+        uint32_t count[257] = {0};
+        for (size_t i = 0; i < n; i++)
+            count[(uint8_t)~(src[i] >> shift) + 1u]++;
+        for (int d = 0; d < 256; d++)
+            count[d + 1] += count[d];
+        for (size_t i = 0; i < n; i++)
+            dst[count[(uint8_t)~(src[i] >> shift)]++] = src[i];
+        uint32_t *tmp = src;
+        src = dst;
+        dst = tmp;
+    }
+    if (src != a)
+        memcpy(a, src, n * sizeof *a);
+}
+
+void rmg__bld_bucket_sort(rmg__bld_bucket *k, uint32_t *scratch)
+{
+    /* The entries added since the last sort are sorted on their own, then merged into the sorted
+     * rest from the back (the merge writes only slots already read). */
+    size_t m = k->sorted, n = k->count, nb = n - m;
+    uint32_t *a = k->items;
+    rmg__bld_sort_desc(a + m, nb, scratch);
+    k->sorted = n;
+    if (m == 0 || a[m - 1] > a[m])
+        return; /* the new entries all lie below the rest: already in order */
+    memcpy(scratch, a + m, nb * sizeof *a);
+    size_t ia = m, ib = nb, out = n;
+    while (ib > 0) {
+        if (ia > 0 && a[ia - 1] < scratch[ib - 1])
+            a[--out] = a[--ia];
+        else
+            a[--out] = scratch[--ib];
     }
 }
 
-static void heap_down(rmg__bld *b, size_t i, size_t size)
-{
-    for (;;) {
-        size_t l = 2 * i + 1, r = l + 1, best = i;
-        if (l < size && heap_less(b, l, best))
-            best = l;
-        if (r < size && heap_less(b, r, best))
-            best = r;
-        if (best == i)
-            return;
-        heap_swap(b, i, best);
-        i = best;
-    }
-}
+/* ---- weighted search ------------------------------------------------------------------------ */
 
-/* Lowers t's distance (inserting it when new). */
-static void heap_relax(rmg__bld *b, size_t *size, uint32_t t, uint32_t d, uint32_t from, uint32_t stamp)
+bool rmg__bld_dijkstra_start(rmg__bld *b, const uint32_t *sources, size_t n_sources, uint32_t *open, uint32_t *done)
 {
-    if (b->seen[t] != stamp) {
-        b->seen[t] = stamp;
-        b->dist[t] = d;
-        b->prev[t] = from;
-        b->queue[*size] = t;
-        b->heap_pos[t] = (int32_t)*size;
-        heap_up(b, (*size)++);
-    } else if (b->heap_pos[t] >= 0 && d < b->dist[t]) {
-        b->dist[t] = d;
-        b->prev[t] = from;
-        heap_up(b, (size_t)b->heap_pos[t]);
+    *open = rmg__bld_stamp(b);
+    *done = rmg__bld_stamp(b); /* differs from *open even when the stamps wrap in between */
+    if (!rmg__bld_levels_ring(b->ctx, &b->ring, RMG__BLD_RING_BITS)) {
+        b->nomem = true;
+        return false;
     }
-}
-
-uint32_t rmg__bld_dijkstra(rmg__bld *b, const uint32_t *sources, size_t n_sources, rmg__bld_cost cost,
-                           rmg__bld_pred goal, void *user)
-{
-    uint32_t stamp = rmg__bld_stamp(b);
-    size_t size = 0;
-    for (size_t i = 0; i < n_sources; i++)
-        heap_relax(b, &size, sources[i], 0, 0, stamp);
-    while (size > 0) {
-        uint32_t t = b->queue[0];
-        heap_swap(b, 0, --size);
-        b->heap_pos[t] = -1;
-        heap_down(b, 0, size);
-        if (goal(b, t, user))
-            return t + 1;
-        int x = rmg__bld_x(b, t), y = rmg__bld_y(b, t); /* once per tile, not per direction */
-        for (int d = 0; d < 8; d++) {
-            int nx = x + rmg__bld_dx(d), ny = y + rmg__bld_dy(d);
-            if (nx < 0 || ny < 0 || nx >= b->w || ny >= b->h)
-                continue;
-            uint32_t u = (uint32_t)((int64_t)t + (int64_t)rmg__bld_dy(d) * b->w + rmg__bld_dx(d));
-            if (b->seen[u] == stamp && b->heap_pos[u] < 0)
-                continue;
-            uint32_t c = cost(b, u, user);
-            if (c == 0)
-                continue;
-            /* Diagonal steps cost a little more so roads prefer straight runs. */
-            heap_relax(b, &size, u, b->dist[t] + c * (d < 4 ? 2u : 3u), t + 1, stamp);
+    rmg__bld_levels_clear(&b->ring);
+    for (size_t i = 0; i < n_sources; i++) {
+        uint32_t s = sources[i];
+        if (b->seen[s] == *open)
+            continue;
+        b->seen[s] = *open;
+        b->dist[s] = 0;
+        b->prev[s] = 0;
+        if (!rmg__bld_levels_push(b->ctx, &b->ring, 0, s)) {
+            b->nomem = true;
+            return false;
         }
     }
-    return 0;
+    return true;
 }
 
 void rmg__bld_trace(rmg__bld *b, uint32_t end, void (*fn)(rmg__bld *b, uint32_t t, void *user), void *user)

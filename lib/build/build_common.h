@@ -7,19 +7,31 @@
 
 /* Scratch state of one build / finish run: every search reuses these arrays (no per-tile or
  * per-search allocation). */
+typedef struct rmg__bld_bucket rmg__bld_bucket;
+
+/* A priority queue of (level, tile) entries (below). */
+typedef struct rmg__bld_levels {
+    rmg__bld_bucket *bucket;   /* per level (or per level & mask) */
+    size_t n_levels;           /* buckets allocated */
+    size_t mask;               /* 0: a bucket per level; else a ring of mask + 1 buckets */
+    size_t cur;                /* every level below holds no entry */
+    size_t top;                /* every level from here up holds no entry */
+} rmg__bld_levels;
+
 typedef struct rmg__bld {
     rmg__gen *g;
     struct rmg_map *m;
     rmg_context *ctx;
     int w, h, levels;
     uint32_t n;
-    uint32_t *queue;      /* n: BFS queue, or heap of the weighted search */
+    uint32_t *queue;      /* n: BFS queue, or scratch of the weighted search */
     uint32_t *prev;       /* n: predecessor tile + 1 (0 = a source) where seen */
     uint32_t *seen;       /* n: == stamp when visited by the current search */
     uint32_t *dist;       /* n: weighted search distances */
-    int32_t *heap_pos;    /* n: position in the heap, -1 when not in it */
     uint8_t *mark;        /* n: per-run marks (meaning chosen by the user) */
     uint32_t stamp;
+    rmg__bld_levels ring; /* the weighted search's queue */
+    bool nomem;           /* a weighted search ran out of memory (it then found nothing) */
 } rmg__bld;
 
 rmg_status rmg__bld_init(rmg__bld *b, rmg__gen *g);
@@ -135,10 +147,134 @@ static inline uint32_t rmg__bld_bfs(rmg__bld *b, const uint32_t *sources, size_t
     }
     return 0;
 }
-/* Weighted search: `cost` returns the cost of entering a tile (0 = impassable). */
+/* ---- bucket queue of (level, tile) keys ------------------------------------------------------
+
+ * A priority queue for small integer levels (search distances): one bucket per level, each
+ * popped in ascending tile order, so entries come out exactly as from a heap of (level << 32 |
+ * tile) keys, without the heap's log-depth sifting on every pop. A bucket is kept descending
+ * (popped from the back); entries added out of order are sorted and merged in only when its
+ * level is reached. */
+struct rmg__bld_bucket {
+    uint32_t *items;
+    size_t count, cap;
+    size_t sorted;             /* items[0..sorted) descending (the smallest tile last) */
+};
+
+void rmg__bld_levels_free(rmg_context *ctx, rmg__bld_levels *q);
+/* Empties the queue (keeps the memory). */
+void rmg__bld_levels_clear(rmg__bld_levels *q);
+/* Grows a queue of a bucket per level to hold level `level`; false when out of memory. */
+bool rmg__bld_levels_reserve(rmg_context *ctx, rmg__bld_levels *q, size_t level);
+/* Makes q a ring of 2^bits buckets: every level queued must then lie within 2^bits - 1 of
+ * the lowest level queued or last popped (a search whose steps cost less than that). False
+ * when out of memory. */
+bool rmg__bld_levels_ring(rmg_context *ctx, rmg__bld_levels *q, int bits);
+
+static inline rmg__bld_bucket *rmg__bld_levels_slot(const rmg__bld_levels *q, size_t level)
+{
+    return &q->bucket[q->mask ? level & q->mask : level];
+}
+/* Sorts a bucket descending; scratch has room for its entries. */
+void rmg__bld_bucket_sort(rmg__bld_bucket *k, uint32_t *scratch);
+/* Sorts tiles descending; scratch has room for n. */
+void rmg__bld_sort_desc(uint32_t *a, size_t n, uint32_t *scratch);
+
+/* Adds (level, t); false when out of memory. */
+static inline bool rmg__bld_levels_push(rmg_context *ctx, rmg__bld_levels *q, size_t level, uint32_t t)
+{
+    if (!q->mask && level >= q->n_levels && !rmg__bld_levels_reserve(ctx, q, level))
+        return false;
+    rmg__bld_bucket *k = rmg__bld_levels_slot(q, level);
+    if (k->count == k->cap && !rmg__vec_grow(ctx, (void **)&k->items, &k->cap, k->count + 1, sizeof *k->items))
+        return false;
+    /* Still descending when the new tile is below the last one (or the bucket was empty). */
+    if (k->sorted == k->count && (k->count == 0 || t < k->items[k->count - 1]))
+        k->sorted++;
+    k->items[k->count++] = t;
+    if (q->cur >= q->top) { /* was empty: the range starts here */
+        q->cur = level;
+        q->top = level + 1;
+    } else if (level < q->cur) {
+        q->cur = level;
+    } else if (level >= q->top) {
+        q->top = level + 1;
+    }
+    return true;
+}
+
+/* Takes the smallest (level, tile) entry; false when empty. scratch: room for any bucket. */
+static inline bool rmg__bld_levels_pop(rmg__bld_levels *q, uint32_t *scratch, size_t *level, uint32_t *t)
+{
+    while (q->cur < q->top && rmg__bld_levels_slot(q, q->cur)->count == 0)
+        q->cur++;
+    if (q->cur >= q->top) {
+        q->cur = q->top = 0;
+        return false;
+    }
+    rmg__bld_bucket *k = rmg__bld_levels_slot(q, q->cur);
+    if (k->sorted < k->count)
+        rmg__bld_bucket_sort(k, scratch);
+    *level = q->cur;
+    *t = k->items[--k->count];
+    k->sorted = k->count;
+    return true;
+}
+
+/* Weighted search: `cost` returns the cost of entering a tile (0 = impassable, at most
+ * RMG__BLD_MAX_COST). An orthogonal step costs 2 * cost, a diagonal one 3 * cost (roads prefer
+ * straight runs). Tiles are taken in order of (distance, tile index), so the result does not
+ * depend on how the queue is kept. Returns the goal tile + 1, or 0 when no goal is reachable (or
+ * memory ran out: b->nomem, which the caller turns into RMG_ERR_NOMEM). prev[] then describes
+ * the path. Inline so the compiler can call the cost and goal functions directly. */
 typedef uint32_t (*rmg__bld_cost)(const rmg__bld *b, uint32_t t, void *user);
-uint32_t rmg__bld_dijkstra(rmg__bld *b, const uint32_t *sources, size_t n_sources, rmg__bld_cost cost,
-                           rmg__bld_pred goal, void *user);
+#define RMG__BLD_MAX_COST 10u
+#define RMG__BLD_RING_BITS 5 /* 2^5 > 3 * RMG__BLD_MAX_COST: the largest step stays in the ring */
+
+/* Queues the sources of a weighted search; open / done: its two visit stamps. False when out
+ * of memory (b->nomem set). */
+bool rmg__bld_dijkstra_start(rmg__bld *b, const uint32_t *sources, size_t n_sources, uint32_t *open,
+                             uint32_t *done);
+
+static inline uint32_t rmg__bld_dijkstra(rmg__bld *b, const uint32_t *sources, size_t n_sources, rmg__bld_cost cost,
+                                         rmg__bld_pred goal, void *user)
+{
+    /* seen[t] == open: queued with distance dist[t]; == done: taken (its distance final). */
+    uint32_t open = 0, done = 0, t;
+    if (!rmg__bld_dijkstra_start(b, sources, n_sources, &open, &done))
+        return 0;
+    size_t level;
+    while (rmg__bld_levels_pop(&b->ring, b->queue, &level, &t)) {
+        if (b->seen[t] != open || b->dist[t] != level)
+            continue; /* taken already, or queued again nearer */
+        b->seen[t] = done;
+        if (goal(b, t, user))
+            return t + 1;
+        int x = rmg__bld_x(b, t), y = rmg__bld_y(b, t);
+        bool inner = x > 0 && y > 0 && x < b->w - 1 && y < b->h - 1;
+        for (int d = 0; d < 8; d++) {
+            int nx = x + rmg__bld_dx(d), ny = y + rmg__bld_dy(d);
+            if (!inner && (nx < 0 || ny < 0 || nx >= b->w || ny >= b->h))
+                continue;
+            uint32_t u = (uint32_t)((int64_t)t + (int64_t)rmg__bld_dy(d) * b->w + rmg__bld_dx(d));
+            if (b->seen[u] == done)
+                continue;
+            uint32_t c = cost(b, u, user);
+            if (c == 0)
+                continue;
+            uint32_t du = b->dist[t] + c * (d < 4 ? 2u : 3u);
+            if (b->seen[u] == open && du >= b->dist[u])
+                continue;
+            b->seen[u] = open;
+            b->dist[u] = du;
+            b->prev[u] = t + 1;
+            if (!rmg__bld_levels_push(b->ctx, &b->ring, du, u)) {
+                b->nomem = true;
+                return 0;
+            }
+        }
+    }
+    return 0;
+}
 /* Calls fn on every tile of the path ending at `end` (from the end back to its source). */
 void rmg__bld_trace(rmg__bld *b, uint32_t end, void (*fn)(rmg__bld *b, uint32_t t, void *user), void *user);
 

@@ -24,6 +24,8 @@
 #define MK_MAIN 2u      /* joined to the zone's main area */
 #define MK_OPEN 4u      /* stays open after obstacle filling */
 #define MK_DROP 8u      /* an optional tile (wide-opening or road fragment) cut off: filled */
+#define MK_WALK 16u     /* walkable land of the zone being filled (set per zone, cleared after) */
+#define MK_COVER 32u    /* an obstacle object may cover it (coverable(), kept while objects land) */
 #define OPEN_REACH 3    /* clearing depth beyond the one-tile margin */
 #define BLOCK_SIDE 4    /* clearing blocks */
 #define CLEARING_PERCENT 45
@@ -41,25 +43,23 @@ static bool needed(const rmg__bld *b, uint32_t t)
     return (b->m->flags[t] & (RMG__T_FREE | RMG__T_PASSAGE | RMG__T_ENTRY | RMG__T_GUARD)) || b->m->road[t];
 }
 
-typedef struct zone_user {
-    int zone;
-} zone_user;
-
-static bool walk_in_zone(const rmg__bld *b, uint32_t t, void *user)
+/* Walkable land of the zone: MK_WALK, set on the zone's tiles while the zone is filled (one
+ * byte read where the searches would read the zone and the flags of every neighbour). */
+static bool walk_in_zone(const rmg__bld *b, uint32_t t)
 {
-    return b->m->tile_zone[t] == ((const zone_user *)user)->zone && walkable(b, t);
+    return (b->mark[t] & MK_WALK) != 0;
 }
 
-static bool kept_walk_in_zone(const rmg__bld *b, uint32_t t, void *user)
+static bool kept_walk_in_zone(const rmg__bld *b, uint32_t t)
 {
-    return (b->mark[t] & MK_KEEP) && walk_in_zone(b, t, user);
+    return (b->mark[t] & (MK_KEEP | MK_WALK)) == (MK_KEEP | MK_WALK);
 }
 
 /* Floods MK_MAIN over kept walkable tiles from `from`. The main area is always closed (every
  * kept walkable neighbour of a main tile is main), so the flood only needs to cross tiles not
  * yet main: the result is the same as flooding the whole network again, at the cost of the
  * newly joined part only. The new main tiles are left in b->queue; returns how many. */
-static size_t flood_main(rmg__bld *b, uint32_t from, zone_user *zu)
+static size_t flood_main(rmg__bld *b, uint32_t from)
 {
     size_t head = 0, tail = 0;
     b->mark[from] |= MK_MAIN;
@@ -69,7 +69,7 @@ static size_t flood_main(rmg__bld *b, uint32_t from, zone_user *zu)
         int n_nb = rmg__bld_nbrs(b, t, nb);
         for (int d = 0; d < n_nb; d++) {
             uint32_t u = nb[d];
-            if ((b->mark[u] & MK_MAIN) || !kept_walk_in_zone(b, u, zu))
+            if ((b->mark[u] & (MK_MAIN | MK_KEEP | MK_WALK)) != (MK_KEEP | MK_WALK))
                 continue;
             b->mark[u] |= MK_MAIN;
             b->queue[tail++] = u;
@@ -86,14 +86,14 @@ static void keep_path_tile(rmg__bld *b, uint32_t t, void *user)
 
 /* The zone's main area: its main town's entry, else its first town's, else the free tile
  * nearest to its centre. */
-static uint32_t zone_root(const rmg__bld *b, const rmg__map_zone *z, zone_user *zu)
+static uint32_t zone_root(const rmg__bld *b, const rmg__map_zone *z)
 {
     uint32_t town = z->main_town ? z->main_town : (z->towns.count ? z->towns.items[0] : 0);
     if (town && town <= b->m->objects.count) {
         const rmg__map_object *o = &b->m->objects.items[town - 1];
         rmg__bld_shape sh = {o->block, o->visit, 1};
         uint32_t v = rmg__bld_visit_tile(b, &sh, (uint32_t)rmg__tile(b->w, b->h, o->x, o->y, o->z));
-        if (walk_in_zone(b, v, zu))
+        if (walk_in_zone(b, v))
             return v;
     }
     uint32_t centre = rmg__bld_zone_centre(b, z->id);
@@ -104,7 +104,7 @@ static uint32_t zone_root(const rmg__bld *b, const rmg__map_zone *z, zone_user *
                 if (x < 0 || y < 0 || x >= b->w || y >= b->h || (RMG__MAX(abs(x - cx), abs(y - cy)) != r))
                     continue;
                 uint32_t t = (uint32_t)rmg__tile(b->w, b->h, x, y, z->level);
-                if (kept_walk_in_zone(b, t, zu))
+                if (kept_walk_in_zone(b, t))
                     return t;
             }
     }
@@ -118,66 +118,33 @@ static bool optional(const rmg__bld *b, uint32_t t)
     return !(b->m->flags[t] & (RMG__T_ENTRY | RMG__T_GUARD | RMG__T_FREE));
 }
 
-/* Step 2 keeps a distance field to the main area (b->dist, b->prev) in a binary heap of
- * (distance << 32 | tile) keys with lazy deletion. When the search meets a kept tile outside
- * the main area, the shortest path to it is kept, its part of the network becomes main, and the
- * new main tiles enter the heap at distance 0: distances only ever decrease, so the field stays
- * exactly the distance to the current main area without restarting the search (one search for
- * the zone instead of one per joined part). */
-typedef RMG__VEC(uint64_t) key_heap;
+/* Step 2 keeps a distance field to the main area (b->dist, b->prev) in a queue of (distance,
+ * tile) entries, popped in that order, with lazy deletion. When the search meets a kept tile
+ * outside the main area, the shortest path to it is kept, its part of the network becomes main,
+ * and the new main tiles enter the queue at distance 0: distances only ever decrease, so the
+ * field stays exactly the distance to the current main area without restarting the search (one
+ * search for the zone instead of one per joined part). */
 
-static bool heap_push(rmg_context *ctx, key_heap *h, uint32_t dist, uint32_t t)
+/* Makes the part of the network around `from` main and puts its tiles in the queue as sources. */
+static bool join_part(rmg__bld *b, uint32_t from, rmg__bld_levels *q)
 {
-    uint64_t key = (uint64_t)dist << 32 | t;
-    if (!RMG__VEC_PUSH(ctx, h, key))
-        return false;
-    for (size_t i = h->count - 1; i > 0 && h->items[(i - 1) / 2] > key; i = (i - 1) / 2) {
-        h->items[i] = h->items[(i - 1) / 2];
-        h->items[(i - 1) / 2] = key;
-    }
-    return true;
-}
-
-static uint64_t heap_pop(key_heap *h)
-{
-    uint64_t top = h->items[0], last = h->items[--h->count];
-    size_t i = 0;
-    for (;;) {
-        size_t c = 2 * i + 1;
-        if (c >= h->count)
-            break;
-        if (c + 1 < h->count && h->items[c + 1] < h->items[c])
-            c++;
-        if (h->items[c] >= last)
-            break;
-        h->items[i] = h->items[c];
-        i = c;
-    }
-    if (h->count)
-        h->items[i] = last;
-    return top;
-}
-
-/* Makes the part of the network around `from` main and puts its tiles in the heap as sources. */
-static bool join_part(rmg__bld *b, uint32_t from, zone_user *zu, key_heap *h)
-{
-    size_t n = flood_main(b, from, zu);
+    size_t n = flood_main(b, from);
     for (size_t i = 0; i < n; i++) {
         uint32_t t = b->queue[i];
         b->dist[t] = 0;
         b->prev[t] = 0;
-        if (!heap_push(b->ctx, h, 0, t))
+        if (!rmg__bld_levels_push(b->ctx, q, 0, t))
             return false;
     }
     return true;
 }
 
 /* Drops the kept tiles no path reached; returns how many of them were needed. */
-static size_t drop_unjoined(rmg__bld *b, const uint32_t *tiles, size_t n, zone_user *zu, uint32_t *first_lost)
+static size_t drop_unjoined(rmg__bld *b, const uint32_t *tiles, size_t n, uint32_t *first_lost)
 {
     size_t unjoined = 0;
     for (size_t i = 0; i < n; i++)
-        if (kept_walk_in_zone(b, tiles[i], zu) && !(b->mark[tiles[i]] & MK_MAIN)) {
+        if (kept_walk_in_zone(b, tiles[i]) && !(b->mark[tiles[i]] & MK_MAIN)) {
             b->mark[tiles[i]] = (uint8_t)((b->mark[tiles[i]] & ~MK_KEEP) | MK_DROP);
             if (optional(b, tiles[i])) {
                 b->m->road[tiles[i]] = 0;
@@ -191,42 +158,45 @@ static size_t drop_unjoined(rmg__bld *b, const uint32_t *tiles, size_t n, zone_u
 
 /* Step 2: joins every kept tile to the main area. Returns how many could not be joined in
  * *unjoined. */
-static rmg_status join_kept(rmg__bld *b, const uint32_t *tiles, size_t n, uint32_t root, zone_user *zu, key_heap *h,
+static rmg_status join_kept(rmg__bld *b, const uint32_t *tiles, size_t n, uint32_t root, rmg__bld_levels *q,
                             size_t *unjoined, uint32_t *first_lost)
 {
     for (size_t i = 0; i < n; i++)
         b->dist[tiles[i]] = UINT32_MAX;
-    h->count = 0;
-    if (!join_part(b, root, zu, h))
+    rmg__bld_levels_clear(q);
+    if (!join_part(b, root, q))
         return rmg__error_nomem(b->ctx);
-    while (h->count) {
-        uint64_t key = heap_pop(h);
-        uint32_t t = (uint32_t)key, d = (uint32_t)(key >> 32), nb[8];
+    uint32_t t;
+    size_t level;
+    /* b->queue is free between two joins (flood_main's list is queued at once): it is the
+     * scratch of the bucket sort. */
+    while (rmg__bld_levels_pop(q, b->queue, &level, &t)) {
+        uint32_t d = (uint32_t)level, nb[8];
         if (d != b->dist[t])
             continue; /* stale: a shorter distance was found after this entry */
         int n_nb = rmg__bld_nbrs(b, t, nb);
         for (int k = 0; k < n_nb; k++) {
             uint32_t u = nb[k];
-            if ((b->mark[u] & MK_MAIN) || d + 1 >= b->dist[u] || !walk_in_zone(b, u, zu))
+            if ((b->mark[u] & (MK_MAIN | MK_WALK)) != MK_WALK || d + 1 >= b->dist[u])
                 continue;
             b->dist[u] = d + 1;
             b->prev[u] = t + 1;
             if (b->mark[u] & MK_KEEP) {
                 rmg__bld_trace(b, u, keep_path_tile, NULL);
-                if (!join_part(b, u, zu, h))
+                if (!join_part(b, u, q))
                     return rmg__error_nomem(b->ctx);
-            } else if (!heap_push(b->ctx, h, d + 1, u)) {
+            } else if (!rmg__bld_levels_push(b->ctx, q, d + 1, u)) {
                 return rmg__error_nomem(b->ctx);
             }
         }
     }
-    *unjoined = drop_unjoined(b, tiles, n, zu, first_lost);
+    *unjoined = drop_unjoined(b, tiles, n, first_lost);
     return RMG_OK;
 }
 
 /* Step 3: open margins and clearings, grown outwards from the main area in BFS order so every
  * open tile touches one nearer to the network. */
-static void open_space(rmg__bld *b, const uint32_t *tiles, size_t n, zone_user *zu, const uint8_t *clear_blocks, int bw)
+static void open_space(rmg__bld *b, const uint32_t *tiles, size_t n, const uint8_t *clear_blocks, int bw)
 {
     uint32_t stamp = rmg__bld_stamp(b);
     size_t head = 0, tail = 0;
@@ -242,7 +212,7 @@ static void open_space(rmg__bld *b, const uint32_t *tiles, size_t n, zone_user *
         int n_nb = rmg__bld_nbrs(b, t, nb);
         for (int d = 0; d < n_nb; d++) {
             uint32_t u = nb[d];
-            if (b->seen[u] == stamp || !walk_in_zone(b, u, zu))
+            if (b->seen[u] == stamp || !walk_in_zone(b, u))
                 continue;
             b->seen[u] = stamp;
             uint32_t du = b->dist[t] + 1;
@@ -314,6 +284,7 @@ static bool coverable(const rmg__bld *b, int zone, int x, int y, int z)
            ((f & RMG__T_OBSTACLE) || sealed);
 }
 
+/* Whether an obstacle with footprint `block` fits at anchor: every tile coverable. */
 static bool obstacle_fits(const rmg__bld *b, uint64_t block, uint32_t anchor, int zone)
 {
     int ax = rmg__bld_x(b, anchor), ay = rmg__bld_y(b, anchor), z = rmg__bld_z(b, anchor);
@@ -325,11 +296,37 @@ static bool obstacle_fits(const rmg__bld *b, uint64_t block, uint32_t anchor, in
     return true;
 }
 
+/* The same test on the zone being filled, through MK_COVER (coverable() of its tiles, kept up
+ * to date as objects land): one byte per footprint tile instead of three arrays. */
+static bool obstacle_fits_zone(const rmg__bld *b, uint64_t block, uint32_t anchor)
+{
+    int ax = rmg__bld_x(b, anchor), ay = rmg__bld_y(b, anchor);
+    for (uint64_t rest = block & RMG__BLD_FOOT_BITS; rest; rest &= rest - 1) {
+        int bit = rmg__bld_low_bit(rest), dx = 7 - bit % 8, dy = 5 - bit / 8;
+        if (ax < dx || ay < dy)
+            return false; /* off the map (footprints extend up and left of the anchor only) */
+        if (!(b->mark[anchor - (uint32_t)dy * (uint32_t)b->w - (uint32_t)dx] & MK_COVER))
+            return false;
+    }
+    return true;
+}
+
+static void uncover(rmg__bld *b, uint64_t block, uint32_t anchor)
+{
+    for (uint64_t rest = block & RMG__BLD_FOOT_BITS; rest; rest &= rest - 1) {
+        int bit = rmg__bld_low_bit(rest);
+        b->mark[anchor - (uint32_t)(5 - bit / 8) * (uint32_t)b->w - (uint32_t)(7 - bit % 8)] &= (uint8_t)~MK_COVER;
+    }
+}
+
 static rmg_status obstacle_objects(rmg__bld *b, const rmg__map_zone *z, uint32_t *tiles, size_t n,
                                    const obstacle_defs *od, rmg_rng *rng)
 {
     if (!od->n)
         return RMG_OK;
+    for (size_t i = 0; i < n; i++)
+        if (coverable(b, z->id, rmg__bld_x(b, tiles[i]), rmg__bld_y(b, tiles[i]), z->level))
+            b->mark[tiles[i]] |= MK_COVER;
     rmg_rng_shuffle(rng, tiles, n, sizeof *tiles);
     /* The obstacles the zone's terrain allows, picked once for the zone rather than per tile. */
     uint32_t terrain_bit = z->terrain >= 0 && z->terrain < 32 ? 1u << z->terrain : 0;
@@ -339,11 +336,11 @@ static rmg_status obstacle_objects(rmg__bld *b, const rmg__map_zone *z, uint32_t
             od->fit[n_fit++] = od->defs[k];
     for (size_t i = 0; i < n; i++) {
         uint32_t t = tiles[i];
-        if (!coverable(b, z->id, rmg__bld_x(b, t), rmg__bld_y(b, t), z->level))
+        if (!(b->mark[t] & MK_COVER))
             continue;
         for (size_t k = 0; k < n_fit; k++) {
             const rmg__object_def *d = od->fit[k];
-            if (!obstacle_fits(b, d->footprint.block, t, z->id))
+            if (!obstacle_fits_zone(b, d->footprint.block, t))
                 continue;
             rmg__map_object *o = rmg__map_add_object(b->m, d->key, RMG_OBJECT_OBSTACLE, rmg__bld_x(b, t),
                                                      rmg__bld_y(b, t), z->level);
@@ -352,6 +349,7 @@ static rmg_status obstacle_objects(rmg__bld *b, const rmg__map_zone *z, uint32_t
             o->block = d->footprint.block;
             o->zone = z->id;
             rmg__map_stamp_object(b->m, o);
+            uncover(b, d->footprint.block, t); /* its tiles now hold an object */
             break;
         }
     }
@@ -376,29 +374,22 @@ static void draw_clearings(const rmg__bld *b, const uint32_t *tiles, size_t n, r
             clear_blocks[by * bw + bx] = rmg_rng_below(rng, 100) < CLEARING_PERCENT;
 }
 
-static rmg_status obstacles_in_zone(rmg__bld *b, const rmg__map_zone *z, const rmg__bld_zone_index *zi, uint32_t *tiles,
-                                    key_heap *heap, uint8_t *clear_blocks, int bw, const obstacle_defs *od)
+static rmg_status fill_zone(rmg__bld *b, const rmg__map_zone *z, uint32_t *tiles, size_t n, rmg__bld_levels *q,
+                            uint8_t *clear_blocks, int bw, const obstacle_defs *od)
 {
-    zone_user zu = {z->id};
-    size_t n = 0;
-    for (uint32_t i = zi->start[z->id]; i < zi->start[z->id + 1]; i++) {
-        uint32_t t = zi->tiles[i];
-        tiles[n++] = t;
-        b->mark[t] = needed(b, t) ? MK_KEEP : 0;
-    }
-    uint32_t root = zone_root(b, z, &zu);
+    uint32_t root = zone_root(b, z);
     if (root == UINT32_MAX)
         return RMG_OK;
     b->mark[root] |= MK_KEEP;
     uint32_t lost = 0;
     size_t unjoined = 0;
-    rmg_status st = join_kept(b, tiles, n, root, &zu, heap, &unjoined, &lost);
+    rmg_status st = join_kept(b, tiles, n, root, q, &unjoined, &lost);
     if (st != RMG_OK)
         return st;
     rmg_rng rng;
     rmg__gen_stream(b->g, "obstacles", (uint64_t)z->id, &rng);
     draw_clearings(b, tiles, n, &rng, clear_blocks, bw);
-    open_space(b, tiles, n, &zu, clear_blocks, bw);
+    open_space(b, tiles, n, clear_blocks, bw);
     for (size_t i = 0; i < n; i++) {
         uint32_t t = tiles[i];
         bool dropped = (b->mark[t] & MK_DROP) && optional(b, t);
@@ -415,6 +406,22 @@ static rmg_status obstacles_in_zone(rmg__bld *b, const rmg__map_zone *z, const r
                              z->id, z->tpl_id, unjoined, rmg__bld_x(b, lost), rmg__bld_y(b, lost), rmg__bld_z(b, lost),
                              (unsigned)b->m->flags[lost]);
     return RMG_OK;
+}
+
+static rmg_status obstacles_in_zone(rmg__bld *b, const rmg__map_zone *z, const rmg__bld_zone_index *zi, uint32_t *tiles,
+                                    rmg__bld_levels *q, uint8_t *clear_blocks, int bw, const obstacle_defs *od)
+{
+    size_t n = 0;
+    for (uint32_t i = zi->start[z->id]; i < zi->start[z->id + 1]; i++) {
+        uint32_t t = zi->tiles[i];
+        tiles[n++] = t;
+        b->mark[t] = (uint8_t)((needed(b, t) ? MK_KEEP : 0) | (walkable(b, t) ? MK_WALK : 0));
+    }
+    rmg_status st = fill_zone(b, z, tiles, n, q, clear_blocks, bw, od);
+    /* MK_WALK and MK_COVER stand for "of this zone": none may stay for the next zone's searches. */
+    for (size_t i = 0; i < n; i++)
+        b->mark[tiles[i]] &= (uint8_t)~(MK_WALK | MK_COVER);
+    return st;
 }
 
 /* Wide openings lose the tiles step 2 filled (walled-off remnants): a connection's tiles are
@@ -482,7 +489,8 @@ rmg_status rmg__finish_obstacles(rmg__gen *g)
         return st;
     int bw = (b.w + BLOCK_SIDE - 1) / BLOCK_SIDE, bh = (b.h + BLOCK_SIDE - 1) / BLOCK_SIDE;
     uint32_t *tiles = rmg__malloc(b.ctx, (size_t)b.n * sizeof *tiles);
-    key_heap heap = {NULL, 0, 0};
+    rmg__bld_levels levels;
+    memset(&levels, 0, sizeof levels);
     uint8_t *clear_blocks = rmg__malloc(b.ctx, (size_t)bw * (size_t)bh);
     obstacle_defs od = {NULL, 0, NULL};
     rmg__bld_zone_index zi = {NULL, NULL};
@@ -497,7 +505,7 @@ rmg_status rmg__finish_obstacles(rmg__gen *g)
     for (size_t i = 0; i < g->map->zones.count && st == RMG_OK; i++) {
         const rmg__map_zone *z = &g->map->zones.items[i];
         if (rmg__bld_land_zone(&b, z->id) && !(mirror && z->level > 0))
-            st = obstacles_in_zone(&b, z, &zi, tiles, &heap, clear_blocks, bw, &od);
+            st = obstacles_in_zone(&b, z, &zi, tiles, &levels, clear_blocks, bw, &od);
     }
     if (st == RMG_OK && mirror)
         st = copy_obstacles_below(&b, first_object);
@@ -505,7 +513,7 @@ rmg_status rmg__finish_obstacles(rmg__gen *g)
         prune_wide_openings(g->map);
     rmg__bld_zone_index_free(&b, &zi);
     rmg__free(b.ctx, tiles);
-    RMG__VEC_FREE(b.ctx, &heap);
+    rmg__bld_levels_free(b.ctx, &levels);
     rmg__free(b.ctx, clear_blocks);
     rmg__free(b.ctx, (void *)od.defs);
     rmg__free(b.ctx, (void *)od.fit);

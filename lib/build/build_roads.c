@@ -201,6 +201,7 @@ typedef struct path_user {
     int zone;
 } path_user;
 
+/* Entering cost of a tile for a road (at most RMG__BLD_MAX_COST), 0 where none may go. */
 static uint32_t road_cost(const rmg__bld *b, uint32_t t, void *user)
 {
     const path_user *p = user;
@@ -711,6 +712,8 @@ rmg_status rmg__finish_roads(rmg__gen *g)
     if ((st = collect_edges(&r)) == RMG_OK && (st = mark_target_zones(&r)) == RMG_OK) {
         choose_links(&r);
         st = lay_roads(&r);
+        if (st == RMG_OK && r.b.nomem)
+            st = rmg__error_nomem(r.b.ctx); /* a search ran out of memory: its road is missing */
     }
     roads_free(&r);
     return st;
