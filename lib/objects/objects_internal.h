@@ -138,6 +138,11 @@ typedef struct rmg__placer {
     uint32_t *near_cluster_epoch;
     uint8_t *open_here;            /* per tile: open land of its zone (as the open sets hold it) */
     size_t dry_n;                  /* tiles a dry layout took out of the open set */
+    /* Per tile: place_id when, during the rmg__pl_place call place_id, a hub's path search
+     * explored the tile's whole open region and found no free path to join (see try_cluster). */
+    uint32_t *no_path, place_id;
+    size_t searched;               /* tiles connect() explored (queue[0..searched)), when it failed */
+    bool search_cut;               /* ... and it stopped at CARVE_MAX somewhere */
     /* Footprints seen lately, as tile offsets from their entry (a small cache by hash of the
      * masks): the fits tests visit only the footprint's tiles. */
     struct rmg__pl_shape {

@@ -210,11 +210,12 @@ rmg_status rmg__pl_init(rmg__placer *p, rmg_context *ctx, struct rmg_map *m)
     p->near_cluster = rmg__calloc(ctx, n, 1);
     p->near_cluster_epoch = rmg__calloc(ctx, n, sizeof *p->near_cluster_epoch);
     p->open_here = rmg__calloc(ctx, n, 1);
+    p->no_path = rmg__calloc(ctx, n, sizeof *p->no_path);
     p->zone_edge = rmg__calloc(ctx, n, 1);
     p->box = rmg__malloc(ctx, nz * sizeof *p->box);
     if (!p->seen || !p->prev || !p->queue || !p->cand || !p->dist || !p->zone_tiles || !p->zone_start || !p->pos ||
         !p->in_cluster || !p->rim || !p->open_n || !p->free_n || !p->box || !p->near_free || !p->near_busy ||
-        !p->near_cluster || !p->near_cluster_epoch || !p->open_here || !p->zone_edge) {
+        !p->near_cluster || !p->near_cluster_epoch || !p->open_here || !p->zone_edge || !p->no_path) {
         rmg__pl_free(p);
         return rmg__error_nomem(ctx);
     }
@@ -265,6 +266,7 @@ void rmg__pl_free(rmg__placer *p)
     rmg__free(ctx, p->near_cluster);
     rmg__free(ctx, p->near_cluster_epoch);
     rmg__free(ctx, p->open_here);
+    rmg__free(ctx, p->no_path);
     rmg__free(ctx, p->zone_edge);
     rmg__free(ctx, p->box);
     RMG__VEC_FREE(ctx, &p->undo);
@@ -650,10 +652,13 @@ static rmg_status connect(rmg__placer *p, size_t from, int zone, bool *ok)
     p->queue[tail++] = (uint32_t)from;
     p->seen[from] = p->epoch;
     p->dist[from] = 0;
+    p->search_cut = false;
     while (head < tail) {
         size_t t = p->queue[head++];
-        if (p->dist[t] >= CARVE_MAX)
+        if (p->dist[t] >= CARVE_MAX) {
+            p->search_cut = true;
             continue;
+        }
         size_t nbs[8];
         int n_nb = neighbours(p, t, nbs);
         for (int k = 0; k < n_nb; k++) {
@@ -673,6 +678,7 @@ static rmg_status connect(rmg__placer *p, size_t from, int zone, bool *ok)
             p->queue[tail++] = (uint32_t)nb;
         }
     }
+    p->searched = tail;
     return RMG_OK;
 }
 
@@ -1243,6 +1249,16 @@ static bool dead_end(rmg__placer *p, const rmg__pl_request *req, size_t hub, boo
     return false;
 }
 
+/* After a hub's path search failed without stopping at CARVE_MAX: it explored the hub's
+ * whole region of open land and no tile of it touches a free path, so a path search from any
+ * other hub of the region fails too while the map stays as it is (the rest of this
+ * rmg__pl_place call: every try starts from the same map). */
+static void no_path_region(rmg__placer *p)
+{
+    for (size_t i = 0; i < p->searched; i++)
+        p->no_path[p->queue[i]] = p->place_id;
+}
+
 static rmg_status try_cluster(rmg__placer *p, const rmg__pl_request *req, size_t hub, rmg__pl_result *res)
 {
     p->n_cluster = 0;
@@ -1254,11 +1270,22 @@ static rmg_status try_cluster(rmg__placer *p, const rmg__pl_request *req, size_t
     bool joined = touches_free(p, hub);
     if (joined && dead_end(p, req, hub, true))
         return RMG_OK;
+    if (!joined && p->no_path[hub] == p->place_id) {
+        /* No path, as found from another hub of the same region in this call (the map is
+         * the same at every try): the open set takes the hub out and back as the real try
+         * would (set_flags, then the rollback). */
+        unsigned z = p->m->tile_zone[hub];
+        open_leave(p, hub, z);
+        open_enter(p, hub, z);
+        return RMG_OK;
+    }
     if (!set_flags(p, hub, RMG__T_USED) || !cluster_add(p, hub, true))
         return rmg__error_nomem(p->ctx);
     /* The hub's path first: entries then keep clear of it like of any other free path. */
     bool ok;
     rmg_status st = connect(p, hub, req->zone, &ok);
+    if (st == RMG_OK && !ok && !p->search_cut)
+        no_path_region(p);
     if (st != RMG_OK || !ok || (!joined && dead_end(p, req, hub, false)))
         return st;
     int pockets = 0;
@@ -1303,6 +1330,10 @@ rmg_status rmg__pl_place(rmg__placer *p, const rmg__pl_request *req, rmg_rng *rn
     memset(res, 0, sizeof *res);
     if (req->zone < 1 || (size_t)req->zone > p->m->zones.count || req->n_items == 0)
         return RMG_OK;
+    if (++p->place_id == 0) {
+        memset(p->no_path, 0, p->m->n_tiles * sizeof *p->no_path);
+        p->place_id = 1;
+    }
     bool hub = req->hub;
     for (int pass = 0; pass < (hub ? 2 : 1) && !res->placed; pass++) {
         size_t n = candidates(p, req, rng, pass);
