@@ -435,8 +435,9 @@ static int collect_component(const struct rmg_map *m, flood *f, size_t start, ui
     while (sp) {
         size_t t = f->stack[--sp];
         f->tiles[f->n++] = (uint32_t)t;
-        size_t in_plane = t % plane;
-        int x = (int)(in_plane % (size_t)m->width), y = (int)(in_plane / (size_t)m->width);
+        size_t in_plane = t >= plane ? t % plane : t;
+        uint32_t row = (uint32_t)in_plane / (uint32_t)m->width; /* 32-bit: far cheaper */
+        int x = (int)((uint32_t)in_plane - row * (uint32_t)m->width), y = (int)row;
         static const int d4[4][2] = {{1, 0}, {-1, 0}, {0, 1}, {0, -1}};
         for (int i = 0; i < 4; i++) {
             int nx = x + d4[i][0], ny = y + d4[i][1];
@@ -536,21 +537,29 @@ static rmg_status mirror_level(place_ctx *pc)
 static rmg_status tally_zones(place_ctx *pc)
 {
     struct rmg_map *m = pc->m;
-    size_t plane = (size_t)m->width * (size_t)m->height, nz = m->zones.count;
+    size_t nz = m->zones.count;
     double *sx = rmg__calloc(pc->ctx, 2 * nz + 2, sizeof *sx);
     if (!sx)
         return rmg__error_nomem(pc->ctx);
     for (size_t i = 0; i < nz; i++)
         m->zones.items[i].n_tiles = 0;
-    for (size_t t = 0; t < m->n_tiles; t++) {
-        if (m->tile_zone[t] == 0 || m->tile_zone[t] > nz) {
+    /* Tile by tile in index order (the sums add up in the same order), coordinates counted
+     * along instead of divided out. */
+    for (size_t t = 0, x = 0, y = 0; t < m->n_tiles; t++) {
+        uint16_t id = m->tile_zone[t];
+        if (id == 0 || id > nz) {
             rmg__free(pc->ctx, sx);
             return rmg__error_gen(pc->ctx, RMG_ERR_INTERNAL, "place", -1, -1, "tile %zu has no zone", t);
         }
-        rmg__map_zone *z = &m->zones.items[m->tile_zone[t] - 1];
+        rmg__map_zone *z = &m->zones.items[id - 1];
         z->n_tiles++;
-        sx[2 * (z->id - 1)] += (double)(t % plane % (size_t)m->width);
-        sx[2 * (z->id - 1) + 1] += (double)(t % plane / (size_t)m->width);
+        sx[2 * (z->id - 1)] += (double)x;
+        sx[2 * (z->id - 1) + 1] += (double)y;
+        if (++x == (size_t)m->width) {
+            x = 0;
+            if (++y == (size_t)m->height)
+                y = 0;
+        }
     }
     for (size_t i = 0; i < nz; i++) {
         rmg__map_zone *z = &m->zones.items[i];
@@ -600,16 +609,18 @@ static bool contact_get(const uint8_t *bits, size_t n, size_t a, size_t b)
 
 static void find_contacts(const struct rmg_map *m, contact *c)
 {
-    size_t plane = (size_t)m->width * (size_t)m->height;
-    for (size_t t = 0; t < m->n_tiles; t++) {
-        size_t a = (size_t)m->tile_zone[t] - 1, x = t % plane % (size_t)m->width, y = t % plane / (size_t)m->width;
-        if (x + 1 < (size_t)m->width)
-            contact_set(c->border, c->n, a, (size_t)m->tile_zone[t + 1] - 1);
-        if (y + 1 < (size_t)m->height)
-            contact_set(c->border, c->n, a, (size_t)m->tile_zone[t + (size_t)m->width] - 1);
-        if (t < plane && m->levels > 1)
-            contact_set(c->stacked, c->n, a, (size_t)m->tile_zone[t + plane] - 1);
-    }
+    size_t w = (size_t)m->width, h = (size_t)m->height, plane = w * h, t = 0;
+    for (int lv = 0; lv < m->levels; lv++)
+        for (size_t y = 0; y < h; y++)
+            for (size_t x = 0; x < w; x++, t++) {
+                size_t a = (size_t)m->tile_zone[t] - 1;
+                if (x + 1 < w && m->tile_zone[t + 1] != m->tile_zone[t])
+                    contact_set(c->border, c->n, a, (size_t)m->tile_zone[t + 1] - 1);
+                if (y + 1 < h && m->tile_zone[t + w] != m->tile_zone[t])
+                    contact_set(c->border, c->n, a, (size_t)m->tile_zone[t + w] - 1);
+                if (t < plane && m->levels > 1)
+                    contact_set(c->stacked, c->n, a, (size_t)m->tile_zone[t + plane] - 1);
+            }
 }
 
 static bool recommendation_met(rmg_connection_placement p, bool border, bool stacked)

@@ -150,21 +150,33 @@ static double noise_at(const grower *gr, int f, int x, int y)
 
 /* ---- growth ---------------------------------------------------------------------------------- */
 
-static uint32_t priority_bucket(const grower *gr, const rmg__grow_zone *z, size_t tile)
+/* The bucket of tile (x, y) in zone z's frontier. */
+static uint32_t priority_bucket(const grower *gr, const rmg__grow_zone *z, int x, int y)
 {
-    size_t in_plane = tile % gr->plane;
-    int x = (int)(in_plane % (size_t)gr->w), y = (int)(in_plane / (size_t)gr->w);
     double dx = x - z->cx, dy = y - z->cy;
     double n = z->noise_c * noise_at(gr, 0, x, y) + z->noise_s * noise_at(gr, 1, x, y);
     double p = sqrt(dx * dx + dy * dy) * z->inv_radius * (1.0 + NOISE_AMPLITUDE * n) * BUCKET_SCALE;
     return p <= 0 ? 0 : p >= BUCKETS - 1 ? BUCKETS - 1 : (uint32_t)p;
 }
 
+/* The position of tile in its level: one 32-bit division per tile (the growth takes every
+ * tile of the map), none per neighbour. */
+static size_t plane_position(const grower *gr, size_t tile, int *x, int *y)
+{
+    size_t in_plane = tile;
+    while (in_plane >= gr->plane)
+        in_plane -= gr->plane;
+    uint32_t row = (uint32_t)in_plane / (uint32_t)gr->w;
+    *x = (int)((uint32_t)in_plane - row * (uint32_t)gr->w);
+    *y = (int)row;
+    return in_plane;
+}
+
 static void push_neighbours(grower *gr, uint32_t zone, size_t tile)
 {
     uint16_t *owner = gr->g->map->tile_zone;
-    size_t in_plane = tile % gr->plane;
-    int x = (int)(in_plane % (size_t)gr->w), y = (int)(in_plane / (size_t)gr->w);
+    int x, y;
+    size_t in_plane = plane_position(gr, tile, &x, &y);
     static const int d4[4][2] = {{1, 0}, {-1, 0}, {0, 1}, {0, -1}};
     for (int i = 0; i < 4; i++) {
         int nx = x + d4[i][0], ny = y + d4[i][1];
@@ -173,7 +185,7 @@ static void push_neighbours(grower *gr, uint32_t zone, size_t tile)
         size_t t = tile - in_plane + (size_t)ny * (size_t)gr->w + (size_t)nx;
         if (owner[t] == 0 && gr->queued_by[t] != zone + 1) {
             gr->queued_by[t] = (uint16_t)(zone + 1);
-            queue_push(gr, (uint32_t)t, zone, priority_bucket(gr, &gr->g->zones[zone], t));
+            queue_push(gr, (uint32_t)t, zone, priority_bucket(gr, &gr->g->zones[zone], nx, ny));
         }
     }
 }
@@ -189,8 +201,8 @@ static void claim(grower *gr, uint32_t zone, size_t tile)
 static bool near_other_zone(const grower *gr, uint32_t zone, size_t tile)
 {
     const uint16_t *owner = gr->g->map->tile_zone;
-    size_t in_plane = tile % gr->plane;
-    int x = (int)(in_plane % (size_t)gr->w), y = (int)(in_plane / (size_t)gr->w);
+    int x, y;
+    size_t in_plane = plane_position(gr, tile, &x, &y);
     uint16_t self = (uint16_t)gr->g->zones[zone].map_id;
     for (int dy = -2; dy <= 2; dy++)
         for (int dx = -2; dx <= 2; dx++) {
