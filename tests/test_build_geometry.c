@@ -1,7 +1,8 @@
 /*
  * Tile geometry of lib/build (build_common.c): the fast paths must give what the plain
  * definitions give. rmg__bld_nbrs lists the on-map neighbours in direction order, as
- * rmg__bld_nbr finds them one by one; rmg__bld_low_bit is the index of the lowest set bit.
+ * rmg__bld_nbr finds them one by one; rmg__bld_low_bit is the index of the lowest set bit;
+ * rmg__bld_xyz gives the coordinates t % w, t / w % h, t / (w h).
  */
 #include <string.h>
 
@@ -30,6 +31,30 @@ static void test_neighbours_match_one_by_one(void **state)
             }
             assert_int_equal(n_fast, n_slow);
             assert_memory_equal(fast, slow, (size_t)n_slow * sizeof *slow);
+        }
+    }
+}
+
+/* rmg__bld_xyz (one division) gives the coordinates of the plain definitions. */
+static void test_coordinates_match_plain_definitions(void **state)
+{
+    (void)state;
+    const int sizes[][3] = {{1, 1, 1}, {3, 2, 2}, {7, 5, 2}, {36, 36, 1}, {5, 4, 3}};
+    for (size_t s = 0; s < sizeof sizes / sizeof *sizes; s++) {
+        rmg__bld b;
+        memset(&b, 0, sizeof b);
+        b.w = sizes[s][0];
+        b.h = sizes[s][1];
+        b.levels = sizes[s][2];
+        b.n = (uint32_t)(b.w * b.h * b.levels);
+        for (uint32_t t = 0; t < b.n; t++) {
+            int x, y, z;
+            rmg__bld_xyz(&b, t, &x, &y, &z);
+            assert_int_equal(x, (int)(t % (uint32_t)b.w));
+            assert_int_equal(y, (int)(t / (uint32_t)b.w % (uint32_t)b.h));
+            assert_int_equal(z, (int)(t / (uint32_t)(b.w * b.h)));
+            assert_int_equal(rmg__bld_y(&b, t), y);
+            assert_int_equal(rmg__bld_z(&b, t), z);
         }
     }
 }
@@ -68,6 +93,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_neighbours_match_one_by_one),
         cmocka_unit_test(test_low_bit),
+        cmocka_unit_test(test_coordinates_match_plain_definitions),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -100,7 +100,10 @@ int rmg__bld_low_bit(uint64_t mask)
 
 int rmg__bld_cheb(const rmg__bld *b, uint32_t a, uint32_t c)
 {
-    int dx = rmg__bld_x(b, a) - rmg__bld_x(b, c), dy = rmg__bld_y(b, a) - rmg__bld_y(b, c);
+    int ax, ay, az, cx, cy, cz;
+    rmg__bld_xyz(b, a, &ax, &ay, &az);
+    rmg__bld_xyz(b, c, &cx, &cy, &cz);
+    int dx = ax - cx, dy = ay - cy;
     dx = dx < 0 ? -dx : dx;
     dy = dy < 0 ? -dy : dy;
     return dx > dy ? dx : dy;
@@ -108,7 +111,10 @@ int rmg__bld_cheb(const rmg__bld *b, uint32_t a, uint32_t c)
 
 int64_t rmg__bld_dist2(const rmg__bld *b, uint32_t a, uint32_t c)
 {
-    int64_t dx = rmg__bld_x(b, a) - rmg__bld_x(b, c), dy = rmg__bld_y(b, a) - rmg__bld_y(b, c);
+    int ax, ay, az, cx, cy, cz;
+    rmg__bld_xyz(b, a, &ax, &ay, &az);
+    rmg__bld_xyz(b, c, &cx, &cy, &cz);
+    int64_t dx = ax - cx, dy = ay - cy;
     return dx * dx + dy * dy;
 }
 
@@ -342,7 +348,7 @@ uint32_t rmg__bld_visit_tile(const rmg__bld *b, const rmg__bld_shape *s, uint32_
     uint64_t visit = s->visit & RMG__BLD_FOOT_BITS;
     if (!visit)
         return anchor;
-    int bit = rmg__bld_low_bit(visit);
-    int x = rmg__bld_x(b, anchor) - (7 - bit % 8), y = rmg__bld_y(b, anchor) - (5 - bit / 8);
-    return (uint32_t)rmg__tile(b->w, b->h, x, y, rmg__bld_z(b, anchor));
+    int bit = rmg__bld_low_bit(visit), ax, ay, az;
+    rmg__bld_xyz(b, anchor, &ax, &ay, &az);
+    return (uint32_t)rmg__tile(b->w, b->h, ax - (7 - bit % 8), ay - (5 - bit / 8), az);
 }

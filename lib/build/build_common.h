@@ -39,8 +39,28 @@ void rmg__bld_free(rmg__bld *b);
 /* A fresh visit stamp: tiles with seen[t] == the result count as visited. */
 uint32_t rmg__bld_stamp(rmg__bld *b);
 
+/* Coordinates of tile t: one division for all three (a map has one or two levels, so the level
+ * is counted off rather than divided out). The searches and scans call this for every tile. */
+static inline void rmg__bld_xyz(const rmg__bld *b, uint32_t t, int *x, int *y, int *z)
+{
+    uint32_t row = t / (uint32_t)b->w;
+    int level = 0;
+    *x = (int)(t - row * (uint32_t)b->w);
+    while (row >= (uint32_t)b->h) {
+        row -= (uint32_t)b->h;
+        level++;
+    }
+    *y = (int)row;
+    *z = level;
+}
+
 static inline int rmg__bld_x(const rmg__bld *b, uint32_t t) { return (int)(t % (uint32_t)b->w); }
-static inline int rmg__bld_y(const rmg__bld *b, uint32_t t) { return (int)((t / (uint32_t)b->w) % (uint32_t)b->h); }
+static inline int rmg__bld_y(const rmg__bld *b, uint32_t t)
+{
+    int x, y, z;
+    rmg__bld_xyz(b, t, &x, &y, &z);
+    return y;
+}
 static inline int rmg__bld_z(const rmg__bld *b, uint32_t t) { return (int)(t / ((uint32_t)b->w * (uint32_t)b->h)); }
 
 /* The step of direction d: 0..3 orthogonal (N E S W), 4..7 diagonal (NE SE SW NW). */
@@ -249,7 +269,8 @@ static inline uint32_t rmg__bld_dijkstra(rmg__bld *b, const uint32_t *sources, s
         b->seen[t] = done;
         if (goal(b, t, user))
             return t + 1;
-        int x = rmg__bld_x(b, t), y = rmg__bld_y(b, t);
+        int x, y, z;
+        rmg__bld_xyz(b, t, &x, &y, &z);
         bool inner = x > 0 && y > 0 && x < b->w - 1 && y < b->h - 1;
         for (int d = 0; d < 8; d++) {
             int nx = x + rmg__bld_dx(d), ny = y + rmg__bld_dy(d);

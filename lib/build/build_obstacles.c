@@ -194,6 +194,14 @@ static rmg_status join_kept(rmg__bld *b, const uint32_t *tiles, size_t n, uint32
     return RMG_OK;
 }
 
+/* The clearing block of tile t. */
+static int clearing_block(const rmg__bld *b, uint32_t t, int bw)
+{
+    int x, y, z;
+    rmg__bld_xyz(b, t, &x, &y, &z);
+    return (y / BLOCK_SIDE) * bw + x / BLOCK_SIDE;
+}
+
 /* Step 3: open margins and clearings, grown outwards from the main area in BFS order so every
  * open tile touches one nearer to the network. */
 static void open_space(rmg__bld *b, const uint32_t *tiles, size_t n, const uint8_t *clear_blocks, int bw)
@@ -216,9 +224,7 @@ static void open_space(rmg__bld *b, const uint32_t *tiles, size_t n, const uint8
                 continue;
             b->seen[u] = stamp;
             uint32_t du = b->dist[t] + 1;
-            int block = (rmg__bld_y(b, u) / BLOCK_SIDE) * bw + rmg__bld_x(b, u) / BLOCK_SIDE;
-            bool open = du <= 1 || (du <= 1 + OPEN_REACH && clear_blocks[block]);
-            if (!open)
+            if (du > 1 && !(du <= 1 + OPEN_REACH && clear_blocks[clearing_block(b, u, bw)]))
                 continue;
             b->dist[u] = du;
             b->mark[u] |= MK_OPEN;
@@ -273,15 +279,17 @@ static rmg_status collect_obstacle_defs(rmg__bld *b, obstacle_defs *od)
 }
 
 /* A tile an obstacle object may cover: filled or sealed land of the zone, no object yet. */
-static bool coverable(const rmg__bld *b, int zone, int x, int y, int z)
+static bool coverable_tile(const rmg__bld *b, int zone, size_t t)
 {
-    if (x < 0 || y < 0 || x >= b->w || y >= b->h)
-        return false;
-    size_t t = rmg__tile(b->w, b->h, x, y, z);
     uint16_t f = b->m->flags[t];
     bool sealed = (f & RMG__T_BORDER) && (f & RMG__T_BLOCKED) && !(f & RMG__T_PASSAGE);
     return b->m->tile_zone[t] == zone && !b->m->tile_object[t] && !(f & (RMG__T_WATER | RMG__T_ROCK)) &&
            ((f & RMG__T_OBSTACLE) || sealed);
+}
+
+static bool coverable(const rmg__bld *b, int zone, int x, int y, int z)
+{
+    return x >= 0 && y >= 0 && x < b->w && y < b->h && coverable_tile(b, zone, rmg__tile(b->w, b->h, x, y, z));
 }
 
 /* Whether an obstacle with footprint `block` fits at anchor: every tile coverable. */
@@ -298,9 +306,8 @@ static bool obstacle_fits(const rmg__bld *b, uint64_t block, uint32_t anchor, in
 
 /* The same test on the zone being filled, through MK_COVER (coverable() of its tiles, kept up
  * to date as objects land): one byte per footprint tile instead of three arrays. */
-static bool obstacle_fits_zone(const rmg__bld *b, uint64_t block, uint32_t anchor)
+static bool obstacle_fits_zone(const rmg__bld *b, uint64_t block, uint32_t anchor, int ax, int ay)
 {
-    int ax = rmg__bld_x(b, anchor), ay = rmg__bld_y(b, anchor);
     for (uint64_t rest = block & RMG__BLD_FOOT_BITS; rest; rest &= rest - 1) {
         int bit = rmg__bld_low_bit(rest), dx = 7 - bit % 8, dy = 5 - bit / 8;
         if (ax < dx || ay < dy)
@@ -325,7 +332,7 @@ static rmg_status obstacle_objects(rmg__bld *b, const rmg__map_zone *z, uint32_t
     if (!od->n)
         return RMG_OK;
     for (size_t i = 0; i < n; i++)
-        if (coverable(b, z->id, rmg__bld_x(b, tiles[i]), rmg__bld_y(b, tiles[i]), z->level))
+        if (coverable_tile(b, z->id, tiles[i]))
             b->mark[tiles[i]] |= MK_COVER;
     rmg_rng_shuffle(rng, tiles, n, sizeof *tiles);
     /* The obstacles the zone's terrain allows, picked once for the zone rather than per tile. */
@@ -338,12 +345,13 @@ static rmg_status obstacle_objects(rmg__bld *b, const rmg__map_zone *z, uint32_t
         uint32_t t = tiles[i];
         if (!(b->mark[t] & MK_COVER))
             continue;
+        int x, y, level;
+        rmg__bld_xyz(b, t, &x, &y, &level);
         for (size_t k = 0; k < n_fit; k++) {
             const rmg__object_def *d = od->fit[k];
-            if (!obstacle_fits_zone(b, d->footprint.block, t))
+            if (!obstacle_fits_zone(b, d->footprint.block, t, x, y))
                 continue;
-            rmg__map_object *o = rmg__map_add_object(b->m, d->key, RMG_OBJECT_OBSTACLE, rmg__bld_x(b, t),
-                                                     rmg__bld_y(b, t), z->level);
+            rmg__map_object *o = rmg__map_add_object(b->m, d->key, RMG_OBJECT_OBSTACLE, x, y, z->level);
             if (!o)
                 return RMG_ERR_NOMEM;
             o->block = d->footprint.block;
@@ -363,7 +371,8 @@ static void draw_clearings(const rmg__bld *b, const uint32_t *tiles, size_t n, r
 {
     int x0 = b->w, y0 = b->h, x1 = -1, y1 = -1;
     for (size_t i = 0; i < n; i++) {
-        int x = rmg__bld_x(b, tiles[i]), y = rmg__bld_y(b, tiles[i]);
+        int x, y, z;
+        rmg__bld_xyz(b, tiles[i], &x, &y, &z);
         x0 = RMG__MIN(x0, x);
         x1 = RMG__MAX(x1, x);
         y0 = RMG__MIN(y0, y);

@@ -19,7 +19,8 @@ typedef struct foot {
 /* Footprint tiles of shape anchored at a; false when it leaves the map. */
 static bool footprint_at(const rmg__bld *b, const rmg__bld_shape *sh, uint32_t a, foot *f)
 {
-    int ax = rmg__bld_x(b, a), ay = rmg__bld_y(b, a), z = rmg__bld_z(b, a);
+    int ax, ay, z;
+    rmg__bld_xyz(b, a, &ax, &ay, &z);
     f->n = 0;
     for (uint64_t rest = (sh->block | sh->visit) & RMG__BLD_FOOT_BITS; rest && f->n < MAX_FOOT; rest &= rest - 1) {
         int bit = rmg__bld_low_bit(rest);
@@ -29,10 +30,11 @@ static bool footprint_at(const rmg__bld *b, const rmg__bld_shape *sh, uint32_t a
         f->tiles[f->n++] = (uint32_t)rmg__tile(b->w, b->h, x, y, z);
     }
     f->visit = rmg__bld_visit_tile(b, sh, a);
-    int vy = rmg__bld_y(b, f->visit) + 1;
-    if (vy >= b->h)
+    int vx, vy, vz;
+    rmg__bld_xyz(b, f->visit, &vx, &vy, &vz);
+    if (++vy >= b->h)
         return false;
-    f->approach = (uint32_t)rmg__tile(b->w, b->h, rmg__bld_x(b, f->visit), vy, z);
+    f->approach = (uint32_t)rmg__tile(b->w, b->h, vx, vy, z);
     return true;
 }
 
