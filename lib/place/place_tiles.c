@@ -135,17 +135,24 @@ static bool make_noise(grower *gr)
     return true;
 }
 
-/* Field f of the noise at tile (x, y), rounded to float as the table of earlier versions was
- * (same bits). */
-static double noise_at(const grower *gr, int f, int x, int y)
+/* One field of the noise from the corners of its lattice cell (row: the cell's first value of
+ * the field), rounded to float as the table of earlier versions was (same bits). */
+static double noise_field(const double *row, size_t gw, size_t gx, double fx, double fy)
 {
-    size_t gw = (size_t)gr->noise_gw, gx = (size_t)(x / NOISE_CELL);
-    const double *row = gr->noise + 2 * ((size_t)(y / NOISE_CELL) * gw) + f;
-    double fx = gr->noise_weight[x % NOISE_CELL], fy = gr->noise_weight[y % NOISE_CELL];
     double a = row[2 * gx], b = row[2 * gx + 2], c = row[2 * (gw + gx)], d = row[2 * (gw + gx) + 2];
     double top = a + (b - a) * fx;
     double bottom = c + (d - c) * fx;
     return (float)(top + (bottom - top) * fy);
+}
+
+/* Both fields of the noise at tile (x, y) (they share the lattice cell and its weights). */
+static void noise_at(const grower *gr, int x, int y, double *n0, double *n1)
+{
+    size_t gw = (size_t)gr->noise_gw, gx = (size_t)(x / NOISE_CELL);
+    const double *row = gr->noise + 2 * ((size_t)(y / NOISE_CELL) * gw);
+    double fx = gr->noise_weight[x % NOISE_CELL], fy = gr->noise_weight[y % NOISE_CELL];
+    *n0 = noise_field(row, gw, gx, fx, fy);
+    *n1 = noise_field(row + 1, gw, gx, fx, fy);
 }
 
 /* ---- growth ---------------------------------------------------------------------------------- */
@@ -154,7 +161,9 @@ static double noise_at(const grower *gr, int f, int x, int y)
 static uint32_t priority_bucket(const grower *gr, const rmg__grow_zone *z, int x, int y)
 {
     double dx = x - z->cx, dy = y - z->cy;
-    double n = z->noise_c * noise_at(gr, 0, x, y) + z->noise_s * noise_at(gr, 1, x, y);
+    double n0, n1;
+    noise_at(gr, x, y, &n0, &n1);
+    double n = z->noise_c * n0 + z->noise_s * n1;
     double p = sqrt(dx * dx + dy * dy) * z->inv_radius * (1.0 + NOISE_AMPLITUDE * n) * BUCKET_SCALE;
     return p <= 0 ? 0 : p >= BUCKETS - 1 ? BUCKETS - 1 : (uint32_t)p;
 }
