@@ -324,7 +324,7 @@ static void trs_taken(void *user, size_t i)
 
 static size_t run_trs(trs_case *c, size_t n, int64_t T, size_t *out, uint64_t seed)
 {
-    rmg__trs_source src = {n, c->value, c->weight, c->single, trs_available, trs_taken, c};
+    rmg__trs_source src = {n, c->value, c->weight, c->single, trs_available, trs_taken, c, NULL, NULL};
     uint64_t scratch[4];
     rmg_rng rng;
     rmg_rng_seed(&rng, seed);
@@ -369,12 +369,76 @@ static void test_trs04_bounds_trs07_singles(void **state)
     assert_int_equal(out[0], 0);
 }
 
+typedef struct big_case {
+    int64_t value[64];
+    uint64_t weight[64];
+    bool single[64];
+    int64_t used[64];
+    int64_t cap;
+} big_case;
+
+static bool big_available(void *user, size_t i)
+{
+    big_case *c = user;
+    return c->used[i] < c->cap;
+}
+
+static void big_taken(void *user, size_t i)
+{
+    big_case *c = user;
+    c->used[i]++;
+}
+
+/* TRS-04 picks through the value-sorted slices draw exactly what a scan of every candidate
+ * draws (same groups, same random draws) on random lists with ties, singles and caps. */
+static void test_trs04_sorted_picks_equal_the_scan(void **state)
+{
+    (void)state;
+    rmg_rng gen;
+    rmg_rng_seed(&gen, 99);
+    for (int round = 0; round < 400; round++) {
+        big_case a, b;
+        memset(&a, 0, sizeof a);
+        size_t n = 1 + rmg_rng_below(&gen, 64);
+        for (size_t i = 0; i < n; i++) {
+            a.value[i] = 100 * (int64_t)(1 + rmg_rng_below(&gen, 60)); /* many equal values */
+            a.weight[i] = rmg_rng_below(&gen, 4) ? 1 + rmg_rng_below(&gen, 100) : 0;
+            a.single[i] = rmg_rng_below(&gen, 8) == 0;
+        }
+        a.cap = 1 + (int64_t)rmg_rng_below(&gen, 3);
+        b = a;
+        uint32_t by_value[64];
+        uint8_t mark[64] = {0};
+        for (size_t k = 0; k < n; k++) { /* stable order by value */
+            size_t j = k;
+            for (; j > 0 && a.value[by_value[j - 1]] > a.value[k]; j--)
+                by_value[j] = by_value[j - 1];
+            by_value[j] = (uint32_t)k;
+        }
+        rmg__trs_source scan = {n, a.value, a.weight, a.single, big_available, big_taken, &a, NULL, NULL};
+        rmg__trs_source sorted = {n, b.value, b.weight, b.single, big_available, big_taken, &b, by_value, mark};
+        uint64_t w1[64], w2[64];
+        size_t out1[RMG__TRS_MAX_OBJECTS], out2[RMG__TRS_MAX_OBJECTS];
+        rmg_rng r1, r2;
+        rmg_rng_seed(&r1, (uint64_t)round);
+        rmg_rng_seed(&r2, (uint64_t)round);
+        int64_t T = 500 * (int64_t)(1 + rmg_rng_below(&gen, 40));
+        size_t n1 = rmg__trs_group(&scan, T, &r1, w1, out1), n2 = rmg__trs_group(&sorted, T, &r2, w2, out2);
+        assert_int_equal(n1, n2);
+        for (size_t k = 0; k < n1; k++)
+            assert_int_equal(out1[k], out2[k]);
+        assert_true(rmg_rng_next(&r1) == rmg_rng_next(&r2));
+        for (size_t i = 0; i < n; i++)
+            assert_int_equal(mark[i], 0); /* left zeroed */
+    }
+}
+
 /* TRS-06/TRS-10: a range is exhausted when no total in [min, max] has a first object in [T/4, T]. */
 static void test_trs06_range_exhausted(void **state)
 {
     (void)state;
     trs_case v4 = {{400}, {1}, {false}, {-1}, {0}};
-    rmg__trs_source src = {1, v4.value, v4.weight, v4.single, trs_available, trs_taken, &v4};
+    rmg__trs_source src = {1, v4.value, v4.weight, v4.single, trs_available, trs_taken, &v4, NULL, NULL};
     assert_false(rmg__trs_can_start(&src, 2000, 2000)); /* vector 4: [500, 2000] holds nothing */
     assert_true(rmg__trs_can_start(&src, 1600, 2000));  /* T = 1600: 400 = T/4, inclusive */
     assert_false(rmg__trs_can_start(&src, 1601, 3000));
@@ -570,6 +634,7 @@ int main(void)
         cmocka_unit_test(test_trs09_vectors),
         cmocka_unit_test(test_trs04_bounds_trs07_singles),
         cmocka_unit_test(test_trs06_range_exhausted),
+        cmocka_unit_test(test_trs04_sorted_picks_equal_the_scan),
         cmocka_unit_test(test_cre06_counts),
         cmocka_unit_test_setup_teardown(test_cre09_entry_values, setup, teardown),
         cmocka_unit_test_setup_teardown(test_eff_oom, setup, teardown),

@@ -4,16 +4,68 @@
  */
 #include "objects_internal.h"
 
+static bool eligible(const rmg__trs_source *src, size_t i, int64_t lo4, int64_t hi4, bool allow_single)
+{
+    int64_t v4 = 4 * src->value[i];
+    return src->weight[i] > 0 && v4 >= lo4 && v4 <= hi4 && (allow_single || !src->single[i]) &&
+           (!src->available || src->available(src->user, i));
+}
+
+/* First position in src->by_value of a candidate worth at least lo4/4. */
+static size_t first_at_least(const rmg__trs_source *src, int64_t lo4)
+{
+    size_t a = 0, b = src->n;
+    while (a < b) {
+        size_t mid = a + (b - a) / 2;
+        if (4 * src->value[src->by_value[mid]] < lo4)
+            a = mid + 1;
+        else
+            b = mid;
+    }
+    return a;
+}
+
+/* The draw of a full scan, looking only at the candidates of the value interval: their weights
+ * go to w[i] and src->mark[i], the same total is drawn from, and the candidates are then walked
+ * in candidate order (marks skip the others) to find where the draw falls. */
+static long pick_in_slice(const rmg__trs_source *src, int64_t lo4, int64_t hi4, bool allow_single, rmg_rng *rng,
+                          uint64_t *w)
+{
+    size_t from = first_at_least(src, lo4), to = from, lo_i = src->n, hi_i = 0;
+    uint64_t total = 0;
+    for (; to < src->n && 4 * src->value[src->by_value[to]] <= hi4; to++) {
+        uint32_t i = src->by_value[to];
+        w[i] = eligible(src, i, lo4, hi4, allow_single) ? src->weight[i] : 0;
+        total += w[i];
+        src->mark[i] = 1;
+        lo_i = i < lo_i ? i : lo_i;
+        hi_i = i > hi_i ? i : hi_i;
+    }
+    long found = -1;
+    if (total > 0) {
+        uint64_t r = rmg_rng_below(rng, total);
+        for (size_t i = lo_i; i <= hi_i && found < 0; i++) {
+            if (!src->mark[i])
+                continue;
+            if (r < w[i])
+                found = (long)i;
+            else
+                r -= w[i];
+        }
+    }
+    for (size_t k = from; k < to; k++)
+        src->mark[src->by_value[k]] = 0;
+    return found;
+}
+
 /* Picks among candidates whose value lies in [lo4/4, hi4/4] (quarters), by frequency. */
 static long pick(const rmg__trs_source *src, int64_t lo4, int64_t hi4, bool allow_single, rmg_rng *rng,
                  uint64_t *w)
 {
-    for (size_t i = 0; i < src->n; i++) {
-        int64_t v4 = 4 * src->value[i];
-        bool ok = src->weight[i] > 0 && v4 >= lo4 && v4 <= hi4 && (allow_single || !src->single[i]) &&
-                  (!src->available || src->available(src->user, i));
-        w[i] = ok ? src->weight[i] : 0;
-    }
+    if (src->by_value)
+        return pick_in_slice(src, lo4, hi4, allow_single, rng, w);
+    for (size_t i = 0; i < src->n; i++)
+        w[i] = eligible(src, i, lo4, hi4, allow_single) ? src->weight[i] : 0;
     return rmg_rng_weighted(rng, w, src->n);
 }
 

@@ -94,6 +94,11 @@ typedef struct rmg__trs_source {
     bool (*available)(void *user, size_t i);
     void (*taken)(void *user, size_t i);
     void *user;
+    /* Optional (NULL: every pick scans all candidates): the candidates in ascending value
+     * order, and n zeroed marks (left zeroed). A pick then weighs only the candidates of its
+     * value interval and still draws among them in candidate order: the picks of a scan. */
+    const uint32_t *by_value;
+    uint8_t *mark;
 } rmg__trs_source;
 
 #define RMG__TRS_MAX_OBJECTS 64

@@ -65,6 +65,8 @@ typedef struct zone_ctx {
     int64_t *cand_value;
     uint64_t *cand_weight;
     bool *cand_single;
+    uint32_t *cand_by_value;        /* candidate indexes by ascending value (ties: entry order) */
+    uint8_t *cand_mark;             /* zeroed scratch of the draws */
     int64_t hill_forts, war_machines;
 } zone_ctx;
 
@@ -228,8 +230,10 @@ static rmg_status zone_arrays(stage *s, zone_ctx *z)
     z->cand_value = rmg__calloc(s->ctx, n + 1, sizeof *z->cand_value);
     z->cand_weight = rmg__calloc(s->ctx, n + 1, sizeof *z->cand_weight);
     z->cand_single = rmg__calloc(s->ctx, n + 1, sizeof *z->cand_single);
+    z->cand_by_value = rmg__calloc(s->ctx, n + 1, sizeof *z->cand_by_value);
+    z->cand_mark = rmg__calloc(s->ctx, n + 1, sizeof *z->cand_mark);
     if (!z->uid || !z->count || !z->value || !z->weight || !z->single || !z->retired || !z->fam || !z->cand ||
-        !z->cand_value || !z->cand_weight || !z->cand_single)
+        !z->cand_value || !z->cand_weight || !z->cand_single || !z->cand_by_value || !z->cand_mark)
         return rmg__error_nomem(s->ctx);
     for (size_t i = 0; i < n; i++) {
         const rmg__eff_entry *e = &z->list.items.items[i];
@@ -288,6 +292,8 @@ static void free_stage(stage *s)
         rmg__free(s->ctx, z->cand_value);
         rmg__free(s->ctx, z->cand_weight);
         rmg__free(s->ctx, z->cand_single);
+        rmg__free(s->ctx, z->cand_by_value);
+        rmg__free(s->ctx, z->cand_mark);
     }
     rmg__free(s->ctx, s->zones);
     rmg__eff_free(&s->lmap);
@@ -556,6 +562,18 @@ static bool creature_fits_zone(const stage *s, const rmg__eff_entry *e, int fact
     return e->creature >= 0 && s->c->creatures[e->creature].faction == faction;
 }
 
+/* Candidate indexes by ascending value, equal values in candidate order (a stable insertion
+ * sort: a zone has a few hundred candidates, sorted once). */
+static void sort_by_value(zone_ctx *z)
+{
+    for (size_t k = 0; k < z->n_cand; k++) {
+        size_t j = k;
+        for (; j > 0 && z->cand_value[z->cand_by_value[j - 1]] > z->cand_value[k]; j--)
+            z->cand_by_value[j] = z->cand_by_value[j - 1];
+        z->cand_by_value[j] = (uint32_t)k;
+    }
+}
+
 static void zone_candidates(stage *s, zone_ctx *z)
 {
     const rmg__map_zone *mz = &s->m->zones.items[z->id - 1];
@@ -581,6 +599,7 @@ static void zone_candidates(stage *s, zone_ctx *z)
         z->cand_single[z->n_cand] = z->single[i];
         z->n_cand++;
     }
+    sort_by_value(z);
 }
 
 
@@ -662,7 +681,8 @@ static void trs_taken(void *user, size_t ci)
 
 static rmg__trs_source draw_source(stage *s, zone_ctx *z, bool reward)
 {
-    rmg__trs_source src = {z->n_cand, z->cand_value, z->cand_weight, z->cand_single, trs_available, trs_taken, s};
+    rmg__trs_source src = {z->n_cand, z->cand_value, z->cand_weight, z->cand_single, trs_available, trs_taken, s,
+                           z->cand_by_value, z->cand_mark};
     s->cur = z;
     s->n_pending = 0;
     s->reward_mode = reward;
