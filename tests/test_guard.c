@@ -292,6 +292,53 @@ static void test_grd06_eligible_draw_uses_only_eligible_types(void **state)
     assert_int_equal(total_hits, 3000);
 }
 
+/* GRD-06 with more eligible creatures than the draw keeps indexes of (the rest is found by a
+ * scan): the drawn index k picks the k-th eligible creature in content order, for k on both
+ * sides of the kept ones. */
+static void test_grd06_draw_among_many_eligible(void **state)
+{
+    fixture *f = *state;
+    enum { N = 200 };
+    static rmg__creature many[N];
+    static char key[] = "c";
+    memset(many, 0, sizeof many);
+    for (size_t i = 0; i < N; i++) {
+        /* Every third one out of the window (a peasant's), the rest pikemen-like. */
+        bool out = i % 3 == 1;
+        many[i].key = many[i].name = many[i].plural = key;
+        many[i].id = (int)i;
+        many[i].faction = RMG_FACTION_NEUTRAL;
+        many[i].upgrade_of = -1;
+        many[i].ai_value = out ? 15 : 80;
+        many[i].map_min = 20;
+        many[i].map_max = 50;
+    }
+    struct rmg_content content;
+    memset(&content, 0, sizeof content);
+    content.creatures = many;
+    content.n_creatures = N;
+    f->req.value = 7000; /* index 3: total 6000, pikemen 75 (eligible), peasants 400 (not) */
+    long eligible[N];
+    size_t n = 0;
+    for (size_t i = 0; i < N; i++)
+        if (rmg_guard_eligible(6000.0, many[i].ai_value, many[i].map_min, many[i].map_max) == 1)
+            eligible[n++] = (long)i;
+    assert_true(n > 100);
+    bool above_kept = false;
+    for (uint64_t seed = 1; seed <= 400; seed++) {
+        rmg_rng rng;
+        rmg_rng_seed(&rng, seed);
+        uint64_t k = rmg_rng_below(&rng, n);
+        above_kept |= k >= 64;
+        rmg_rng_seed(&rng, seed);
+        rmg_guard g;
+        assert_int_equal(rmg__guard_compute(f->ctx, &content, &f->req, &rng, &g), RMG_OK);
+        assert_int_equal(g.choice, RMG_GUARD_CHOICE_ELIGIBLE);
+        assert_int_equal(g.creature, eligible[k]);
+    }
+    assert_true(above_kept);
+}
+
 /* ---- ZON-27 factions --------------------------------------------------------------------------- */
 
 static void test_zon27_faction_mask(void **state)
@@ -694,6 +741,7 @@ int main(void)
         cmocka_unit_test(test_grd03_terms_and_limits),
         cmocka_unit_test(test_grd06_eligibility_boundaries),
         cmocka_unit_test_setup_teardown(test_grd06_eligible_draw_uses_only_eligible_types, fixture_setup, fixture_teardown),
+        cmocka_unit_test_setup_teardown(test_grd06_draw_among_many_eligible, fixture_setup, fixture_teardown),
         cmocka_unit_test(test_zon27_faction_mask),
         cmocka_unit_test_setup_teardown(test_zon27_monster_factions_restrict_the_draw, fixture_setup, fixture_teardown),
         cmocka_unit_test_setup_teardown(test_grd06_fallback_nearest_in_allowed_factions, fixture_setup, fixture_teardown),

@@ -194,28 +194,51 @@ bool rmg__guard_creature_eligible(const rmg__creature *c, int64_t quarters)
 
 static bool creature_candidate(const rmg__creature *c, uint32_t mask)
 {
-    return rmg__guard_creature_usable(c) && rmg__guard_faction_allowed(mask, c->faction);
+    /* The faction first: the cheapest test, and the one most creatures fail. */
+    return rmg__guard_faction_allowed(mask, c->faction) && rmg__guard_creature_usable(c);
 }
 
-/* The k-th eligible creature of `mask` (k < count), or -1. */
-static long kth_eligible(const struct rmg_content *content, uint32_t mask, int64_t quarters, uint64_t k)
+static bool creature_eligible(const rmg__creature *c, uint32_t mask, int64_t quarters)
 {
-    for (size_t i = 0; i < content->n_creatures; i++) {
-        const rmg__creature *c = &content->creatures[i];
-        if (creature_candidate(c, mask) && rmg__guard_creature_eligible(c, quarters) && k-- == 0)
+    return creature_candidate(c, mask) && rmg__guard_creature_eligible(c, quarters);
+}
+
+/* The k-th eligible creature of `mask` (k < count) from creature index `from` on, or -1. */
+static long kth_eligible(const struct rmg_content *content, uint32_t mask, int64_t quarters, size_t from, uint64_t k)
+{
+    for (size_t i = from; i < content->n_creatures; i++)
+        if (creature_eligible(&content->creatures[i], mask, quarters) && k-- == 0)
             return (long)i;
-    }
     return -1;
 }
 
-static uint64_t count_eligible(const struct rmg_content *content, uint32_t mask, int64_t quarters)
+/* The eligible creatures are counted once; the first ELIGIBLE_KEPT of them are kept, so the
+ * drawn one is usually looked up rather than found by a second scan of the content. */
+#define ELIGIBLE_KEPT 64
+
+typedef struct eligible_list {
+    uint64_t n;
+    uint32_t kept[ELIGIBLE_KEPT];
+} eligible_list;
+
+static void count_eligible(const struct rmg_content *content, uint32_t mask, int64_t quarters, eligible_list *e)
 {
-    uint64_t n = 0;
-    for (size_t i = 0; i < content->n_creatures; i++) {
-        const rmg__creature *c = &content->creatures[i];
-        n += creature_candidate(c, mask) && rmg__guard_creature_eligible(c, quarters);
-    }
-    return n;
+    e->n = 0;
+    for (size_t i = 0; i < content->n_creatures; i++)
+        if (creature_eligible(&content->creatures[i], mask, quarters)) {
+            if (e->n < ELIGIBLE_KEPT)
+                e->kept[e->n] = (uint32_t)i;
+            e->n++;
+        }
+}
+
+/* The k-th (k < e->n) eligible creature. */
+static long pick_eligible(const struct rmg_content *content, uint32_t mask, int64_t quarters, const eligible_list *e,
+                          uint64_t k)
+{
+    if (k < ELIGIBLE_KEPT)
+        return (long)e->kept[k];
+    return kth_eligible(content, mask, quarters, (size_t)e->kept[ELIGIBLE_KEPT - 1] + 1, k - ELIGIBLE_KEPT);
 }
 
 /* How far a creature's exact mean t = q / 4ai lies from its window [lo, 100), as a ratio: lo / t
@@ -279,10 +302,11 @@ static long nearest_creature(const struct rmg_content *content, uint32_t mask, i
 static long choose_creature(const struct rmg_content *content, uint32_t mask, int64_t quarters, rmg_rng *rng,
                             rmg_guard_choice *choice)
 {
-    uint64_t n = count_eligible(content, mask, quarters);
-    if (n > 0) {
+    eligible_list e;
+    count_eligible(content, mask, quarters, &e);
+    if (e.n > 0) {
         *choice = RMG_GUARD_CHOICE_ELIGIBLE;
-        return kth_eligible(content, mask, quarters, rmg_rng_below(rng, n));
+        return pick_eligible(content, mask, quarters, &e, rmg_rng_below(rng, e.n));
     }
     *choice = RMG_GUARD_CHOICE_NEAREST;
     long c = nearest_creature(content, mask, quarters);
