@@ -37,6 +37,7 @@ typedef struct roads {
     bool *has_target;
     uint32_t *ends;           /* per zone: road endpoints (tiles) */
     size_t n_ends, cap_ends;
+    RMG__VEC(uint32_t) targets; /* indexes of the objects that are road targets, in object order */
 } roads;
 
 static bool realized_for_roads(rmg_map_realization r)
@@ -322,9 +323,9 @@ static rmg_status zone_ends(roads *r, int zone, size_t *n_targets)
     rmg_status st = RMG_OK;
     r->n_ends = 0;
     for (int pass = 0; pass < 2 && st == RMG_OK; pass++)
-        for (size_t i = 0; i < m->objects.count && st == RMG_OK; i++) {
-            const rmg__map_object *o = &m->objects.items[i];
-            if (o->zone == zone && is_road_target(m, o) && (o->kind == RMG_OBJECT_TOWN) == (pass == 0))
+        for (size_t i = 0; i < r->targets.count && st == RMG_OK; i++) {
+            const rmg__map_object *o = &m->objects.items[r->targets.items[i]];
+            if (o->zone == zone && (o->kind == RMG_OBJECT_TOWN) == (pass == 0))
                 st = add_end(r, object_road_tile(&r->b, o));
         }
     *n_targets = r->n_ends;
@@ -678,6 +679,7 @@ static void roads_free(roads *r)
     rmg__free(ctx, r->has_target);
     rmg__free(ctx, r->done);
     rmg__free(ctx, r->ends);
+    RMG__VEC_FREE(ctx, &r->targets);
     rmg__bld_free(&r->b);
 }
 
@@ -692,9 +694,15 @@ static rmg_status mark_target_zones(roads *r)
     r->done = rmg__calloc(r->b.ctx, nz, sizeof *r->done);
     if (!r->zdist || !r->zprev || !r->reached || !r->has_target || !r->done)
         return rmg__error_nomem(r->b.ctx);
+    /* Road targets are found once here (the objects do not change while roads are laid), not
+     * per zone over every object of the map. */
     for (size_t i = 0; i < m->objects.count; i++) {
         const rmg__map_object *o = &m->objects.items[i];
-        if (o->zone >= 1 && (size_t)o->zone <= m->zones.count && is_road_target(m, o))
+        if (!is_road_target(m, o))
+            continue;
+        if (!RMG__VEC_PUSH(r->b.ctx, &r->targets, (uint32_t)i))
+            return rmg__error_nomem(r->b.ctx);
+        if (o->zone >= 1 && (size_t)o->zone <= m->zones.count)
             r->has_target[o->zone - 1] = true;
     }
     return RMG_OK;
