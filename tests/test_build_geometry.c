@@ -9,18 +9,23 @@
 #include "rmg_test.h"
 #include "build/build_common.h"
 
-/* Every tile of small grids, edges and corners included, on both levels. */
+/* Every tile of small grids, edges and corners included, on both levels; with the rim bits
+ * (as the stages run) and without them (division per tile). */
 static void test_neighbours_match_one_by_one(void **state)
 {
     (void)state;
-    const int sizes[][2] = {{1, 1}, {2, 3}, {5, 4}, {7, 7}};
-    for (size_t s = 0; s < sizeof sizes / sizeof *sizes; s++) {
+    const int sizes[][2] = {{1, 1}, {2, 3}, {5, 4}, {7, 7}, {66, 3}};
+    rmg_context *ctx = rmg_test_context(NULL, 1);
+    for (size_t s = 0; s < 2 * sizeof sizes / sizeof *sizes; s++) {
         rmg__bld b;
         memset(&b, 0, sizeof b);
-        b.w = sizes[s][0];
-        b.h = sizes[s][1];
+        b.ctx = ctx;
+        b.w = sizes[s / 2][0];
+        b.h = sizes[s / 2][1];
         b.levels = 2;
         b.n = (uint32_t)(b.w * b.h * b.levels);
+        if (s % 2)
+            assert_true(rmg__bld_init_rim(&b));
         for (uint32_t t = 0; t < b.n; t++) {
             uint32_t fast[8], slow[8];
             int n_fast = rmg__bld_nbrs(&b, t, fast), n_slow = 0;
@@ -32,7 +37,9 @@ static void test_neighbours_match_one_by_one(void **state)
             assert_int_equal(n_fast, n_slow);
             assert_memory_equal(fast, slow, (size_t)n_slow * sizeof *slow);
         }
+        rmg__free(ctx, b.rim);
     }
+    rmg_context_destroy(ctx);
 }
 
 /* rmg__bld_xyz (one division) gives the coordinates of the plain definitions. */

@@ -21,7 +21,7 @@ rmg_status rmg__bld_init(rmg__bld *b, rmg__gen *g)
     b->seen = rmg__calloc(b->ctx, n, sizeof *b->seen);
     b->dist = rmg__malloc(b->ctx, n * sizeof *b->dist);
     b->mark = rmg__calloc(b->ctx, n, 1);
-    if (!b->queue || !b->prev || !b->seen || !b->dist || !b->mark) {
+    if (!b->queue || !b->prev || !b->seen || !b->dist || !b->mark || !rmg__bld_init_rim(b)) {
         rmg__bld_free(b);
         return rmg__error_nomem(g->ctx);
     }
@@ -35,9 +35,26 @@ void rmg__bld_free(rmg__bld *b)
     rmg__free(b->ctx, b->seen);
     rmg__free(b->ctx, b->dist);
     rmg__free(b->ctx, b->mark);
+    rmg__free(b->ctx, b->rim);
+    b->rim = NULL;
     rmg__bld_levels_free(b->ctx, &b->ring);
     b->queue = b->prev = b->seen = b->dist = NULL;
     b->mark = NULL;
+}
+
+bool rmg__bld_init_rim(rmg__bld *b)
+{
+    size_t words = ((size_t)b->n + 63) / 64;
+    b->rim = rmg__calloc(b->ctx, words ? words : 1, sizeof *b->rim);
+    if (!b->rim)
+        return false;
+    for (int z = 0; z < b->levels; z++)
+        for (int y = 0; y < b->h; y++)
+            for (int x = 0; x < b->w; x += (y == 0 || y == b->h - 1 || x == b->w - 1) ? 1 : b->w - 1) {
+                size_t t = rmg__tile(b->w, b->h, x, y, z);
+                b->rim[t >> 6] |= (uint64_t)1 << (t & 63);
+            }
+    return true;
 }
 
 uint32_t rmg__bld_stamp(rmg__bld *b)

@@ -29,6 +29,7 @@ typedef struct rmg__bld {
     uint32_t *seen;       /* n: == stamp when visited by the current search */
     uint32_t *dist;       /* n: weighted search distances */
     uint8_t *mark;        /* n: per-run marks (meaning chosen by the user) */
+    uint64_t *rim;        /* n bits: tiles in the first or last row or column of their level */
     uint32_t stamp;
     rmg__bld_levels ring; /* the weighted search's queue */
     bool nomem;           /* a weighted search ran out of memory (it then found nothing) */
@@ -36,6 +37,9 @@ typedef struct rmg__bld {
 
 rmg_status rmg__bld_init(rmg__bld *b, rmg__gen *g);
 void rmg__bld_free(rmg__bld *b);
+/* Allocates and fills b->rim from b->w, b->h, b->levels (rmg__bld_init does it); false when out
+ * of memory. */
+bool rmg__bld_init_rim(rmg__bld *b);
 /* A fresh visit stamp: tiles with seen[t] == the result count as visited. */
 uint32_t rmg__bld_stamp(rmg__bld *b);
 
@@ -83,6 +87,12 @@ bool rmg__bld_nbr(const rmg__bld *b, uint32_t t, int dir, uint32_t *out);
  * they take. */
 static inline int rmg__bld_nbrs(const rmg__bld *b, uint32_t t, uint32_t out[8])
 {
+    if (b->rim && !((b->rim[t >> 6] >> (t & 63)) & 1)) {
+        /* Off every edge (most tiles), known from one bit: all eight, no division. */
+        for (int d = 0; d < 8; d++)
+            out[d] = (uint32_t)((int64_t)t + (int64_t)rmg__bld_dy(d) * b->w + rmg__bld_dx(d));
+        return 8;
+    }
     uint32_t row = t / (uint32_t)b->w;
     int x = (int)(t - row * (uint32_t)b->w), n = 0;
     while (row >= (uint32_t)b->h)
