@@ -18,9 +18,12 @@
 #define NO_ENTRY UINT32_MAX
 
 /* The frontier is a bucket queue: O(1) push and pop, exact to 1/256 of a zone's radius (far
- * finer than a tile); within a bucket the latest entry goes first. */
+ * finer than a tile); within a bucket the latest entry goes first. An entry carries its tile's
+ * position (sides are at most 1024, zones fewer than 65535), so a claimed tile's neighbours are
+ * found without dividing its index. */
 typedef struct queue_entry {
-    uint32_t tile, zone, next, bucket;
+    uint32_t tile, next;
+    uint16_t zone, x, y, bucket;
 } queue_entry;
 
 typedef struct bucket_queue {
@@ -68,9 +71,9 @@ static void queue_link(bucket_queue *q, uint32_t i)
     q->count++;
 }
 
-static void queue_push(grower *gr, uint32_t tile, uint32_t zone, uint32_t bucket)
+static void queue_push(grower *gr, uint32_t tile, uint32_t zone, uint32_t bucket, int x, int y)
 {
-    queue_entry e = {tile, zone, NO_ENTRY, bucket};
+    queue_entry e = {tile, NO_ENTRY, (uint16_t)zone, (uint16_t)x, (uint16_t)y, (uint16_t)bucket};
     bucket_queue *q = &gr->open;
     if (q->free_head != NO_ENTRY) {
         uint32_t i = q->free_head;
@@ -168,8 +171,8 @@ static uint32_t priority_bucket(const grower *gr, const rmg__grow_zone *z, int x
     return p <= 0 ? 0 : p >= BUCKETS - 1 ? BUCKETS - 1 : (uint32_t)p;
 }
 
-/* The position of tile in its level: one 32-bit division per tile (the growth takes every
- * tile of the map), none per neighbour. */
+/* The position of tile in its level, with one 32-bit division (seeds, corridors and islands;
+ * the queue carries the positions of the tiles it grows into). */
 static size_t plane_position(const grower *gr, size_t tile, int *x, int *y)
 {
     size_t in_plane = tile;
@@ -181,29 +184,36 @@ static size_t plane_position(const grower *gr, size_t tile, int *x, int *y)
     return in_plane;
 }
 
-static void push_neighbours(grower *gr, uint32_t zone, size_t tile)
+static void push_neighbours(grower *gr, uint32_t zone, size_t tile, int x, int y)
 {
     uint16_t *owner = gr->g->map->tile_zone;
-    int x, y;
-    size_t in_plane = plane_position(gr, tile, &x, &y);
+    size_t level_base = tile - (size_t)y * (size_t)gr->w - (size_t)x;
     static const int d4[4][2] = {{1, 0}, {-1, 0}, {0, 1}, {0, -1}};
     for (int i = 0; i < 4; i++) {
         int nx = x + d4[i][0], ny = y + d4[i][1];
         if (nx < 0 || ny < 0 || nx >= gr->w || ny >= gr->h)
             continue;
-        size_t t = tile - in_plane + (size_t)ny * (size_t)gr->w + (size_t)nx;
+        size_t t = level_base + (size_t)ny * (size_t)gr->w + (size_t)nx;
         if (owner[t] == 0 && gr->queued_by[t] != zone + 1) {
             gr->queued_by[t] = (uint16_t)(zone + 1);
-            queue_push(gr, (uint32_t)t, zone, priority_bucket(gr, &gr->g->zones[zone], nx, ny));
+            queue_push(gr, (uint32_t)t, zone, priority_bucket(gr, &gr->g->zones[zone], nx, ny), nx, ny);
         }
     }
 }
 
-static void claim(grower *gr, uint32_t zone, size_t tile)
+/* Gives tile (at x, y of its level) to zone and queues its free neighbours. */
+static void claim_at(grower *gr, uint32_t zone, size_t tile, int x, int y)
 {
     gr->g->map->tile_zone[tile] = (uint16_t)gr->g->zones[zone].map_id;
     gr->g->zones[zone].count++;
-    push_neighbours(gr, zone, tile);
+    push_neighbours(gr, zone, tile, x, y);
+}
+
+static void claim(grower *gr, uint32_t zone, size_t tile)
+{
+    int x, y;
+    plane_position(gr, tile, &x, &y);
+    claim_at(gr, zone, tile, x, y);
 }
 
 /* Islands (water level "islands"): a zone keeps two tiles of water to every other zone. */
@@ -242,7 +252,7 @@ static void grow_until_empty(grower *gr, bool capped_phase)
             continue;
         if (gr->g->islands[z->level] && near_other_zone(gr, e.zone, e.tile))
             continue;
-        claim(gr, e.zone, e.tile);
+        claim_at(gr, e.zone, e.tile, e.x, e.y);
     }
 }
 
