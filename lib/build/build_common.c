@@ -148,11 +148,18 @@ bool rmg__bld_land_zone(const rmg__bld *b, int zone_id)
     return z && z->kind != RMG_ZONE_ROCK && z->kind != RMG_ZONE_WATER;
 }
 
-uint32_t rmg__bld_zone_centre(const rmg__bld *b, int zone_id)
+void rmg__bld_zone_centre_xy(const rmg__bld *b, int zone_id, int *x, int *y)
 {
     const rmg__map_zone *z = rmg__bld_zone(b, zone_id);
-    int x = RMG__MAX(0, RMG__MIN(b->w - 1, z->cx)), y = RMG__MAX(0, RMG__MIN(b->h - 1, z->cy));
-    return (uint32_t)rmg__tile(b->w, b->h, x, y, z->level);
+    *x = RMG__MAX(0, RMG__MIN(b->w - 1, z->cx));
+    *y = RMG__MAX(0, RMG__MIN(b->h - 1, z->cy));
+}
+
+uint32_t rmg__bld_zone_centre(const rmg__bld *b, int zone_id)
+{
+    int x, y;
+    rmg__bld_zone_centre_xy(b, zone_id, &x, &y);
+    return (uint32_t)rmg__tile(b->w, b->h, x, y, rmg__bld_zone(b, zone_id)->level);
 }
 
 /* ---- bucket queue ------------------------------------------------------------------------- */

@@ -85,6 +85,16 @@ bool rmg__bld_nbr(const rmg__bld *b, uint32_t t, int dir, uint32_t *out);
 /* The on-map neighbours of t in direction order 0..7 (as rmg__bld_nbr gives them), with one
  * division for the whole tile; returns how many. Inline: the searches call it for every tile
  * they take. */
+/* Whether t lies off every edge of its level, from one bit (no division). */
+static inline bool rmg__bld_inner(const rmg__bld *b, uint32_t t)
+{
+    if (b->rim)
+        return !((b->rim[t >> 6] >> (t & 63)) & 1);
+    int x, y, z;
+    rmg__bld_xyz(b, t, &x, &y, &z);
+    return x > 0 && y > 0 && x < b->w - 1 && y < b->h - 1;
+}
+
 static inline int rmg__bld_nbrs(const rmg__bld *b, uint32_t t, uint32_t out[8])
 {
     if (b->rim && !((b->rim[t >> 6] >> (t & 63)) & 1)) {
@@ -125,6 +135,8 @@ int64_t rmg__bld_dist2(const rmg__bld *b, uint32_t a, uint32_t c);
 rmg__map_zone *rmg__bld_zone(const rmg__bld *b, int zone_id);
 bool rmg__bld_land_zone(const rmg__bld *b, int zone_id);
 uint32_t rmg__bld_zone_centre(const rmg__bld *b, int zone_id);
+/* The position of the zone's centre tile (rmg__bld_zone_centre) on its level. */
+void rmg__bld_zone_centre_xy(const rmg__bld *b, int zone_id, int *x, int *y);
 
 /* Tiles grouped by zone, ascending within a zone (counting sort), so a per-zone pass costs the
  * zone's size rather than the whole map's: zone z owns tiles[start[z]..start[z + 1]). */
@@ -279,9 +291,10 @@ static inline uint32_t rmg__bld_dijkstra(rmg__bld *b, const uint32_t *sources, s
         b->seen[t] = done;
         if (goal(b, t, user))
             return t + 1;
-        int x, y, z;
-        rmg__bld_xyz(b, t, &x, &y, &z);
-        bool inner = x > 0 && y > 0 && x < b->w - 1 && y < b->h - 1;
+        int x = 0, y = 0, z;
+        bool inner = rmg__bld_inner(b, t);
+        if (!inner)
+            rmg__bld_xyz(b, t, &x, &y, &z); /* on the rim: each step is checked */
         for (int d = 0; d < 8; d++) {
             int nx = x + rmg__bld_dx(d), ny = y + rmg__bld_dy(d);
             if (!inner && (nx < 0 || ny < 0 || nx >= b->w || ny >= b->h))

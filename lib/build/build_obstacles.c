@@ -26,6 +26,7 @@
 #define MK_DROP 8u      /* an optional tile (wide-opening or road fragment) cut off: filled */
 #define MK_WALK 16u     /* walkable land of the zone being filled (set per zone, cleared after) */
 #define MK_COVER 32u    /* an obstacle object may cover it (coverable(), kept while objects land) */
+#define MK_SEEN 64u     /* reached by step 3's search (walkable tiles of the zone only) */
 #define OPEN_REACH 3    /* clearing depth beyond the one-tile margin */
 #define BLOCK_SIDE 4    /* clearing blocks */
 #define CLEARING_PERCENT 45
@@ -206,12 +207,10 @@ static int clearing_block(const rmg__bld *b, uint32_t t, int bw)
  * open tile touches one nearer to the network. */
 static void open_space(rmg__bld *b, const uint32_t *tiles, size_t n, const uint8_t *clear_blocks, int bw)
 {
-    uint32_t stamp = rmg__bld_stamp(b);
     size_t head = 0, tail = 0;
     for (size_t i = 0; i < n; i++)
         if (b->mark[tiles[i]] & MK_MAIN) {
-            b->mark[tiles[i]] |= MK_OPEN;
-            b->seen[tiles[i]] = stamp;
+            b->mark[tiles[i]] |= MK_OPEN | MK_SEEN;
             b->dist[tiles[i]] = 0;
             b->queue[tail++] = tiles[i];
         }
@@ -220,9 +219,9 @@ static void open_space(rmg__bld *b, const uint32_t *tiles, size_t n, const uint8
         int n_nb = rmg__bld_nbrs(b, t, nb);
         for (int d = 0; d < n_nb; d++) {
             uint32_t u = nb[d];
-            if (b->seen[u] == stamp || !walk_in_zone(b, u))
-                continue;
-            b->seen[u] = stamp;
+            if ((b->mark[u] & (MK_SEEN | MK_WALK)) != MK_WALK)
+                continue; /* seen, or not walkable land of the zone */
+            b->mark[u] |= MK_SEEN;
             uint32_t du = b->dist[t] + 1;
             if (du > 1 && !(du <= 1 + OPEN_REACH && clear_blocks[clearing_block(b, u, bw)]))
                 continue;
@@ -427,9 +426,10 @@ static rmg_status obstacles_in_zone(rmg__bld *b, const rmg__map_zone *z, const r
         b->mark[t] = (uint8_t)((needed(b, t) ? MK_KEEP : 0) | (walkable(b, t) ? MK_WALK : 0));
     }
     rmg_status st = fill_zone(b, z, tiles, n, q, clear_blocks, bw, od);
-    /* MK_WALK and MK_COVER stand for "of this zone": none may stay for the next zone's searches. */
+    /* MK_WALK, MK_COVER and MK_SEEN stand for "of this zone": none may stay for the next zone's
+     * searches. */
     for (size_t i = 0; i < n; i++)
-        b->mark[tiles[i]] &= (uint8_t)~(MK_WALK | MK_COVER);
+        b->mark[tiles[i]] &= (uint8_t)~(MK_WALK | MK_COVER | MK_SEEN);
     return st;
 }
 

@@ -14,6 +14,7 @@ typedef struct foot {
     uint32_t tiles[MAX_FOOT];
     size_t n;
     uint32_t visit, approach;
+    int vx, vy;             /* the visit tile's position */
 } foot;
 
 /* Footprint tiles of shape anchored at a; false when it leaves the map. */
@@ -29,12 +30,21 @@ static bool footprint_at(const rmg__bld *b, const rmg__bld_shape *sh, uint32_t a
             return false;
         f->tiles[f->n++] = (uint32_t)rmg__tile(b->w, b->h, x, y, z);
     }
-    f->visit = rmg__bld_visit_tile(b, sh, a);
-    int vx, vy, vz;
-    rmg__bld_xyz(b, f->visit, &vx, &vy, &vz);
-    if (++vy >= b->h)
+    /* The visit tile from the anchor's position, as rmg__bld_visit_tile finds it. */
+    uint64_t visit = sh->visit & RMG__BLD_FOOT_BITS;
+    int bit = visit ? rmg__bld_low_bit(visit) : 47;
+    f->vx = ax - (7 - bit % 8);
+    f->vy = ay - (5 - bit / 8);
+    if (f->vx < 0 || f->vy < 0) { /* a visit tile past the footprint's first MAX_FOOT tiles */
+        int vz;
+        f->visit = rmg__bld_visit_tile(b, sh, a);
+        rmg__bld_xyz(b, f->visit, &f->vx, &f->vy, &vz);
+    } else {
+        f->visit = (uint32_t)rmg__tile(b->w, b->h, f->vx, f->vy, z);
+    }
+    if (f->vy + 1 >= b->h)
         return false;
-    f->approach = (uint32_t)rmg__tile(b->w, b->h, vx, vy, z);
+    f->approach = (uint32_t)rmg__tile(b->w, b->h, f->vx, f->vy + 1, z);
     return true;
 }
 
@@ -149,24 +159,40 @@ static int64_t isqrt64(int64_t v)
     return r;
 }
 
+/* A repeller's position, packed x | y << 16 (sides are at most 1024): the scores of a
+ * placement's candidates measure against them without dividing tile indexes. */
+static bool push_repeller(rmg__bstate *s, uint32_t t)
+{
+    int x, y, z;
+    rmg__bld_xyz(&s->b, t, &x, &y, &z);
+    return RMG__VEC_PUSH(s->b.ctx, &s->repel, (uint32_t)x | (uint32_t)y << 16) != 0;
+}
+
+/* Squared distance (levels ignored) from (x, y) to a packed position. */
+static int64_t dist2_to(int x, int y, uint32_t packed)
+{
+    int64_t dx = x - (int)(packed & 0xFFFFu), dy = y - (int)(packed >> 16);
+    return dx * dx + dy * dy;
+}
+
 /* Tiles a repelling placement keeps away from: the zone centre (where the towns go), passage
  * tiles and teleports of the zone. */
 static rmg_status collect_repellers(rmg__bstate *s, int zone)
 {
     struct rmg_map *m = s->b.m;
     s->repel.count = 0;
-    if (!RMG__VEC_PUSH(s->b.ctx, &s->repel, rmg__bld_zone_centre(&s->b, zone)))
+    if (!push_repeller(s, rmg__bld_zone_centre(&s->b, zone)))
         return rmg__error_nomem(s->b.ctx);
     for (size_t i = 0; i < m->conns.count; i++) {
         const rmg__map_connection *c = &m->conns.items[i];
         for (size_t k = 0; k < c->tiles.count; k++)
-            if (m->tile_zone[c->tiles.items[k]] == zone && !RMG__VEC_PUSH(s->b.ctx, &s->repel, c->tiles.items[k]))
+            if (m->tile_zone[c->tiles.items[k]] == zone && !push_repeller(s, c->tiles.items[k]))
                 return rmg__error_nomem(s->b.ctx);
     }
     for (size_t i = 0; i < m->objects.count; i++) {
         const rmg__map_object *o = &m->objects.items[i];
         if (o->zone == zone && (o->kind == RMG_OBJECT_GATE || o->kind == RMG_OBJECT_MONOLITH) &&
-            !RMG__VEC_PUSH(s->b.ctx, &s->repel, (uint32_t)rmg__tile(m->width, m->height, o->x, o->y, o->z)))
+            !push_repeller(s, (uint32_t)rmg__tile(m->width, m->height, o->x, o->y, o->z)))
             return rmg__error_nomem(s->b.ctx);
     }
     return RMG_OK;
@@ -178,12 +204,15 @@ static int64_t score_at(rmg__bstate *s, const rmg__bs_request *rq, const foot *f
     if (rq->score == RMG__SCORE_REPEL) {
         int64_t best = INT64_MAX;
         for (size_t i = 0; i < s->repel.count; i++) {
-            int64_t d = rmg__bld_dist2(&s->b, f->visit, s->repel.items[i]);
+            int64_t d = dist2_to(f->vx, f->vy, s->repel.items[i]);
             best = d < best ? d : best;
         }
         return best * 16 + jitter;
     }
-    int64_t d = isqrt64(rmg__bld_dist2(&s->b, f->visit, rmg__bld_zone_centre(&s->b, rq->zone)));
+    int cx, cy;
+    rmg__bld_zone_centre_xy(&s->b, rq->zone, &cx, &cy);
+    int64_t dx = f->vx - cx, dy = f->vy - cy;
+    int64_t d = isqrt64(dx * dx + dy * dy);
     int64_t off = d > ring ? d - ring : ring - d;
     return -off * 16 + jitter;
 }

@@ -20,7 +20,7 @@ typedef struct rmg__bstate {
     size_t n_colors;
     uint32_t key_used;      /* keymaster colours taken by border-guard connections */
     rmg__u32vec scratch;    /* candidate lists */
-    rmg__u32vec repel;      /* repeller tiles of the current placement */
+    rmg__u32vec repel;      /* repeller positions (x | y << 16) of the current placement */
     rmg__u32vec path;       /* a found path kept while the other side is searched */
     rmg_rng rng;            /* stream of the item being built */
     rmg__bld_zone_index zi; /* tiles by zone (tile_zone does not change during the stage) */
