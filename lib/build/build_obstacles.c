@@ -79,9 +79,11 @@ static size_t flood_main(rmg__bld *b, uint32_t from)
     return tail;
 }
 
+/* user: the count of kept walkable tiles not yet main, which a newly kept path tile joins. */
 static void keep_path_tile(rmg__bld *b, uint32_t t, void *user)
 {
-    (void)user;
+    if ((b->mark[t] & (MK_KEEP | MK_WALK | MK_MAIN)) == MK_WALK)
+        ++*(size_t *)user;
     b->mark[t] |= MK_KEEP;
 }
 
@@ -126,10 +128,12 @@ static bool optional(const rmg__bld *b, uint32_t t)
  * field stays exactly the distance to the current main area without restarting the search (one
  * search for the zone instead of one per joined part). */
 
-/* Makes the part of the network around `from` main and puts its tiles in the queue as sources. */
-static bool join_part(rmg__bld *b, uint32_t from, rmg__bld_levels *q)
+/* Makes the part of the network around `from` main and puts its tiles in the queue as sources;
+ * *apart (kept walkable tiles not main) loses them. */
+static bool join_part(rmg__bld *b, uint32_t from, rmg__bld_levels *q, size_t *apart)
 {
     size_t n = flood_main(b, from);
+    *apart -= n;
     for (size_t i = 0; i < n; i++) {
         uint32_t t = b->queue[i];
         b->dist[t] = 0;
@@ -162,16 +166,20 @@ static size_t drop_unjoined(rmg__bld *b, const uint32_t *tiles, size_t n, uint32
 static rmg_status join_kept(rmg__bld *b, const uint32_t *tiles, size_t n, uint32_t root, rmg__bld_levels *q,
                             size_t *unjoined, uint32_t *first_lost)
 {
-    for (size_t i = 0; i < n; i++)
+    size_t apart = 0; /* kept walkable tiles not main yet */
+    for (size_t i = 0; i < n; i++) {
         b->dist[tiles[i]] = UINT32_MAX;
+        apart += kept_walk_in_zone(b, tiles[i]);
+    }
     rmg__bld_levels_clear(q);
-    if (!join_part(b, root, q))
+    if (!join_part(b, root, q, &apart))
         return rmg__error_nomem(b->ctx);
     uint32_t t;
     size_t level;
     /* b->queue is free between two joins (flood_main's list is queued at once): it is the
-     * scratch of the bucket sort. */
-    while (rmg__bld_levels_pop(q, b->queue, &level, &t)) {
+     * scratch of the bucket sort. Once every kept tile is main, the rest of the search could only
+     * lower distances no one reads: it stops there. */
+    while (apart > 0 && rmg__bld_levels_pop(q, b->queue, &level, &t)) {
         uint32_t d = (uint32_t)level, nb[8];
         if (d != b->dist[t])
             continue; /* stale: a shorter distance was found after this entry */
@@ -183,9 +191,11 @@ static rmg_status join_kept(rmg__bld *b, const uint32_t *tiles, size_t n, uint32
             b->dist[u] = d + 1;
             b->prev[u] = t + 1;
             if (b->mark[u] & MK_KEEP) {
-                rmg__bld_trace(b, u, keep_path_tile, NULL);
-                if (!join_part(b, u, q))
+                rmg__bld_trace(b, u, keep_path_tile, &apart);
+                if (!join_part(b, u, q, &apart))
                     return rmg__error_nomem(b->ctx);
+                if (apart == 0)
+                    break;
             } else if (!rmg__bld_levels_push(b->ctx, q, d + 1, u)) {
                 return rmg__error_nomem(b->ctx);
             }
@@ -282,8 +292,9 @@ static bool coverable_tile(const rmg__bld *b, int zone, size_t t)
 {
     uint16_t f = b->m->flags[t];
     bool sealed = (f & RMG__T_BORDER) && (f & RMG__T_BLOCKED) && !(f & RMG__T_PASSAGE);
-    return b->m->tile_zone[t] == zone && !b->m->tile_object[t] && !(f & (RMG__T_WATER | RMG__T_ROCK)) &&
-           ((f & RMG__T_OBSTACLE) || sealed);
+    /* The flags first: they decide most tiles without reading the zone and object arrays. */
+    return ((f & RMG__T_OBSTACLE) || sealed) && !(f & (RMG__T_WATER | RMG__T_ROCK)) && b->m->tile_zone[t] == zone &&
+           !b->m->tile_object[t];
 }
 
 static bool coverable(const rmg__bld *b, int zone, int x, int y, int z)
