@@ -76,15 +76,25 @@ rmg_status rmg__bld_index_zones(rmg__bld *b, rmg__bld_zone_index *zi)
         rmg__bld_zone_index_free(b, zi);
         return rmg__error_nomem(b->ctx);
     }
+    /* Counting sort without a branch per tile: tiles of no (or an unknown) zone go to a block
+     * of their own before zone 1's, which nothing reads. */
     const uint16_t *tz = b->m->tile_zone;
-    for (uint32_t t = 0; t < b->n; t++)
-        if (tz[t] && tz[t] <= b->m->zones.count)
-            zi->start[tz[t]]++;
+    const uint32_t count = (uint32_t)b->m->zones.count;
+    uint32_t *start = zi->start;
+    for (uint32_t t = 0; t < b->n; t++) {
+        uint32_t id = tz[t];
+        start[(id <= count ? id : 0) + 1]++;
+    }
     for (size_t z = 1; z < nz; z++)
-        zi->start[z] += zi->start[z - 1];
-    for (uint32_t t = b->n; t-- > 0;)
-        if (tz[t] && tz[t] <= b->m->zones.count)
-            zi->tiles[--zi->start[tz[t]]] = t;
+        start[z] += start[z - 1];
+    for (uint32_t t = 0; t < b->n; t++) {
+        uint32_t id = tz[t];
+        zi->tiles[start[id <= count ? id : 0]++] = t;
+    }
+    /* Each start moved to its zone's end, the next zone's start: back by one zone. */
+    for (size_t z = nz - 1; z > 0; z--)
+        start[z] = start[z - 1];
+    start[0] = 0;
     return RMG_OK;
 }
 
