@@ -114,17 +114,6 @@ bool rmg__bld_nbr(const rmg__bld *b, uint32_t t, int dir, uint32_t *out)
     return true;
 }
 
-int rmg__bld_low_bit(uint64_t mask)
-{
-    /* De Bruijn multiplication: the isolated lowest bit times the sequence puts a unique 6-bit
-     * pattern in the top bits. */
-    static const int index[64] = {0,  1,  48, 2,  57, 49, 28, 3,  61, 58, 50, 42, 38, 29, 17, 4,
-                                  62, 55, 59, 36, 53, 51, 43, 22, 45, 39, 33, 30, 24, 18, 12, 5,
-                                  63, 47, 56, 27, 60, 41, 37, 16, 54, 35, 52, 21, 44, 32, 23, 11,
-                                  46, 26, 40, 15, 34, 20, 31, 10, 25, 14, 19, 9,  13, 8,  7,  6};
-    return index[((mask & (0 - mask)) * 0x03f79d71b4cb0a89ull) >> 58];
-}
-
 int rmg__bld_cheb(const rmg__bld *b, uint32_t a, uint32_t c)
 {
     int ax, ay, az, cx, cy, cz;

@@ -122,8 +122,18 @@ static inline int rmg__bld_nbrs(const rmg__bld *b, uint32_t t, uint32_t out[8])
     return n;
 }
 
-/* Index of the lowest set bit of mask (mask != 0). */
-int rmg__bld_low_bit(uint64_t mask);
+/* Index of the lowest set bit of mask (mask != 0); inline: footprint scans call it per tile. */
+static inline int rmg__bld_low_bit(uint64_t mask)
+{
+    /* De Bruijn multiplication: the isolated lowest bit times the sequence puts a unique 6-bit
+     * pattern in the top bits. */
+    static const int index[64] = {0,  1,  48, 2,  57, 49, 28, 3,  61, 58, 50, 42, 38, 29, 17, 4,
+                                  62, 55, 59, 36, 53, 51, 43, 22, 45, 39, 33, 30, 24, 18, 12, 5,
+                                  63, 47, 56, 27, 60, 41, 37, 16, 54, 35, 52, 21, 44, 32, 23, 11,
+                                  46, 26, 40, 15, 34, 20, 31, 10, 25, 14, 19, 9,  13, 8,  7,  6};
+    return index[((mask & (0 - mask)) * 0x03f79d71b4cb0a89ull) >> 58];
+}
+
 /* The 48 bits of a footprint mask (6 rows of 8). */
 #define RMG__BLD_FOOT_BITS ((UINT64_C(1) << 48) - 1)
 /* Chebyshev distance between two tiles of the same level. */
