@@ -201,7 +201,7 @@ static rmg_status join_kept(rmg__bld *b, const uint32_t *tiles, size_t n, uint32
             }
         }
     }
-    *unjoined = drop_unjoined(b, tiles, n, first_lost);
+    *unjoined = apart ? drop_unjoined(b, tiles, n, first_lost) : 0; /* apart: what it would drop */
     return RMG_OK;
 }
 
@@ -341,9 +341,6 @@ static rmg_status obstacle_objects(rmg__bld *b, const rmg__map_zone *z, uint32_t
 {
     if (!od->n)
         return RMG_OK;
-    for (size_t i = 0; i < n; i++)
-        if (coverable_tile(b, z->id, tiles[i]))
-            b->mark[tiles[i]] |= MK_COVER;
     rmg_rng_shuffle(rng, tiles, n, sizeof *tiles);
     /* The obstacles the zone's terrain allows, picked once for the zone rather than per tile. */
     uint32_t terrain_bit = z->terrain >= 0 && z->terrain < 32 ? 1u << z->terrain : 0;
@@ -379,10 +376,17 @@ static rmg_status obstacle_objects(rmg__bld *b, const rmg__map_zone *z, uint32_t
 static void draw_clearings(const rmg__bld *b, const uint32_t *tiles, size_t n, rmg_rng *rng, uint8_t *clear_blocks,
                            int bw)
 {
-    int x0 = b->w, y0 = b->h, x1 = -1, y1 = -1;
+    int x0 = b->w, y0 = b->h, x1 = -1, y1 = -1, y = 0;
+    uint32_t row_start = 1, row_end = 0; /* the row of the last tile (divided once per row) */
     for (size_t i = 0; i < n; i++) {
-        int x, y, z;
-        rmg__bld_xyz(b, tiles[i], &x, &y, &z);
+        uint32_t t = tiles[i];
+        if (t < row_start || t >= row_end) {
+            int rx, z;
+            rmg__bld_xyz(b, t, &rx, &y, &z);
+            row_start = t - (uint32_t)rx;
+            row_end = row_start + (uint32_t)b->w;
+        }
+        int x = (int)(t - row_start);
         x0 = RMG__MIN(x0, x);
         x1 = RMG__MAX(x1, x);
         y0 = RMG__MIN(y0, y);
@@ -409,11 +413,14 @@ static rmg_status fill_zone(rmg__bld *b, const rmg__map_zone *z, uint32_t *tiles
     rmg__gen_stream(b->g, "obstacles", (uint64_t)z->id, &rng);
     draw_clearings(b, tiles, n, &rng, clear_blocks, bw);
     open_space(b, tiles, n, clear_blocks, bw);
+    /* Step 4, and which tiles obstacle objects may cover (a tile's own state decides both). */
     for (size_t i = 0; i < n; i++) {
         uint32_t t = tiles[i];
-        bool dropped = (b->mark[t] & MK_DROP) && optional(b, t);
-        if (walkable(b, t) && !(b->mark[t] & MK_OPEN) && (!needed(b, t) || dropped))
+        if ((b->mark[t] & (MK_WALK | MK_OPEN)) == MK_WALK &&
+            (!needed(b, t) || ((b->mark[t] & MK_DROP) && optional(b, t))))
             b->m->flags[t] |= RMG__T_OBSTACLE | RMG__T_BLOCKED;
+        if (coverable_tile(b, z->id, t))
+            b->mark[t] |= MK_COVER;
     }
     st = obstacle_objects(b, z, tiles, n, od, &rng);
     if (st != RMG_OK)
