@@ -294,6 +294,9 @@ static inline uint32_t rmg__bld_dijkstra(rmg__bld *b, const uint32_t *sources, s
     uint32_t open = 0, done = 0, t;
     if (!rmg__bld_dijkstra_start(b, sources, n_sources, &open, &done))
         return 0;
+    int64_t step[8]; /* index offset of each direction */
+    for (int d = 0; d < 8; d++)
+        step[d] = (int64_t)rmg__bld_dy(d) * b->w + rmg__bld_dx(d);
     size_t level;
     while (rmg__bld_levels_pop(&b->ring, b->queue, &level, &t)) {
         if (b->seen[t] != open || b->dist[t] != level)
@@ -309,7 +312,7 @@ static inline uint32_t rmg__bld_dijkstra(rmg__bld *b, const uint32_t *sources, s
             int nx = x + rmg__bld_dx(d), ny = y + rmg__bld_dy(d);
             if (!inner && (nx < 0 || ny < 0 || nx >= b->w || ny >= b->h))
                 continue;
-            uint32_t u = (uint32_t)((int64_t)t + (int64_t)rmg__bld_dy(d) * b->w + rmg__bld_dx(d));
+            uint32_t u = (uint32_t)((int64_t)t + step[d]);
             if (b->seen[u] == done)
                 continue;
             uint32_t c = cost(b, u, user);
