@@ -194,7 +194,8 @@ static void push_neighbours(grower *gr, uint32_t zone, size_t tile, int x, int y
         if (nx < 0 || ny < 0 || nx >= gr->w || ny >= gr->h)
             continue;
         size_t t = level_base + (size_t)ny * (size_t)gr->w + (size_t)nx;
-        if (owner[t] == 0 && gr->queued_by[t] != zone + 1) {
+        /* Queued by this zone already decides most tiles (its own ones were all queued by it). */
+        if (gr->queued_by[t] != zone + 1 && owner[t] == 0) {
             gr->queued_by[t] = (uint16_t)(zone + 1);
             queue_push(gr, (uint32_t)t, zone, priority_bucket(gr, &gr->g->zones[zone], nx, ny), nx, ny);
         }
