@@ -122,9 +122,13 @@ static void test_levels_pop_in_key_order(void **state)
         rmg__bld_levels linear, ring;
         memset(&linear, 0, sizeof linear);
         memset(&ring, 0, sizeof ring);
+        /* Twice per queue: the first run ends with entries left and a clear (as a search that
+         * stops at its goal), the second must not see anything of them. */
         run_queue(ctx, &linear, false, seed * 0x9E3779B97F4A7C15ull);
+        run_queue(ctx, &linear, false, seed * 0xD6E8FEB86659FD93ull);
         assert_true(rmg__bld_levels_ring(ctx, &ring, 5));
         run_queue(ctx, &ring, true, seed * 0xC2B2AE3D27D4EB4Full);
+        run_queue(ctx, &ring, true, seed * 0x94D049BB133111EBull);
         rmg__bld_levels_free(ctx, &linear);
         rmg__bld_levels_free(ctx, &ring);
     }

@@ -173,8 +173,10 @@ void rmg__bld_levels_free(rmg_context *ctx, rmg__bld_levels *q)
 
 void rmg__bld_levels_clear(rmg__bld_levels *q)
 {
-    for (size_t i = q->cur; i < q->top; i++)
-        rmg__bld_levels_slot(q, i)->count = 0;
+    for (size_t i = q->cur; i < q->top; i++) {
+        rmg__bld_bucket *k = rmg__bld_levels_slot(q, i);
+        k->count = k->sorted = 0; /* an empty bucket is sorted: pushes start a sorted run again */
+    }
     q->cur = q->top = 0;
 }
 
