@@ -13,7 +13,7 @@ from pathlib import Path
 root = Path(__file__).resolve().parent.parent
 build = Path(sys.argv[1])
 prune = "--prune" in sys.argv
-lib = sorted(build.glob("librmg.so.*"))[0]
+lib = (build / "librmg.so").resolve()  # the current build, not a stale SONAME left in the directory
 out = subprocess.run(["nm", "-D", "--defined-only", str(lib)], capture_output=True, text=True, check=True).stdout
 exported = sorted({l.split()[2].split("@")[0] for l in out.splitlines()
                    if len(l.split()) == 3 and l.split()[1] in "TDBRWV"})
