@@ -326,6 +326,49 @@ static void test_cancel_inside_the_place_stage(void **state)
     rmg_context_destroy(ctx);
 }
 
+typedef struct progress_log {
+    char last[16];
+    double last_fraction;
+    int reports, stages, bad;
+} progress_log;
+
+static int check_progress(void *user, const char *stage, double fraction)
+{
+    progress_log *log = user;
+    log->reports++;
+    if (fraction < 0 || fraction >= 1)
+        log->bad++;
+    if (strcmp(stage, log->last) != 0) {
+        log->stages++;
+        log->bad += fraction != 0; /* a stage's first report is its start */
+        snprintf(log->last, sizeof log->last, "%s", stage);
+    } else if (fraction < log->last_fraction) {
+        log->bad++;
+    }
+    log->last_fraction = fraction;
+    return 0;
+}
+
+/* The progress callback's fraction is how far the named stage is: 0 at each stage's start,
+ * then non-decreasing and below 1 within it. */
+static void test_progress_fraction_is_per_stage(void **state)
+{
+    (void)state;
+    progress_log log;
+    memset(&log, 0, sizeof log);
+    rmg_context_options o;
+    rmg_context_options_init(&o);
+    o.progress = check_progress;
+    o.progress_user = &log;
+    rmg_context *ctx = NULL;
+    assert_int_equal(rmg_context_create(&ctx, &o), RMG_OK);
+    rmg_map *map = rmg_test_generate(ctx, 108, 2);
+    assert_int_equal(log.bad, 0);
+    assert_true(log.stages >= 6 && log.reports > log.stages);
+    rmg_map_destroy(map);
+    rmg_context_destroy(ctx);
+}
+
 /* A 1 ms budget gives RMG_ERR_LIMIT; a budget that ends inside the objects stage of a large
  * map stops it within the bound, not at the end of the stage. */
 static void test_budget_inside_a_stage_of_a_large_map(void **state)
@@ -579,6 +622,7 @@ int main(void)
         cmocka_unit_test(test_time_budget_is_honoured),
         cmocka_unit_test(test_cancel_inside_a_stage_of_a_large_map),
         cmocka_unit_test(test_cancel_inside_the_place_stage),
+        cmocka_unit_test(test_progress_fraction_is_per_stage),
         cmocka_unit_test(test_budget_inside_a_stage_of_a_large_map),
         cmocka_unit_test(test_threads_generate_independently),
         cmocka_unit_test(test_threads_read_one_map),

@@ -73,7 +73,9 @@ typedef enum rmg_log_level {
 
 typedef void (*rmg_log_fn)(void *user, rmg_log_level level, const char *message);
 
-/* Progress: called between stages and inside long loops; return non-zero to cancel. */
+/* Progress: called at the start of every stage and inside long loops, with the stage's name
+ * ("solve", "place", ..., "validate") and how far that stage is (0 at its start, below 1);
+ * return non-zero to cancel. A retried stage starts again from 0. */
 typedef int (*rmg_progress_fn)(void *user, const char *stage, double fraction);
 
 /* ---- context ------------------------------------------------------------------------------ */

@@ -386,7 +386,7 @@ static rmg_status finish_stage(rmg__gen *g)
 {
     rmg_status st = rmg__finish_roads(g);
     if (st == RMG_OK)
-        st = rmg__check_stop(g->ctx, "finish", (RMG_STAGE_FINISH + 0.5) / RMG_STAGE_COUNT);
+        st = rmg__check_stop(g->ctx, "finish", 0.5);
     if (st == RMG_OK)
         st = rmg__finish_obstacles(g);
     return st;
@@ -433,7 +433,7 @@ static rmg_status stop_status(rmg__gen *g, rmg_status st)
 
 static rmg_status run_stage(rmg__gen *g, rmg_stage_id id)
 {
-    rmg_status st = stop_status(g, rmg__check_stop(g->ctx, stage_names[id], (double)id / RMG_STAGE_COUNT));
+    rmg_status st = stop_status(g, rmg__check_stop(g->ctx, stage_names[id], 0.0));
     if (st != RMG_OK)
         return st;
     double t0 = now_ms();

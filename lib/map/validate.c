@@ -452,11 +452,13 @@ static rmg_status checkpoint(const validator *v, bool stoppable, double fraction
 
 static rmg_status run_checks(validator *v, const struct rmg_content *content, uint32_t *comps, bool stoppable)
 {
+    rmg_status st = checkpoint(v, stoppable, 0.0);
+    if (st != RMG_OK)
+        return st;
     classify_cells(v);
     v->main = comps + v->n_zone_ids;
     label_components(v, v->label, true, comps, NULL, NULL);
-    rmg_status st = checkpoint(v, stoppable, 0.3);
-    if (st != RMG_OK)
+    if ((st = checkpoint(v, stoppable, 0.3)) != RMG_OK)
         return st;
     label_components(v, v->sealed, false, NULL, v->main, comps + 2 * v->n_zone_ids);
     if ((st = checkpoint(v, stoppable, 0.6)) != RMG_OK)
