@@ -181,9 +181,10 @@ static void mark_zone_edges(rmg__placer *p)
     for (size_t row = 0; row < m->n_tiles / w; row++) {
         size_t y = row % h;
         const uint32_t *r = &b[row * w];
+        const uint32_t *above = y > 0 ? &b[(row - 1) * w] : r, *below = y + 1 < h ? &b[(row + 1) * w] : r;
         uint8_t *out = &p->zone_edge[row * w];
         for (size_t x = 0; x < w; x++)
-            out[x] = (uint8_t)(r[x] || (y > 0 && r[x - w]) || (y + 1 < h && r[x + w]));
+            out[x] = (uint8_t)(r[x] || above[x] || below[x]);
     }
 }
 
