@@ -293,6 +293,17 @@ static void test_cancel_inside_a_stage_of_a_large_map(void **state)
     rmg_context_destroy(job.ctx);
 }
 
+static rmg_context *context_with_progress(rmg_progress_fn fn, void *user)
+{
+    rmg_context_options o;
+    rmg_context_options_init(&o);
+    o.progress = fn;
+    o.progress_user = user;
+    rmg_context *ctx = NULL;
+    assert_int_equal(rmg_context_create(&ctx, &o), RMG_OK);
+    return ctx;
+}
+
 static int stop_at_third_place_report(void *user, const char *stage, double fraction)
 {
     int *reports = user;
@@ -306,12 +317,7 @@ static void test_cancel_inside_the_place_stage(void **state)
 {
     (void)state;
     int reports = 0;
-    rmg_context_options o;
-    rmg_context_options_init(&o);
-    o.progress = stop_at_third_place_report;
-    o.progress_user = &reports;
-    rmg_context *ctx = NULL;
-    assert_int_equal(rmg_context_create(&ctx, &o), RMG_OK);
+    rmg_context *ctx = context_with_progress(stop_at_third_place_report, &reports);
     rmg_generate_options go;
     options(&go, 72, 1, NULL);
     rmg_map *map = NULL;
@@ -356,12 +362,7 @@ static void test_progress_fraction_is_per_stage(void **state)
     (void)state;
     progress_log log;
     memset(&log, 0, sizeof log);
-    rmg_context_options o;
-    rmg_context_options_init(&o);
-    o.progress = check_progress;
-    o.progress_user = &log;
-    rmg_context *ctx = NULL;
-    assert_int_equal(rmg_context_create(&ctx, &o), RMG_OK);
+    rmg_context *ctx = context_with_progress(check_progress, &log);
     rmg_map *map = rmg_test_generate(ctx, 108, 2);
     assert_int_equal(log.bad, 0);
     assert_true(log.stages >= 6 && log.reports > log.stages);
