@@ -265,10 +265,6 @@ static rmg_status select_template(rmg__gen *g, const rmg_generate_options *asked
     return RMG_OK;
 }
 
-/* A town covers at least this many tiles (its 5x3 footprint and entry): a map of n tiles holds
- * fewer than n / RMG__TOWN_TILES towns. */
-#define RMG__TOWN_TILES 16
-
 /* The minimum towns of the active zones must fit on the map at all, and no count may be
  * negative: a fuzzed template asking for 2^31 neutral towns overflowed the solver's counters
  * and then ran out of memory building one variable per town. Counted in 64 bits. */

@@ -232,6 +232,11 @@ bool rmg__pack_equal(const struct rmg_pack *a, const struct rmg_pack *b, char *w
 
 /* Size code of a setup (PCK-02). */
 int rmg__size_code(int width, int height, int levels);
+/* Tiles per unit of size code (a 36x36 level). */
+#define RMG__SIZE_CODE_TILES (36 * 36)
+/* A town covers at least this many tiles (its 5x3 footprint and entry): a map of n tiles holds
+ * fewer than n / RMG__TOWN_TILES towns. The driver and `rmg check` refuse minimum counts above it. */
+#define RMG__TOWN_TILES 16
 
 /* A zone number and the zone's index in t->zones. The importers and the validator sort these
  * once per template so that id lookups stay O(log n) even for templates with very many zones. */

@@ -149,12 +149,12 @@ static void check_nonnegative(rmg__checker *ck, const rmg__zone *z, const char *
         ERR(ck, "value-range", &z->loc, z->id, -1, "%s is negative (%lld)", what, (long long)v);
 }
 
-/* A town covers at least 16 tiles (its footprint and entry); size code c means c x 36 x 36 tiles. */
+/* The largest map the template accepts holds fewer towns than its tiles / RMG__TOWN_TILES. */
 static void check_town_room(rmg__checker *ck, const rmg__template *t, const rmg__zone *z)
 {
     int64_t towns = (int64_t)RMG__MAX(z->player_towns, 0) + RMG__MAX(z->player_castles, 0) +
                     RMG__MAX(z->neutral_towns, 0) + RMG__MAX(z->neutral_castles, 0);
-    int64_t room = (int64_t)RMG__MAX(t->max_size, 1) * 36 * 36 / 16;
+    int64_t room = (int64_t)RMG__MAX(t->max_size, 1) * RMG__SIZE_CODE_TILES / RMG__TOWN_TILES;
     if (towns > room)
         ERR(ck, "value-range", &z->loc, z->id, -1,
             "asks for at least %lld towns, more than the largest map of the template (size code %d) can hold (%lld)",
