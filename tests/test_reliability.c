@@ -122,6 +122,19 @@ static void test_absurd_town_counts_are_refused(void **state)
 
 /* ---- cancellation from another thread ----------------------------------------------------- */
 
+/* A context with a progress callback (and seed 0 unless given). */
+static rmg_context *context_with_progress(rmg_progress_fn fn, void *user, uint64_t seed)
+{
+    rmg_context_options o;
+    rmg_context_options_init(&o);
+    o.seed = seed;
+    o.progress = fn;
+    o.progress_user = user;
+    rmg_context *ctx = NULL;
+    assert_int_equal(rmg_context_create(&ctx, &o), RMG_OK);
+    return ctx;
+}
+
 typedef struct cancel_job {
     rmg_context *ctx;
     atomic_int started;   /* set by the progress callback once a stage has begun */
@@ -155,12 +168,7 @@ static void test_cancel_from_another_thread_stops_cleanly(void **state)
     cancel_job job;
     atomic_init(&job.started, 0);
     atomic_init(&job.cancelled, 0);
-    rmg_context_options o;
-    rmg_context_options_init(&o);
-    o.seed = 5;
-    o.progress = on_progress;
-    o.progress_user = &job;
-    assert_int_equal(rmg_context_create(&job.ctx, &o), RMG_OK);
+    job.ctx = context_with_progress(on_progress, &job, 5);
     pthread_t th;
     assert_int_equal(pthread_create(&th, NULL, canceller, &job), 0);
     rmg_generate_options go;
@@ -264,12 +272,7 @@ static void test_cancel_inside_a_stage_of_a_large_map(void **state)
     stop_job job;
     memset(&job, 0, sizeof job);
     atomic_init(&job.in_objects, 0);
-    rmg_context_options o;
-    rmg_context_options_init(&o);
-    o.seed = 3;
-    o.progress = watch_objects;
-    o.progress_user = &job;
-    assert_int_equal(rmg_context_create(&job.ctx, &o), RMG_OK);
+    job.ctx = context_with_progress(watch_objects, &job, 3);
     rmg_pack *pack = load_large(job.ctx);
     rmg_generate_options go;
     pthread_t th;
@@ -293,17 +296,6 @@ static void test_cancel_inside_a_stage_of_a_large_map(void **state)
     rmg_context_destroy(job.ctx);
 }
 
-static rmg_context *context_with_progress(rmg_progress_fn fn, void *user)
-{
-    rmg_context_options o;
-    rmg_context_options_init(&o);
-    o.progress = fn;
-    o.progress_user = user;
-    rmg_context *ctx = NULL;
-    assert_int_equal(rmg_context_create(&ctx, &o), RMG_OK);
-    return ctx;
-}
-
 static int stop_at_third_place_report(void *user, const char *stage, double fraction)
 {
     int *reports = user;
@@ -317,7 +309,7 @@ static void test_cancel_inside_the_place_stage(void **state)
 {
     (void)state;
     int reports = 0;
-    rmg_context *ctx = context_with_progress(stop_at_third_place_report, &reports);
+    rmg_context *ctx = context_with_progress(stop_at_third_place_report, &reports, 0);
     rmg_generate_options go;
     options(&go, 72, 1, NULL);
     rmg_map *map = NULL;
@@ -362,7 +354,7 @@ static void test_progress_fraction_is_per_stage(void **state)
     (void)state;
     progress_log log;
     memset(&log, 0, sizeof log);
-    rmg_context *ctx = context_with_progress(check_progress, &log);
+    rmg_context *ctx = context_with_progress(check_progress, &log, 0);
     rmg_map *map = rmg_test_generate(ctx, 108, 2);
     assert_int_equal(log.bad, 0);
     assert_true(log.stages >= 6 && log.reports > log.stages);
@@ -427,12 +419,7 @@ static int slow_host(void *user, const char *stage, double fraction)
 static void test_time_budget_is_honoured(void **state)
 {
     (void)state;
-    rmg_context_options o;
-    rmg_context_options_init(&o);
-    o.seed = 6;
-    o.progress = slow_host;
-    rmg_context *ctx = NULL;
-    assert_int_equal(rmg_context_create(&ctx, &o), RMG_OK);
+    rmg_context *ctx = context_with_progress(slow_host, NULL, 6);
     rmg_generate_options go;
     options(&go, 108, 2, NULL);
     rmg_map *map = NULL;
