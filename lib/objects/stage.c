@@ -1012,14 +1012,17 @@ static rmg_status group_attempt(stage *s, zone_ctx *z, int r, rmg_rng *rng, bool
     return RMG_OK;
 }
 
-/* One warning per short range, with its cause: 0 no room, 1 the drawn totals found no first
- * object, 2 no total of the range can start a group any more. */
-static rmg_status content_shortfall(stage *s, int zone, int r, size_t got, size_t want, int cause)
+/* Why a range stopped short of its groups. */
+typedef enum shortfall { SHORT_OF_ROOM, SHORT_STARVED, SHORT_EXHAUSTED } shortfall;
+
+/* One warning per short range, with its cause. */
+static rmg_status content_shortfall(stage *s, int zone, int r, size_t got, size_t want, shortfall cause)
 {
-    static const char *const why[3] = {
-        "no room left in the zone",
-        "starved: the drawn totals found no object to start a group, TRS-06",
-        "exhausted: no object of the zone's list can start a group in the range any more, TRS-06/TRS-10",
+    static const char *const why[] = {
+        [SHORT_OF_ROOM] = "no room left in the zone",
+        [SHORT_STARVED] = "starved: the drawn totals found no object to start a group, TRS-06",
+        [SHORT_EXHAUSTED] = "exhausted: no object of the zone's list can start a group in the range any more, "
+                            "TRS-06/TRS-10",
     };
     if (got >= want)
         return RMG_OK;
@@ -1068,7 +1071,8 @@ static rmg_status zone_content(stage *s, zone_ctx *z)
         stats->groups_requested[r] = (int)want;
         stats->groups_placed[r] = (int)got;
         stats->range_exhausted[r] = exhausted;
-        rmg_status st = content_shortfall(s, mz->tpl_id, r, got, want, exhausted ? 2 : starved == fails);
+        shortfall cause = exhausted ? SHORT_EXHAUSTED : starved == fails ? SHORT_STARVED : SHORT_OF_ROOM;
+        rmg_status st = content_shortfall(s, mz->tpl_id, r, got, want, cause);
         if (st != RMG_OK)
             return st;
     }
