@@ -205,9 +205,9 @@ rmg_status rmg_map_zone(const rmg_map *map, size_t index, rmg_map_zone_info *out
     info.center_y = z->cy;
     info.town_count = z->towns.count;
     info.main_town = z->main_town;
-    if (map->zone_stats)
+    const rmg__zone_stats *st = map->zone_stats ? &map->zone_stats[index] : NULL;
+    if (st)
         for (int r = 0; r < 3; r++) {
-            const rmg__zone_stats *st = &map->zone_stats[index];
             info.treasure_requested[r] = st->groups_requested[r];
             info.treasure_placed[r] = st->groups_placed[r];
             info.treasure_exhausted[r] = st->range_exhausted[r];

@@ -119,6 +119,12 @@ static bool family_is(const rmg__object_def *row, const char *family)
     return row && row->family && strcmp(row->family, family) == 0;
 }
 
+/* A spell Pandora's box of levels lo..hi and school mask `mask` holds s (bans aside). */
+static bool box_may_hold(const rmg__spell *s, int lo, int hi, int mask)
+{
+    return s->level >= lo && s->level <= hi && (s->schools & mask);
+}
+
 bool rmg__details_may_hold_spell(const struct rmg_content *c, const uint8_t *allowed, const rmg__object_def *row,
                                  const rmg__eff_entry *e)
 {
@@ -131,7 +137,7 @@ bool rmg__details_may_hold_spell(const struct rmg_content *c, const uint8_t *all
         const rmg__spell *sp = &c->spells[i];
         if (!spell_allowed(c, allowed, i))
             continue;
-        if (box ? sp->level >= lo && sp->level <= hi && (sp->schools & mask) : rmg__scroll_may_hold(sp, row->spell_level))
+        if (box ? box_may_hold(sp, lo, hi, mask) : rmg__scroll_may_hold(sp, row->spell_level))
             return true;
     }
     return false;
@@ -145,11 +151,9 @@ static rmg_status pandora_spells(details *d, rmg__map_object *o)
     o->spell_max = hi;
     o->schools = mask;
     size_t n = 0;
-    for (size_t i = 0; i < d->c->n_spells; i++) {
-        const rmg__spell *s = &d->c->spells[i];
-        if (spell_usable(d, i) && s->level >= lo && s->level <= hi && (s->schools & mask))
+    for (size_t i = 0; i < d->c->n_spells; i++)
+        if (spell_usable(d, i) && box_may_hold(&d->c->spells[i], lo, hi, mask))
             d->pick[n++] = (long)i;
-    }
     if (!n)
         return rmg__map_warn(d->m, "object %u (%s): every spell it may hold is banned; left empty (OBJ-14)", o->id,
                              o->key);
