@@ -2,8 +2,8 @@
  * fingerprint. Members are written in a fixed order; numbers are integers except
  * size_weight and strength_total, printed with %.15g (exact for the values they take).
  *
- * Every generated map is serialized for its fingerprint, so the writer is built for speed: the
- * text goes through a small fixed buffer (json_out) that is flushed either onto a growing string
+ * A map is serialized for its fingerprint the first time a host asks for it (as well as for
+ * every export), so the writer is built for speed: the text goes through a small fixed buffer (json_out) that is flushed either onto a growing string
  * (rmg_map_to_json) or into a streaming XXH3-64 state (the fingerprint: no copy of the document
  * is made), and integers are formatted by hand rather than with printf. */
 #include <math.h>

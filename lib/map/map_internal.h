@@ -11,7 +11,8 @@
  *            slots), teleport and border-guard objects
  *   objects: towns, mines, treasure groups, rewards; OBJECT/ENTRY flags; groups; guard slots
  *   guard  : monster objects for every guard slot (groups, objects, connections)
- *   finish : roads, obstacles for unused land, validation, fingerprint
+ *   finish : roads, obstacles for unused land, validation (the fingerprint is computed on
+ *            first request, rmg__map_fingerprint_of)
  *
  * Tiles are flat arrays indexed z*W*H + y*W + x. Map object ids are 1-based (0 = none).
  * Fields may be appended, never reordered. A field a stage writes must also be saved by the
