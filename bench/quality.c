@@ -703,7 +703,7 @@ static void measure_terrains_and_limits(const rmg_map *m, const rmg_content *con
             continue;
         /* WAT-03: a mirror copy repeats the surface's objects; the limits apply to what the
          * objects stage chose, so the copy is not counted again. */
-        if (rmg__place_mirror_of(m, o->zone) == 0)
+        if (rmg__map_mirror_of(m, o->zone) == 0)
             per_map[d]++;
         if (o->zone > 0 && (size_t)o->zone <= nz)
             per_zone[(size_t)d * (nz + 1) + (size_t)o->zone]++;
@@ -749,7 +749,7 @@ static void measure_densities(const rmg_map *m, tally *q)
 {
     if (m->zone_stats)
         for (size_t z = 0; z < m->zones.count; z++) {
-            if (rmg__place_mirror_of(m, (int)z + 1) != 0)
+            if (rmg__map_mirror_of(m, (int)z + 1) != 0)
                 continue; /* a copy repeats its source */
             long zone_want = 0, zone_placeable = 0, zone_got = 0;
             for (int r = 0; r < 3; r++) {

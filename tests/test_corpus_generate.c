@@ -140,7 +140,7 @@ static void set_up_file(const char *file, setup_tally *tally)
             rmg_generate_options_init(&asked);
             char why[200] = "";
             tally->templates++;
-            if (rmg__driver_setup(pack, t, &asked, &o, why, sizeof why))
+            if (rmg__select_setup(pack, t, &asked, &o, why, sizeof why))
                 continue;
             printf("refused: %s | '%s' | %dx%dx%d, %d players, %d human: %s\n", file, t->name ? t->name : "",
                    o.width, o.height, o.levels, o.players, o.humans, why);

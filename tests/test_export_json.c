@@ -1,5 +1,5 @@
 /*
- * The JSON export and the fingerprint (lib/export/json.c, docs/map-json.md, ABI.md): the
+ * The JSON export and the fingerprint (lib/map/map_json.c, docs/map-json.md, ABI.md): the
  * fingerprint is XXH3-64 of the canonical document (the export with a zero fingerprint), the
  * tile arrays hold the map's layers, strings are escaped, and a failing allocator gives
  * RMG_ERR_NOMEM without leaks. The writer streams into the hash through a fixed buffer, so these

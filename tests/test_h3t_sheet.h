@@ -8,7 +8,7 @@
 #include <string.h>
 
 #include "rmg_test.h"
-#include "template/h3t.h"
+#include "template/h3t/h3t.h"
 #include "template/importers.h"
 
 #define SHEET_ROWS 32

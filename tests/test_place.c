@@ -634,8 +634,8 @@ static void test_wat03_mirror_copies_surface(void **state)
         assert_int_equal(m->zones.items[6 + i].level, 1);
         assert_int_equal(m->zones.items[6 + i].tpl_index, i);
         assert_int_equal(r->zones[6 + i].mirror_of, i + 1);
-        assert_int_equal(rmg__place_mirror_of(m, 7 + i), i + 1);
-        assert_int_equal(rmg__place_mirror_of(m, 1 + i), 0);
+        assert_int_equal(rmg__map_mirror_of(m, 7 + i), i + 1);
+        assert_int_equal(rmg__map_mirror_of(m, 1 + i), 0);
     }
     for (size_t t = 0; t < plane; t++) {
         const rmg__map_zone *up = &m->zones.items[m->tile_zone[t] - 1];

@@ -70,7 +70,7 @@ static void test_impossible_template_failure_names_the_stage(void **state)
     assert_int_equal(st, RMG_ERR_IMPOSSIBLE);
     assert_null(map);
     bool names_stage = false;
-    static const char *const stages[] = {"solve:", "place:", "build:", "objects:", "guard:", "finish:", "validate:"};
+    static const char *const stages[] = {"solve:", "place:", "connect:", "objects:", "guard:", "finish:", "validate:"};
     for (size_t i = 0; i < sizeof stages / sizeof *stages; i++)
         names_stage |= strstr(msg, stages[i]) != NULL;
     assert_true(names_stage);
@@ -145,7 +145,7 @@ static int on_progress(void *user, const char *stage, double fraction)
 {
     cancel_job *job = user;
     (void)fraction;
-    if (strcmp(stage, "build") == 0 || strcmp(stage, "objects") == 0)
+    if (strcmp(stage, "connect") == 0 || strcmp(stage, "objects") == 0)
         atomic_store(&job->started, 1);
     return 0;
 }
@@ -399,13 +399,13 @@ static void test_budget_inside_a_stage_of_a_large_map(void **state)
 
 /* ---- time budget -------------------------------------------------------------------------- */
 
-/* Stalls the host between stages: the progress callback before "build" sleeps longer than
+/* Stalls the host between stages: the progress callback before "connect" sleeps longer than
  * the whole budget, so the budget runs out in the middle of the attempt. */
 static int slow_host(void *user, const char *stage, double fraction)
 {
     (void)user;
     (void)fraction;
-    if (strcmp(stage, "build") == 0) {
+    if (strcmp(stage, "connect") == 0) {
         struct timespec pause = {0, 300 * 1000000L};
         nanosleep(&pause, NULL);
     }
@@ -413,7 +413,7 @@ static int slow_host(void *user, const char *stage, double fraction)
 }
 
 /* A budget spent in the middle of an attempt stops generation with RMG_ERR_LIMIT at the next
- * check (the build stage's, right after the stalled callback), having spent a small part of
+ * check (the connect stage's, right after the stalled callback), having spent a small part of
  * the CPU time a full generation takes (CPU time of this thread, so a loaded machine does not
  * make the test flaky). */
 static void test_time_budget_is_honoured(void **state)
@@ -436,7 +436,7 @@ static void test_time_budget_is_honoured(void **state)
     assert_int_equal(st, RMG_ERR_LIMIT);
     assert_null(map);
     assert_non_null(strstr(rmg_context_errmsg(ctx), "time budget of 200 ms"));
-    assert_non_null(strstr(rmg_context_errmsg(ctx), "build")); /* stopped before build did its work */
+    assert_non_null(strstr(rmg_context_errmsg(ctx), "connect")); /* stopped before connect did its work */
     assert_true(budgeted < full / 2);
     rmg_context_destroy(ctx);
 }

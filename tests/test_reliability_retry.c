@@ -203,7 +203,7 @@ static void test_failure_after_the_bound_names_stage_zone_rule(void **state)
 }
 
 /* Claims the first passage is made of teleports it does not have: a connection rule, which
- * the driver attributes to the build stage, broken the same way whatever build's seed. */
+ * the driver attributes to the connect stage, broken the same way whatever its seed. */
 static rmg_status fake_teleport_finish(void *user, rmg_stage_view *view)
 {
     rmg_status st = counting_stage(user, view);
@@ -232,7 +232,7 @@ static void test_same_failure_again_starts_a_new_attempt(void **state)
     printf("%s\n", rmg_context_errmsg(ctx));
     assert_int_equal(finish.calls, 5);
     assert_int_equal(log.solve_starts, 3);
-    assert_non_null(strstr(rmg_context_errmsg(ctx), "build: zone"));
+    assert_non_null(strstr(rmg_context_errmsg(ctx), "connect: zone"));
     rmg_context_destroy(ctx);
 }
 

@@ -317,7 +317,7 @@ static void test_internal_validation_names_the_stage(void **state)
             c = &m->conns.items[i];
     assert_non_null(c);
     c->realized = RMG_REALIZED_MONOLITH;
-    expect_attribution(f, "build", m->zones.items[c->zone_a - 1].tpl_id, "every connection realized");
+    expect_attribution(f, "connect", m->zones.items[c->zone_a - 1].tpl_id, "every connection realized");
     c->realized = RMG_REALIZED_PASSAGE;
     assert_int_equal(rmg__map_validate_internal(m, f->ctx), RMG_OK);
 }

@@ -1,6 +1,6 @@
 /* Solve stage: type-selection rules (ZON-10..21), zone factions (FAC-02..05), the public API. */
 #include "test_solve_fixture.h"
-#include "template/h3t.h"
+#include "template/h3t/h3t.h"
 
 #define SEEDS 40
 
@@ -85,9 +85,9 @@ static void test_zon10_multi_town_references(void **state)
     sfx_player_zone(&f, 1, 1);
     sfx_zone(&f, 1)->neutral_towns = 2;
     sfx_zone(&f, 2)->neutral_towns = 3;
-    sfx_rule(&f, 1, RMG_TYPE_RULE_TOWN_SAME, true, 1, RMG__H3T_TOWN_ALL, 1, RMG__H3T_TOWN_ALL);
-    sfx_rule(&f, 2, RMG_TYPE_RULE_TOWN_SAME, false, 2, RMG__H3T_TOWN_NEUTRAL_ALL, 1, -1);
-    sfx_rule(&f, 3, RMG_TYPE_RULE_TOWN_SAME, false, 3, RMG__H3T_TOWN_ALL, 1, -1);
+    sfx_rule(&f, 1, RMG_TYPE_RULE_TOWN_SAME, true, 1, RMG__TOWN_REF_ALL, 1, RMG__TOWN_REF_ALL);
+    sfx_rule(&f, 2, RMG_TYPE_RULE_TOWN_SAME, false, 2, RMG__TOWN_REF_NEUTRAL_ALL, 1, -1);
+    sfx_rule(&f, 3, RMG_TYPE_RULE_TOWN_SAME, false, 3, RMG__TOWN_REF_ALL, 1, -1);
     for (uint64_t seed = 1; seed <= SEEDS; seed++) {
         sfx_run r;
         sfx_solve(&f, seed, NULL, &r);
@@ -248,10 +248,10 @@ static void test_zon17_neutral_only_in_faction_rule(void **state)
     assert_int_equal(sfx_zs(&f, &r, 2)->faction, RMG_FACTION_NEUTRAL);
     sfx_run_free(&r);
     /* The validation call reports it without generating. */
-    f.ctx->content = f.content;
+    rmg__content_lend(f.ctx, f.content);
     assert_int_equal(rmg_solve_validate(f.ctx, f.pack, 0, NULL), RMG_ERR_INVALID_DATA);
     assert_non_null(strstr(rmg_context_errmsg(f.ctx), "ZON-17"));
-    f.ctx->content = NULL;
+    rmg__content_lend(f.ctx, NULL);
     sfx_free(&f);
 }
 
@@ -591,7 +591,7 @@ static void test_public_api(void **state)
     rmg__connection *c = rmg__template_add_connection(f.pack, f.tpl);
     c->zone_a = 1;
     c->zone_b = 3;
-    f.ctx->content = f.content;
+    rmg__content_lend(f.ctx, f.content);
     rmg_solve_options o;
     rmg_solve_options_init(&o);
     o.players = 2;
@@ -643,7 +643,7 @@ static void test_public_api(void **state)
     assert_null(r);
     o.players = 12;
     assert_int_equal(rmg_solve(f.ctx, f.pack, 0, &o, &r), RMG_ERR_INVALID_ARG);
-    f.ctx->content = NULL;
+    rmg__content_lend(f.ctx, NULL);
     sfx_free(&f);
 }
 

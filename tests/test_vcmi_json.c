@@ -7,7 +7,7 @@
 #include <time.h>
 
 #include "rmg_test.h"
-#include "template/json.h"
+#include "template/vcmi/json.h"
 
 typedef struct parsed {
     rmg_context *ctx;

@@ -1,28 +1,8 @@
-/*
- * librmg build: what the build stage and the finish stage's roads write into a map
- * (connections realized as passages, gates, monoliths, border guards or shipyards; roads).
- * The stage itself runs inside rmg_generate; this header names the values a host reads back.
- */
+/* Deprecated since 0.4.0: the road values moved to rmg/finish.h (the finish stage makes the
+ * roads; the stage once called build is the connect stage). Include rmg/finish.h instead. */
 #ifndef RMG_BUILD_H
 #define RMG_BUILD_H
 
-#include "rmg/core.h"
-
-#ifdef __cplusplus
-extern "C" {
-#endif
-
-/* Road layer values (RMG_LAYER_ROAD). Cobblestone in player start zones, gravel in other zones
- * with towns, dirt elsewhere; a crossing takes the type of the zone it lies in. */
-typedef enum rmg_road_type {
-    RMG_ROAD_NONE = 0,
-    RMG_ROAD_DIRT = 1,
-    RMG_ROAD_GRAVEL = 2,
-    RMG_ROAD_COBBLESTONE = 3
-} rmg_road_type;
-
-#ifdef __cplusplus
-}
-#endif
+#include "rmg/finish.h"
 
 #endif

@@ -14,17 +14,20 @@ extern "C" {
 
 typedef struct rmg_map rmg_map;
 
-/* Generation stages, in pipeline order. */
+/* Generation stages, in pipeline order. Names as progress reports and errors spell them:
+ * "select", "solve", "place", "connect", "objects", "guard", "finish". */
 typedef enum rmg_stage_id {
     RMG_STAGE_SELECT = 0,
     RMG_STAGE_SOLVE = 1,
     RMG_STAGE_PLACE = 2,
-    RMG_STAGE_BUILD = 3,
+    RMG_STAGE_CONNECT = 3,        /* zone borders, passages, gates, teleports, terrain ("build" until 0.3) */
     RMG_STAGE_OBJECTS = 4,
     RMG_STAGE_GUARD = 5,
     RMG_STAGE_FINISH = 6,
     RMG_STAGE_COUNT = 7
 } rmg_stage_id;
+/* Deprecated since 0.4.0: the connect stage's old name (same value). */
+#define RMG_STAGE_BUILD RMG_STAGE_CONNECT
 
 /* How a connection was realized. */
 typedef enum rmg_map_realization {

@@ -13,7 +13,7 @@
 #include "rmg/guard.h"
 #include "rmg/solve.h"
 #include "rmg/place.h"
-#include "rmg/build.h"
+#include "rmg/finish.h"
 #include "rmg/objects.h"
 
 #endif

@@ -154,6 +154,12 @@ struct rmg_content {
 /* The context's content, loading the built-in HotA ruleset on first use. NULL on failure
  * (error set on ctx). */
 const struct rmg_content *rmg__content_get(rmg_context *ctx);
+/* The context's content as it is, NULL before any was loaded (loads nothing). */
+const struct rmg_content *rmg__content_peek(const rmg_context *ctx);
+/* Makes c the context's content without handing it over (the context will not free it; the
+ * caller keeps it alive while the context uses it); NULL takes it back. The content the context
+ * had is not freed either, so lend only to a context that has none or had one lent. */
+rmg_status rmg__content_lend(rmg_context *ctx, const struct rmg_content *c);
 
 /* Lookups: index into the matching array, or -1. */
 long rmg__content_find_object(const struct rmg_content *c, const char *key);

@@ -37,23 +37,26 @@ rmg_status rmg__content_load_builtin(rmg_context *ctx, int variant, struct rmg_c
     return rmg__builder_finish(&b, out);
 }
 
-static void swap_in(rmg_context *ctx, struct rmg_content *c)
+/* Makes c the context's content; on failure c is freed. */
+static rmg_status swap_in(rmg_context *ctx, struct rmg_content *c)
 {
-    rmg__content_release(ctx);
-    ctx->content = c;
+    rmg_status st = rmg__content_attach(ctx, c);
+    if (st != RMG_OK)
+        rmg__content_free(c);
+    return st;
 }
 
 const struct rmg_content *rmg__content_get(rmg_context *ctx)
 {
     if (!ctx)
         return NULL;
-    if (!ctx->content) {
-        struct rmg_content *c;
-        if (rmg__content_load_builtin(ctx, RMG_CONTENT_HOTA, &c) != RMG_OK)
-            return NULL;
-        ctx->content = c;
-    }
-    return ctx->content;
+    const struct rmg_content *have = rmg__content_peek(ctx);
+    if (have)
+        return have;
+    struct rmg_content *c;
+    if (rmg__content_load_builtin(ctx, RMG_CONTENT_HOTA, &c) != RMG_OK || swap_in(ctx, c) != RMG_OK)
+        return NULL;
+    return c;
 }
 
 static bool valid_variant(rmg_content_variant v)
@@ -69,9 +72,7 @@ rmg_status rmg_context_set_content_variant(rmg_context *ctx, rmg_content_variant
         return rmg__error_set(ctx, RMG_ERR_INVALID_ARG, "unknown content variant %d", (int)variant);
     struct rmg_content *c;
     rmg_status st = rmg__content_load_builtin(ctx, variant, &c);
-    if (st == RMG_OK)
-        swap_in(ctx, c);
-    return st;
+    return st == RMG_OK ? swap_in(ctx, c) : st;
 }
 
 rmg_status rmg_context_content(rmg_context *ctx, const rmg_content **out)
@@ -97,9 +98,7 @@ static rmg_status build_and_swap(rmg_context *ctx, const struct rmg_content *bas
     }
     struct rmg_content *c;
     st = rmg__builder_finish(&b, &c);
-    if (st == RMG_OK)
-        swap_in(ctx, c);
-    return st;
+    return st == RMG_OK ? swap_in(ctx, c) : st;
 }
 
 static rmg_status check_string_args(rmg_context *ctx, const char *yaml, rmg_content_variant *variant)

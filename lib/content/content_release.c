@@ -1,5 +1,9 @@
-/* Release of a ruleset and of the context's ruleset (the content module owns ctx->content). */
+/* Release of a ruleset, and the context's ruleset: the content module attaches it to the
+ * context (the core only calls back to release it). */
 #include "content/content_private.h"
+
+/* The key the context's ruleset is attached under. */
+static const char content_key;
 
 void rmg__content_free(struct rmg_content *c)
 {
@@ -10,10 +14,31 @@ void rmg__content_free(struct rmg_content *c)
     rmg__free(ctx, c);
 }
 
-void rmg__content_release(rmg_context *ctx)
+static void release_attached(rmg_context *ctx, void *state)
 {
-    if (!ctx)
-        return;
-    rmg__content_free(ctx->content);
-    ctx->content = NULL;
+    (void)ctx;
+    rmg__content_free(state);
+}
+
+const struct rmg_content *rmg__content_peek(const rmg_context *ctx)
+{
+    return ctx ? rmg__context_state(ctx, &content_key) : NULL;
+}
+
+rmg_status rmg__content_attach(rmg_context *ctx, struct rmg_content *c)
+{
+    struct rmg_content *old = rmg__context_state(ctx, &content_key);
+    rmg_status st = rmg__context_attach(ctx, &content_key, c, release_attached);
+    if (st != RMG_OK)
+        return st;
+    if (old != c)
+        rmg__content_free(old);
+    return RMG_OK;
+}
+
+rmg_status rmg__content_lend(rmg_context *ctx, const struct rmg_content *c)
+{
+    /* A lent ruleset has no release: the lender frees it. The cast drops const only to store it
+     * in the generic slot; the content module never writes through it. */
+    return rmg__context_attach(ctx, &content_key, (void *)(uintptr_t)c, NULL);
 }

@@ -80,12 +80,38 @@ rmg_status rmg_context_create(rmg_context **out, const rmg_context_options *opti
     return RMG_OK;
 }
 
+rmg_status rmg__context_attach(rmg_context *ctx, const void *key, void *state, rmg__release_fn release)
+{
+    for (int i = 0; i < ctx->n_attached; i++) {
+        rmg__attachment *a = &ctx->attached[i];
+        if (a->key != key)
+            continue;
+        if (state) {
+            a->state = state;
+            a->release = release;
+        } else {
+            memmove(a, a + 1, (size_t)(ctx->n_attached - i - 1) * sizeof *a);
+            ctx->n_attached--;
+        }
+        return RMG_OK;
+    }
+    if (!state)
+        return RMG_OK;
+    if (ctx->n_attached == RMG__MAX_ATTACHMENTS)
+        return rmg__error_set(ctx, RMG_ERR_LIMIT, "internal: every context attachment slot is taken");
+    ctx->attached[ctx->n_attached++] = (rmg__attachment){key, state, release};
+    return RMG_OK;
+}
+
 void rmg_context_destroy(rmg_context *ctx)
 {
     if (!ctx)
         return;
-    rmg__content_release(ctx);
-    rmg__stages_release(ctx);
+    while (ctx->n_attached > 0) {
+        rmg__attachment a = ctx->attached[--ctx->n_attached];
+        if (a.release)
+            a.release(ctx, a.state);
+    }
     rmg__free(ctx, ctx);
 }
 

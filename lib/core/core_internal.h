@@ -35,7 +35,16 @@ typedef struct rmg__error {
     char stage[32];
 } rmg__error;
 
-struct rmg_content; /* lib/content */
+/* State another module attaches to a context. The core never looks inside: it keeps the pointer
+ * under the owner's key (the address of something of the owner's) and calls the owner's release
+ * when the context is destroyed, most recent attachment first. */
+typedef void (*rmg__release_fn)(rmg_context *ctx, void *state);
+typedef struct rmg__attachment {
+    const void *key;
+    void *state;
+    rmg__release_fn release;
+} rmg__attachment;
+#define RMG__MAX_ATTACHMENTS 4
 
 struct rmg_context {
     rmg_alloc_fn alloc;
@@ -50,20 +59,27 @@ struct rmg_context {
     void *progress_user;
     atomic_int cancelled;
     rmg__error err;
-    /* Game content used by this context; NULL until first needed (then the built-in one).
-     * Owned by the context. */
-    struct rmg_content *content;
-    /* Hook for modules that attach per-context state (stage tables); owned by lib/core. */
-    void *stages;
+    /* What other modules attach (the game content, the stage plugin table). */
+    rmg__attachment attached[RMG__MAX_ATTACHMENTS];
+    int n_attached;
     /* Time budget of the running generation: rmg__now_ms() value after which
      * rmg__check_cancel stops it with RMG_ERR_LIMIT; 0 none. Set and read by the thread that
      * generates (a context is used by one thread at a time). */
     double deadline_ms;
 };
 
-/* Module hooks called by rmg_context_destroy to free per-context state. */
-void rmg__content_release(rmg_context *ctx);
-void rmg__stages_release(rmg_context *ctx);
+/* The state attached under key, NULL when none. */
+static inline void *rmg__context_state(const rmg_context *ctx, const void *key)
+{
+    for (int i = 0; i < ctx->n_attached; i++)
+        if (ctx->attached[i].key == key)
+            return ctx->attached[i].state;
+    return NULL;
+}
+/* Attaches (or, for a key already attached, replaces without releasing) the state under key;
+ * state NULL detaches it. release runs at rmg_context_destroy. RMG_ERR_LIMIT when every slot is
+ * taken (a bug: the slots are sized for the library's modules). */
+rmg_status rmg__context_attach(rmg_context *ctx, const void *key, void *state, rmg__release_fn release);
 
 /* ---- allocation (every byte the library owns goes through these) ------------------------ */
 

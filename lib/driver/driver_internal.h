@@ -3,30 +3,25 @@
 #define RMG_DRIVER_INTERNAL_H
 
 #include "map/map_internal.h"
+#include "select/select_internal.h"
+#include "solve/solve_internal.h"
 #include "rmg/template.h"
 
-/* Largest map side accepted. */
-#define RMG__MAX_SIDE 1024
-
-/* Stage entry points (each in its module). */
+/* Stage entry points (each in the folder named by its stage). */
+rmg_status rmg__stage_select(rmg__gen *g, const rmg_generate_options *asked); /* lib/select */
 rmg_status rmg__stage_solve(rmg__gen *g);     /* lib/solve */
 rmg_status rmg__stage_place(rmg__gen *g);     /* lib/place */
-rmg_status rmg__stage_build(rmg__gen *g);     /* lib/build */
+rmg_status rmg__stage_connect(rmg__gen *g);   /* lib/connect */
 rmg_status rmg__stage_objects(rmg__gen *g);   /* lib/objects */
 rmg_status rmg__stage_guard(rmg__gen *g);     /* lib/guard */
-rmg_status rmg__finish_roads(rmg__gen *g);    /* lib/build */
-rmg_status rmg__finish_obstacles(rmg__gen *g);/* lib/build */
+rmg_status rmg__stage_finish(rmg__gen *g);    /* lib/finish */
 
-/* Map validation run before a map is handed out (lib/map/validate.c). */
-rmg_status rmg__map_validate_internal(const struct rmg_map *m, rmg_context *ctx);
+/* Mirror packs (WAT-03, mirror.c): the tile flags after connect, and after guard the copy of the
+ * surface's objects, groups and guards onto the underground zones (the objects and guard stages
+ * skip zones that are copies, rmg__map_mirror_of). */
+rmg_status rmg__mirror_snapshot(rmg__gen *g);
+rmg_status rmg__mirror_content(rmg__gen *g);
 
-/* Option resolution and template filtering (generate.c). */
-void rmg__resolve_options(const rmg__template *t, rmg_generate_options *o);
-/* The setup rmg_generate makes of `asked` for template t of the pack (*o, open options
- * resolved, mirror packs included) and whether t accepts it; if not, why (why may be NULL). */
-bool rmg__driver_setup(const struct rmg_pack *pack, const rmg__template *t, const rmg_generate_options *asked,
-                       rmg_generate_options *o, char *why, size_t whylen);
-const char *rmg__stage_name(rmg_stage_id id);
 /* Runs a stage's built-in implementation (generate.c) or its registered plugin (stage.c). */
 rmg_status rmg__run_builtin_stage(rmg__gen *g, rmg_stage_id id);
 rmg_status rmg__run_stage_with_plugins(rmg__gen *g, rmg_stage_id id);

@@ -2,7 +2,10 @@
  * The generation driver: resolves options, selects a template, runs the stages in order with
  * bounded retries, then finishes and validates the map.
  *
- *   select -> solve -> place -> build -> objects -> guard -> finish
+ *   select -> solve -> place -> connect -> objects -> guard -> finish
+ *
+ * Each stage lives in the folder named by it (lib/select, lib/solve, ...); this driver only
+ * orders them, keeps checkpoints and retries.
  *
  * Seeds: the root seed comes from the context (or one word of the host RNG); each attempt
  * derives its own root with XXH3 ("attempt", n), and every stage derives its streams from that
@@ -19,7 +22,6 @@
 #include <string.h>
 
 #include "driver_internal.h"
-#include "place/place_internal.h"
 
 /* Retries of one stage within an attempt before a new attempt (ABI.md, behavioural promise). */
 #define RMG__STAGE_RETRIES 2
@@ -43,14 +45,6 @@ static rmg_status copy_options(rmg_context *ctx, rmg_generate_options *dst, cons
     return RMG_OK;
 }
 
-static int size_code(int width, int height, int levels)
-{
-    /* h3t size code: (side/36)^2 x (2 if underground); non-square maps use their area. */
-    long area = (long)width * height;
-    long code = (area + 36 * 36 / 2) / (36 * 36);
-    return (int)(code * (levels > 1 ? 2 : 1));
-}
-
 static rmg_status check_option_ranges(rmg_context *ctx, const rmg_generate_options *o)
 {
     if (o->width < 0 || o->height < 0 || o->width > RMG__MAX_SIDE || o->height > RMG__MAX_SIDE)
@@ -72,265 +66,7 @@ static rmg_status check_option_ranges(rmg_context *ctx, const rmg_generate_optio
     return RMG_OK;
 }
 
-/* Number of player start zones a template defines (its natural player count). */
-static int template_start_zones(const rmg__template *t)
-{
-    int n = 0;
-    for (size_t i = 0; i < t->n_zones; i++)
-        if (t->zones[i].kind == RMG_ZONE_HUMAN_START || t->zones[i].kind == RMG_ZONE_COMPUTER_START)
-            n++;
-    return n;
-}
-
-/* The player count a template is made for: its start zones when it accepts that many, else the
- * largest count it accepts (0 when none: the caller reports why). */
-static int natural_players(const rmg__template *t, const rmg_generate_options *o)
-{
-    rmg_generate_options probe = *o;
-    probe.players = template_start_zones(t);
-    if (probe.players >= probe.humans && rmg__template_fits(t, &probe, NULL, 0))
-        return probe.players;
-    for (int p = 8; p >= (o->humans > 0 ? o->humans : 1); p--) {
-        probe.players = p;
-        if (rmg__template_fits(t, &probe, NULL, 0))
-            return p;
-    }
-    return 0;
-}
-
-/* One human unless the template asks for more (some templates are for 2+ humans only). */
-static int natural_humans(const rmg__template *t, const rmg_generate_options *o)
-{
-    rmg_generate_options probe = *o;
-    for (int h = 1; h <= 8; h++) {
-        probe.humans = h;
-        if (o->players ? rmg__template_fits(t, &probe, NULL, 0) : natural_players(t, &probe) > 0)
-            return h;
-    }
-    return 1;
-}
-
-/* Fills the options the caller left open with values the template supports (issue 10):
- * the size M (72x72) when allowed, else the smallest standard size in range; no underground
- * unless the template requires it; as many players as it has start zones. */
-void rmg__resolve_options(const rmg__template *t, rmg_generate_options *o)
-{
-    static const int sides[] = {72, 36, 108, 144, 180, 216, 252};
-    if (o->width == 0) {
-        int chosen = 0, chosen_levels = 1;
-        for (int pass = 0; pass < 2 && !chosen; pass++) {
-            int levels = o->levels ? o->levels : pass + 1;
-            for (size_t i = 0; i < RMG__ARRAY_LEN(sides) && !chosen; i++) {
-                int code = size_code(sides[i], sides[i], levels);
-                if (code >= t->min_size && code <= t->max_size) {
-                    chosen = sides[i];
-                    chosen_levels = levels;
-                }
-            }
-            if (o->levels)
-                break;
-        }
-        o->width = o->height = chosen ? chosen : 72;
-        if (!o->levels)
-            o->levels = chosen_levels;
-    }
-    if (!o->levels)
-        o->levels = size_code(o->width, o->height, 1) < t->min_size ? 2 : 1;
-    if (!o->humans)
-        o->humans = natural_humans(t, o);
-    if (!o->players)
-        o->players = natural_players(t, o);
-    if (o->players && o->humans > o->players)
-        o->humans = o->players;
-}
-
-/* Mirror packs (WAT-03/06) need two levels, but their size range counts the surface only (the
- * underground is its copy: mt_Andromeda accepts exactly XL), and their underground copies of
- * the start zones host as many players again when the template accepts them. */
-static bool fits_pack(const struct rmg_pack *pack, const rmg__template *t, const rmg_generate_options *o, char *why,
-                      size_t whylen)
-{
-    rmg_generate_options probe = *o;
-    if (pack->mirror) {
-        if (o->levels != 2) {
-            if (why)
-                snprintf(why, whylen, "a mirror template needs an underground level (WAT-06)");
-            return false;
-        }
-        probe.levels = 1;
-    }
-    return rmg__template_fits(t, &probe, why, whylen);
-}
-
-static void resolve_for_pack(const struct rmg_pack *pack, const rmg__template *t, rmg_generate_options *o)
-{
-    if (!pack->mirror) {
-        rmg__resolve_options(t, o);
-        return;
-    }
-    int levels = o->levels ? o->levels : 2;
-    o->levels = 1;
-    if (!o->players) {
-        rmg_generate_options probe = *o;
-        rmg__resolve_options(t, &probe);
-        probe.players = 2 * template_start_zones(t);
-        if (probe.players <= 8 && rmg__template_fits(t, &probe, NULL, 0))
-            o->players = probe.players;
-    }
-    rmg__resolve_options(t, o);
-    o->levels = levels;
-}
-
-/* The setup the driver makes of `asked` for template t of the pack (open options resolved)
- * and whether t accepts it; if not, why. A template without zones, or whose player filter
- * admits no count at all (more humans than players, as VCMI's worldsAtWar.json asks), says so
- * rather than "no room for 0 players". */
-bool rmg__driver_setup(const struct rmg_pack *pack, const rmg__template *t, const rmg_generate_options *asked,
-                       rmg_generate_options *o, char *why, size_t whylen)
-{
-    *o = *asked;
-    resolve_for_pack(pack, t, o);
-    if (fits_pack(pack, t, o, why, whylen))
-        return true;
-    const rmg__player_filter *pf = &t->players;
-    if (!why)
-        return false;
-    if (t->n_zones == 0)
-        snprintf(why, whylen, "it has no zones");
-    else if (!o->players && pf->max_total > 0 && pf->min_human > pf->max_total)
-        snprintf(why, whylen, "it asks for at least %d human players but allows at most %d players in all, so no "
-                 "setup fits it", pf->min_human, pf->max_total);
-    else if (!why[0])
-        snprintf(why, whylen, "it does not accept these options");
-    return false;
-}
-
-/* No template accepted the setup: the error names the setup and a template's reason (the named
- * one, else the first). */
-static rmg_status none_fits(rmg__gen *g, const rmg_generate_options *asked)
-{
-    const struct rmg_pack *pack = g->pack;
-    const rmg__template *t = &pack->templates[0];
-    if (asked->template_name) {
-        t = NULL;
-        for (size_t i = 0; i < pack->n_templates && !t; i++)
-            if (pack->templates[i].name && strcmp(pack->templates[i].name, asked->template_name) == 0)
-                t = &pack->templates[i];
-        if (!t)
-            return rmg__error_gen(g->ctx, RMG_ERR_NOT_FOUND, "select", -1, -1, "the pack '%s' has no template named '%s'",
-                                  pack->name ? pack->name : "", asked->template_name);
-    }
-    char why[200] = "", setup[120];
-    rmg_generate_options o;
-    rmg__driver_setup(pack, t, asked, &o, why, sizeof why);
-    snprintf(setup, sizeof setup, "%dx%d, %s, %s players, %d human", o.width, o.height,
-             o.levels > 1 ? "underground" : "no underground", asked->players ? "given" : "any number of", o.humans);
-    if (asked->template_name)
-        return rmg__error_gen(g->ctx, RMG_ERR_NOT_FOUND, "select", -1, -1,
-                              "template '%s' does not accept this setup (%s): %s", asked->template_name, setup, why);
-    return rmg__error_gen(g->ctx, RMG_ERR_IMPOSSIBLE, "select", -1, -1,
-                          "no template of the pack accepts this setup (%s); template '%s': %s", setup,
-                          t->name ? t->name : "", why);
-}
-
-/* PCK-02: a template chosen at random among those that accept the setup. Open options are
- * resolved from the chosen template, so with nothing given every template qualifies. */
-static rmg_status select_template(rmg__gen *g, const rmg_generate_options *asked)
-{
-    const struct rmg_pack *pack = g->pack;
-    if (pack->n_templates == 0)
-        return rmg__error_gen(g->ctx, RMG_ERR_INVALID_DATA, "select", -1, -1, "the pack '%s' holds no template",
-                              pack->name ? pack->name : "");
-    rmg_rng rng;
-    rmg__gen_stream(g, "select", 0, &rng);
-    size_t n = pack->n_templates, fits = 0;
-    uint64_t *weights = rmg__arena_alloc(&g->scratch, n * sizeof *weights);
-    if (!weights)
-        return rmg__error_nomem(g->ctx);
-    for (size_t i = 0; i < n; i++) {
-        const rmg__template *t = &pack->templates[i];
-        if (asked->template_name && (!t->name || strcmp(t->name, asked->template_name) != 0))
-            continue;
-        rmg_generate_options o;
-        if (rmg__driver_setup(pack, t, asked, &o, NULL, 0)) {
-            weights[i] = 1;
-            fits++;
-        }
-    }
-    if (!fits)
-        return none_fits(g, asked);
-    long pick = rmg_rng_weighted(&rng, weights, n);
-    g->tpl = &pack->templates[pick];
-    rmg__driver_setup(pack, g->tpl, asked, &g->opt, NULL, 0);
-    return RMG_OK;
-}
-
-/* The minimum towns of the active zones must fit on the map at all, and no count may be
- * negative: a fuzzed template asking for 2^31 neutral towns overflowed the solver's counters
- * and then ran out of memory building one variable per town. Counted in 64 bits. */
-static rmg_status check_town_counts(rmg__gen *g)
-{
-    const rmg__template *t = g->tpl;
-    int64_t cap = (int64_t)g->opt.width * g->opt.height * g->opt.levels / RMG__TOWN_TILES, total = 0;
-    for (size_t i = 0; i < t->n_zones; i++) {
-        const rmg__zone *z = &t->zones[i];
-        if (!g->zone_active[i])
-            continue;
-        const int counts[] = {z->player_towns, z->player_castles, z->neutral_towns, z->neutral_castles};
-        int64_t zone_total = 0;
-        for (size_t k = 0; k < RMG__ARRAY_LEN(counts); k++) {
-            if (counts[k] < 0)
-                return rmg__error_gen(g->ctx, RMG_ERR_INVALID_DATA, "select", z->id, -1,
-                                      "a minimum town count is negative (%d)", counts[k]);
-            zone_total += counts[k];
-        }
-        total += zone_total;
-        if (total > cap)
-            return rmg__error_gen(g->ctx, RMG_ERR_IMPOSSIBLE, "select", z->id, -1,
-                                  "the zones ask for at least %lld towns (this one %lld), more than a %dx%dx%d map can "
-                                  "hold (%lld)",
-                                  (long long)total, (long long)zone_total, g->opt.width, g->opt.height, g->opt.levels,
-                                  (long long)cap);
-    }
-    return RMG_OK;
-}
-
-/* Zones and connections that exist for the chosen player counts (restrictions, PCK-02). */
-static rmg_status activate_parts(rmg__gen *g)
-{
-    const rmg__template *t = g->tpl;
-    g->zone_active = rmg__arena_alloc(&g->scratch, (t->n_zones + 1) * sizeof *g->zone_active);
-    g->zone_map_id = rmg__arena_alloc(&g->scratch, (t->n_zones + 1) * sizeof *g->zone_map_id);
-    g->conn_active = rmg__arena_alloc(&g->scratch, (t->n_connections + 1) * sizeof *g->conn_active);
-    if (!g->zone_active || !g->zone_map_id || !g->conn_active)
-        return rmg__error_nomem(g->ctx);
-    size_t active = 0;
-    for (size_t i = 0; i < t->n_zones; i++) {
-        g->zone_active[i] = rmg__zone_active(&t->zones[i], g->opt.players, g->opt.humans);
-        active += g->zone_active[i];
-    }
-    if (!active)
-        return rmg__error_gen(g->ctx, RMG_ERR_IMPOSSIBLE, "select", -1, -1,
-                              "template '%s' has no zone for %d players (%d human)", t->name ? t->name : "",
-                              g->opt.players, g->opt.humans);
-    for (size_t i = 0; i < t->n_connections; i++) {
-        const rmg__connection *c = &t->connections[i];
-        long a = rmg__template_find_zone(t, c->zone_a), b = rmg__template_find_zone(t, c->zone_b);
-        g->conn_active[i] = a >= 0 && b >= 0 && g->zone_active[a] && g->zone_active[b] &&
-                            rmg__connection_active(c, g->opt.players, g->opt.humans);
-    }
-    return check_town_counts(g);
-}
-
 /* ---- stages --------------------------------------------------------------------------------- */
-
-static const char *const stage_names[RMG_STAGE_COUNT] = {"select", "solve",   "place", "build",
-                                                         "objects", "guard", "finish"};
-
-const char *rmg__stage_name(rmg_stage_id id)
-{
-    return (unsigned)id < RMG_STAGE_COUNT ? stage_names[id] : "unknown";
-}
 
 /* Copies the solver's per-zone choices onto the map zones the placer created. */
 /* Players owning a start zone on the surface (the mirror pack's own players). */
@@ -367,7 +103,7 @@ static void annotate_zones(rmg__gen *g)
         z->faction = s->faction;
         z->chosen_terrain = s->terrain;
         z->monster_strength = tz->monster_strength;
-        if (rmg__place_mirror_of(m, z->id)) {
+        if (rmg__map_mirror_of(m, z->id)) {
             z->owner = mirror_owner(g, s->owner);
             z->human = false;
             continue;
@@ -376,16 +112,6 @@ static void annotate_zones(rmg__gen *g)
             z->owner = s->owner;
         z->human = s->human;
     }
-}
-
-static rmg_status finish_stage(rmg__gen *g)
-{
-    rmg_status st = rmg__finish_roads(g);
-    if (st == RMG_OK)
-        st = rmg__check_stop(g->ctx, "finish", 0.5);
-    if (st == RMG_OK)
-        st = rmg__finish_obstacles(g);
-    return st;
 }
 
 rmg_status rmg__run_builtin_stage(rmg__gen *g, rmg_stage_id id)
@@ -399,14 +125,14 @@ rmg_status rmg__run_builtin_stage(rmg__gen *g, rmg_stage_id id)
             annotate_zones(g);
         return st;
     }
-    case RMG_STAGE_BUILD:
-        return rmg__stage_build(g);
+    case RMG_STAGE_CONNECT:
+        return rmg__stage_connect(g);
     case RMG_STAGE_OBJECTS:
         return rmg__stage_objects(g);
     case RMG_STAGE_GUARD:
         return rmg__stage_guard(g);
     case RMG_STAGE_FINISH:
-        return finish_stage(g);
+        return rmg__stage_finish(g);
     default:
         return RMG_OK;
     }
@@ -429,19 +155,19 @@ static rmg_status stop_status(rmg__gen *g, rmg_status st)
 
 static rmg_status run_stage(rmg__gen *g, rmg_stage_id id)
 {
-    rmg_status st = stop_status(g, rmg__check_stop(g->ctx, stage_names[id], 0.0));
+    rmg_status st = stop_status(g, rmg__check_stop(g->ctx, rmg__stage_name(id), 0.0));
     if (st != RMG_OK)
         return st;
     double t0 = now_ms();
     st = stop_status(g, rmg__run_stage_with_plugins(g, id));
-    if (st == RMG_OK && id == RMG_STAGE_BUILD)
+    if (st == RMG_OK && id == RMG_STAGE_CONNECT)
         st = rmg__mirror_snapshot(g);
     if (st == RMG_OK && id == RMG_STAGE_GUARD)
         st = rmg__mirror_content(g);
     if (g->map)
         g->map->stage_ms[id] += now_ms() - t0;
     if (st != RMG_OK && rmg_context_errcode(g->ctx) == RMG_OK)
-        rmg__error_gen(g->ctx, st, stage_names[id], -1, -1, "stage failed (%s)", rmg_status_name(st));
+        rmg__error_gen(g->ctx, st, rmg__stage_name(id), -1, -1, "stage failed (%s)", rmg_status_name(st));
     return st;
 }
 
@@ -491,7 +217,7 @@ static uint64_t stage_root(const rmg__gen *g, const retry_state *r, rmg_stage_id
     if (r->retries[id] == 0)
         return root;
     char label[32];
-    snprintf(label, sizeof label, "retry:%s", stage_names[id]);
+    snprintf(label, sizeof label, "retry:%s", rmg__stage_seed_label(id));
     return rmg_rng_derive(root, label, (uint64_t)r->retries[id]);
 }
 
@@ -500,7 +226,7 @@ static uint64_t stage_root(const rmg__gen *g, const retry_state *r, rmg_stage_id
 static rmg_stage_id validation_stage(const rmg_context *ctx)
 {
     for (rmg_stage_id id = RMG_STAGE_PLACE; id < RMG_STAGE_COUNT; id++)
-        if (strcmp(ctx->err.stage, stage_names[id]) == 0)
+        if (strcmp(ctx->err.stage, rmg__stage_name(id)) == 0)
             return id;
     return RMG_STAGE_OBJECTS;
 }
@@ -606,7 +332,7 @@ static rmg_status run_attempts(rmg__gen *g, uint64_t seed, int max_runs, double 
         if (st == RMG_OK)
             break;
         rmg__log(ctx, RMG_LOG_INFO, "run %d (attempt %d, %s retry %d) failed: %s", n, r.attempt + 1,
-                 stage_names[failed], r.retries[failed], rmg_context_errmsg(ctx));
+                 rmg__stage_name(failed), r.retries[failed], rmg_context_errmsg(ctx));
         if (!retryable(st))
             break;
         if (deadline > 0 && now_ms() > deadline) {
@@ -673,9 +399,7 @@ rmg_status rmg_generate(rmg_context *ctx, const struct rmg_pack *pack, const rmg
     /* The budget counts from here; stages see it through rmg__check_cancel (lib/core). */
     double deadline = asked.time_budget_ms ? t0 + asked.time_budget_ms : 0;
     ctx->deadline_ms = deadline;
-    st = select_template(&g, &asked);
-    if (st == RMG_OK)
-        st = activate_parts(&g);
+    st = rmg__stage_select(&g, &asked);
     double select_ms = now_ms() - t0;
     int max_attempts = asked.max_attempts ? asked.max_attempts : RMG_DEFAULT_MAX_ATTEMPTS;
     int n = 0;

@@ -39,11 +39,6 @@ rmg_status rmg__mirror_snapshot(rmg__gen *g)
     return RMG_OK;
 }
 
-bool rmg__mirror_skip_zone(const rmg__gen *g, int zone_id)
-{
-    return mirrored_pack(g) && rmg__place_mirror_of(g->map, zone_id) != 0;
-}
-
 static bool copies_object(const mirror_state *s, const rmg__map_object *o)
 {
     return o->id >= s->g->mirror_first_object && o->z == 0 && s->copy_of_zone[o->zone] &&
@@ -167,7 +162,7 @@ rmg_status rmg__mirror_content(rmg__gen *g)
     if (!s.copy_of_zone || !s.copy_of || !s.group_copy)
         return rmg__error_nomem(g->ctx);
     for (size_t i = 0; i < m->zones.count; i++) {
-        int original = rmg__place_mirror_of(m, m->zones.items[i].id);
+        int original = rmg__map_mirror_of(m, m->zones.items[i].id);
         if (original > 0 && (size_t)original <= m->zones.count)
             s.copy_of_zone[original] = m->zones.items[i].id;
     }

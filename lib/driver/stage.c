@@ -44,15 +44,15 @@ static void release_slot(stage_slot *s)
     memset(s, 0, sizeof *s);
 }
 
-void rmg__stages_release(rmg_context *ctx)
+/* The key the plugin table is attached to the context under (the context releases it). */
+static const char stages_key;
+
+static void release_stages(rmg_context *ctx, void *state)
 {
-    if (!ctx || !ctx->stages)
-        return;
-    stage_table *t = ctx->stages;
+    stage_table *t = state;
     for (int i = 0; i < RMG_STAGE_COUNT; i++)
         release_slot(&t->slots[i]);
     rmg__free(ctx, t);
-    ctx->stages = NULL;
 }
 
 rmg_status rmg_context_set_stage(rmg_context *ctx, rmg_stage_id stage, const rmg_stage_plugin *plugin,
@@ -72,14 +72,20 @@ rmg_status rmg_context_set_stage(rmg_context *ctx, rmg_stage_id stage, const rmg
             return rmg__error_set(ctx, RMG_ERR_VERSION, "plugin for stage %s was written for stage API %u, this is %u",
                                   rmg__stage_name(stage), plugin->api_version, RMG_STAGE_API_VERSION);
     }
-    if (!ctx->stages) {
+    stage_table *t = rmg__context_state(ctx, &stages_key);
+    if (!t) {
         if (!plugin)
             return RMG_OK;
-        ctx->stages = rmg__calloc(ctx, 1, sizeof(stage_table));
-        if (!ctx->stages)
+        t = rmg__calloc(ctx, 1, sizeof *t);
+        if (!t)
             return rmg__error_nomem(ctx);
+        rmg_status st = rmg__context_attach(ctx, &stages_key, t, release_stages);
+        if (st != RMG_OK) {
+            rmg__free(ctx, t);
+            return st;
+        }
     }
-    stage_slot *s = &((stage_table *)ctx->stages)->slots[stage];
+    stage_slot *s = &t->slots[stage];
     release_slot(s);
     if (plugin) {
         rmg_stage_plugin_init(&s->plugin);
@@ -171,7 +177,7 @@ static rmg_status finish_place(rmg__gen *g)
 
 static stage_slot *plugin_for(rmg__gen *g, rmg_stage_id id)
 {
-    stage_table *t = g->ctx->stages;
+    stage_table *t = rmg__context_state(g->ctx, &stages_key);
     return t && t->slots[id].set ? &t->slots[id] : NULL;
 }
 
@@ -182,7 +188,7 @@ static rmg_status run_plugin(rmg__gen *g, rmg_stage_id id, stage_slot *slot)
     view.g = g;
     view.stage = id;
     char label[32];
-    snprintf(label, sizeof label, "plugin:%s", rmg__stage_name(id));
+    snprintf(label, sizeof label, "plugin:%s", rmg__stage_seed_label(id));
     rmg__gen_stream(g, label, 0, &view.rng);
     rmg_status st = RMG_OK;
     if (id == RMG_STAGE_PLACE)
@@ -313,7 +319,7 @@ rmg_status rmg_stage_set_tile_zone(rmg_stage_view *view, int x, int y, int z, in
     return RMG_OK;
 }
 
-#define TERRAIN_STAGES ((1u << RMG_STAGE_BUILD) | (1u << RMG_STAGE_OBJECTS))
+#define TERRAIN_STAGES ((1u << RMG_STAGE_CONNECT) | (1u << RMG_STAGE_OBJECTS))
 
 rmg_status rmg_stage_set_blocked(rmg_stage_view *view, int x, int y, int z, int blocked)
 {

@@ -1,5 +1,5 @@
 /*
- * The guard stage: a monster on every guard slot the objects and build stages left (§11).
+ * The guard stage: a monster on every guard slot the objects and connect stages left (§11).
  *
  * What is guarded, in this order (ids ascending inside each kind, so results are stable):
  *   1. object groups with a guard slot, valued at the group's sum (TRS-08);
@@ -7,7 +7,7 @@
  *      single objects; a teleport object with its own slot uses the connection rule;
  *   3. every guard slot of a connection: one guard per passage, monoliths and gates on both
  *      sides, border-guard connections that fell back to standard (CON-03/05), mirror links
- *      (the build stage records them as connections without a template index, ZON-33).
+ *      (the connect stage records them as connections without a template index, ZON-33).
  * Never guarded (GRD-09): OBJ-10 objects and groups made of one, Seer's Huts, the tents of
  * border-guard connections, resources beside mines, wide and fictive connections, totals below
  * 2000, and in a zone of strength `none` everything but connection and mirror-link guards

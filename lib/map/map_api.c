@@ -2,7 +2,6 @@
 #include <string.h>
 
 #include "map_internal.h"
-#include "build/build_internal.h"
 
 void rmg_map_destroy(rmg_map *map)
 {
@@ -276,32 +275,6 @@ size_t rmg_map_connection_guards(const rmg_map *map, size_t index, uint32_t *buf
 
 /* ---- objects ----------------------------------------------------------------------------- */
 
-const char *rmg__color_name(const rmg__map_object *o)
-{
-    /* Border guards and keymaster's tents come in eight colours (class 9/10 subclasses);
-     * teleports name the colour of their monolith/portal subclass (lib/build colour table). */
-    static const char *const keymaster[] = {"light_blue", "green", "red", "dark_blue",
-                                            "brown",      "purple", "white", "black"};
-    if (o->color < 0)
-        return NULL;
-    switch (o->kind) {
-    case RMG_OBJECT_BORDER_GUARD:
-    case RMG_OBJECT_KEYMASTER_TENT:
-    case RMG_OBJECT_TREASURE:
-        return (size_t)o->color < RMG__ARRAY_LEN(keymaster) ? keymaster[o->color] : NULL;
-    case RMG_OBJECT_MONOLITH: {
-        bool two_way = o->key && strcmp(o->key, "monolith_two_way") == 0;
-        size_t n = 0;
-        const rmg__teleport_color *colors = rmg__teleport_colors(&n);
-        for (size_t i = 0; i < n; i++)
-            if (colors[i].subclass == o->color && (colors[i].h3_class == 45) == two_way)
-                return colors[i].color;
-        return NULL;
-    }
-    default:
-        return NULL;
-    }
-}
 
 size_t rmg_map_object_count(const rmg_map *map)
 {
@@ -313,7 +286,7 @@ rmg_status rmg_map_object(const rmg_map *map, size_t index, rmg_map_object_info 
     if (!map || !out || index >= map->objects.count)
         return RMG_ERR_INVALID_ARG;
     const rmg__map_object *o = &map->objects.items[index];
-    const struct rmg_content *content = map->ctx->content;
+    const struct rmg_content *content = rmg__content_peek(map->ctx);
     rmg_map_object_info info;
     memset(&info, 0, sizeof info);
     info.struct_size = sizeof info;
@@ -408,7 +381,7 @@ size_t rmg_map_object_spells(const rmg_map *map, size_t index, const char **buf,
 
 const char *rmg__spell_key(const struct rmg_map *m, long spell)
 {
-    const struct rmg_content *c = m->ctx->content;
+    const struct rmg_content *c = rmg__content_peek(m->ctx);
     return c && spell >= 0 && (size_t)spell < c->n_spells ? c->spells[spell].key : NULL;
 }
 
@@ -419,13 +392,13 @@ const char *rmg__object_spell_key(const struct rmg_map *m, const rmg__map_object
 
 const char *rmg__object_artifact_key(const struct rmg_map *m, const rmg__map_object *o)
 {
-    const struct rmg_content *c = m->ctx->content;
+    const struct rmg_content *c = rmg__content_peek(m->ctx);
     return c && o->artifact >= 0 && (size_t)o->artifact < c->n_artifacts ? c->artifacts[o->artifact].key : NULL;
 }
 
 const char *rmg__object_hero_key(const struct rmg_map *m, const rmg__map_object *o)
 {
-    const struct rmg_content *c = m->ctx->content;
+    const struct rmg_content *c = rmg__content_peek(m->ctx);
     return c && o->hero >= 0 && (size_t)o->hero < c->n_heroes ? c->heroes[o->hero].key : NULL;
 }
 
@@ -435,7 +408,7 @@ const char *rmg__object_reward_name(const struct rmg_map *m, const rmg__map_obje
     static const struct { const char *family, *name; } rewards[] = {
         {"seer_artifact_creatures", "creatures"}, {"seer_artifact_experience", "experience"},
         {"seer_artifact_gold", "gold"}};
-    const struct rmg_content *c = m->ctx->content;
+    const struct rmg_content *c = rmg__content_peek(m->ctx);
     if (o->kind != RMG_OBJECT_SEER_HUT || !c || !o->link || o->link > m->objects.count)
         return NULL;
     const char *key = m->objects.items[o->link - 1].key;

@@ -200,3 +200,10 @@ void rmg__gen_stream(const rmg__gen *g, const char *stage, uint64_t index, rmg_r
 {
     rmg_rng_seed(out, rmg_rng_derive(g->root_seed, stage, index));
 }
+
+int rmg__map_mirror_of(const struct rmg_map *m, int map_id)
+{
+    if (!m || map_id < 1 || (size_t)map_id > m->zones.count)
+        return 0;
+    return m->zones.items[map_id - 1].mirror_of;
+}

@@ -67,6 +67,7 @@ typedef struct rmg__map_zone {
     size_t n_tiles;               /* tiles owned */
     RMG__VEC(uint32_t) towns;     /* object ids of the zone's towns */
     uint32_t main_town;           /* object id or 0 */
+    int mirror_of;                /* mirror packs: map id of the surface zone this one copies, 0 none */
 } rmg__map_zone;
 
 typedef struct rmg__map_connection {
@@ -224,15 +225,6 @@ typedef struct rmg__gen {
     uint32_t mirror_first_object, mirror_first_group;
 } rmg__gen;
 
-/* Mirror packs (WAT-03): zones whose content is copied from the surface rather than generated
- * (the objects stage skips them); the snapshot after build; the copy after guard. */
-bool rmg__mirror_skip_zone(const rmg__gen *g, int zone_id);
-rmg_status rmg__mirror_snapshot(rmg__gen *g);
-rmg_status rmg__mirror_content(rmg__gen *g);
-
-/* Releases what the solve stage allocated outside g->scratch (lib/solve); safe to call twice. */
-void rmg__solution_free(rmg__gen *g);
-
 /* The RNG for (stage, purpose index): independent of every other stream (per stage, per zone). */
 void rmg__gen_stream(const rmg__gen *g, const char *stage, uint64_t index, rmg_rng *out);
 
@@ -254,14 +246,65 @@ rmg_status rmg__map_warn(struct rmg_map *m, const char *fmt, ...) RMG__PRINTF(2,
 bool rmg__map_stamp_object(struct rmg_map *m, const rmg__map_object *o);
 /* Iterates the footprint tiles of masks anchored at (x, y): calls fn for each set bit. */
 void rmg__footprint_tiles(uint64_t mask, int x, int y, void (*fn)(void *user, int tx, int ty), void *user);
-/* XXH3-64 of the canonical serialization (lib/export/json.c); RMG_ERR_NOMEM possible. */
+/* ---- the canonical serialization (map_json.c): the JSON document and the fingerprint ------- */
+
+/* The JSON document (docs/map-json.md); with_fingerprint false gives the canonical form that is
+ * hashed. */
+rmg_status rmg__map_json(const struct rmg_map *m, bool with_fingerprint, char **out, size_t *len);
+/* XXH3-64 of the canonical serialization; RMG_ERR_NOMEM possible. */
 rmg_status rmg__map_fingerprint(const struct rmg_map *m, uint64_t *out);
-/* The map's fingerprint, computed on the first call and kept (lib/export/json.c). */
+/* The map's fingerprint, computed on the first call and kept. */
 uint64_t rmg__map_fingerprint_of(const struct rmg_map *m);
+/* Key of a terrain id in the JSON contract's terrain_keys ("unknown" if out of range). */
+const char *rmg__terrain_key(int terrain_id);
+/* Faction key ("neutral" for RMG_FACTION_NEUTRAL), NULL when unknown. */
+const char *rmg__faction_key(const struct rmg_content *c, int faction);
+/* Appends a JSON string literal. */
+void rmg__json_string(rmg__buf *b, const char *s);
+/* Map validation run before a map is handed out (validate.c): the error names the stage
+ * responsible for the first broken rule, so the driver can retry it. */
+rmg_status rmg__map_validate_internal(const struct rmg_map *m, rmg_context *ctx);
 /* True where a hero can stand or walk on land: not blocked (entries count as passable). */
 bool rmg__map_tile_passable(const struct rmg_map *m, size_t t);
+/* ---- colours (map_colors.c) --------------------------------------------------------------- */
+
+typedef struct rmg__teleport_color {
+    const char *key;         /* map object key of the teleport */
+    const char *name;
+    int h3_class, subclass;  /* the colour: object class and subclass */
+    int width;               /* tiles: 1 or 2 */
+    const char *color;       /* lowercase colour word for exports ("green", "blue", ...) */
+} rmg__teleport_color;
+
+/* Land teleport colours usable for an ordinary two-way connection, in the order they are
+ * handed out (mirror links should use the end of the list, ZON-36). Pairs of one-way
+ * entrances of one colour act as two-way when no exit of the colour exists (ZON-36 note). */
+const rmg__teleport_color *rmg__teleport_colors(size_t *count);
+/* Number of Border Guard / Keymaster's Tent colours (class 9/10 subclasses 0..7). */
+#define RMG__KEY_COLORS 8
+/* Keymaster colours used by border-guard connections (bit per colour), read from the map's
+ * border-guard objects (CON-05, MIS-12: connections first). */
+uint32_t rmg__map_key_colors_used(const struct rmg_map *m);
 /* Lowercase colour name of a coloured object (monolith, border guard, tent), NULL if none. */
 const char *rmg__color_name(const rmg__map_object *o);
+
+/* ---- limits the stages and the validator share -------------------------------------------- */
+
+/* Largest map side accepted. */
+#define RMG__MAX_SIDE 1024
+
+/* Objects a treasure group may hold (TRS-04/06; the objects stage fills groups up to it, the
+ * validator checks it). */
+#define RMG__TRS_MAX_OBJECTS 64
+
+/* The stage's name as progress reports, errors and the CLI spell it ("select", "solve", ...;
+ * map_stages.c), the label its retry and plugin seed streams derive from (frozen: "build" for
+ * the connect stage), and the stage of a name (old name "build" too), -1 for none. */
+const char *rmg__stage_name(rmg_stage_id id);
+const char *rmg__stage_seed_label(rmg_stage_id id);
+int rmg__stage_by_name(const char *name);
+/* The map zone a mirror zone copies (WAT-03), 0 when it copies none (place stage's choice). */
+int rmg__map_mirror_of(const struct rmg_map *m, int map_id);
 /* Tiles (indexes) of a footprint mask of an object; returns the count, copies at most cap. */
 size_t rmg__object_tiles(const struct rmg_map *m, const rmg__map_object *o, uint64_t mask, uint32_t *buf, size_t cap);
 /* Keys of an object's concrete content (lib/objects/details.c), NULL where none: the spell of

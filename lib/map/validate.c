@@ -15,14 +15,12 @@
  *    passage tiles or its teleport objects.
  * Violations are collected as text lines. Each check is a rule with the stage responsible for
  * it: the driver retries that stage (lib/driver/generate.c), so a guard reachable around is the
- * objects stage's to mend, an unrealized connection the build stage's.
+ * objects stage's to mend, an unrealized connection the connect stage's.
  */
 #include <stdio.h>
 #include <string.h>
 
-#include "driver/driver_internal.h"
-#include "place/place_internal.h"
-#include "objects/objects_internal.h"
+#include "map_internal.h"
 
 /* The rules checked, each with the stage that makes it hold. A zone's free area is split or an
  * entry cut off by what objects (and the obstacles after them) put down; a retry from objects
@@ -49,7 +47,7 @@ static const struct {
     [RULE_OVERLAP] = {"no two objects overlap", RMG_STAGE_OBJECTS},
     [RULE_TERRAIN] = {"an object stands on a terrain it allows (OBJ-08)", RMG_STAGE_OBJECTS},
     [RULE_CAP] = {"object counts within their fixed caps (OBJ-07)", RMG_STAGE_OBJECTS},
-    [RULE_CONNECTION] = {"every connection realized, or unrealized with a reason", RMG_STAGE_BUILD},
+    [RULE_CONNECTION] = {"every connection realized, or unrealized with a reason", RMG_STAGE_CONNECT},
 };
 
 /* Per tile, what the flood fills need to know (one byte, built once): whether the tile is
@@ -346,7 +344,7 @@ static void check_terrains_and_counts(validator *v, const struct rmg_content *c,
             continue; /* a map object (town, teleport, dwelling variant...): no content rules */
         const rmg__object_def *def = &c->objects[d];
         /* WAT-03: a mirror copy duplicates the surface, whose generation obeyed the caps. */
-        if (!rmg__place_mirror_of(m, o->zone))
+        if (!rmg__map_mirror_of(m, o->zone))
             per_def[d]++;
         /* OBJ-08 binds the zone's terrain after conversion (ZON-14), not the tile under the
          * anchor, which may lie outside the footprint (on a shore, on rock). */

@@ -101,7 +101,6 @@ typedef struct rmg__trs_source {
     uint8_t *mark;
 } rmg__trs_source;
 
-#define RMG__TRS_MAX_OBJECTS 64
 /* Builds one group for total T: writes candidate indexes in generation order to out (cap
  * RMG__TRS_MAX_OBJECTS) and returns their count; 0 means the attempt failed (TRS-06).
  * scratch holds src->n weights. */
@@ -212,8 +211,6 @@ rmg_status rmg__pl_place(rmg__placer *p, const rmg__pl_request *req, rmg_rng *rn
 
 /* ---- the stage ---------------------------------------------------------------------------------- */
 
-/* Number of Keymaster colours (Border Guards and tents). */
-#define RMG__KEY_COLORS 8
 /* Failed group attempts before a range counts as full (TRS-06). */
 #define RMG__TRS_MAX_FAILS 8
 /* Largest distance of open land from the free paths before content (see rmg__pl_spread). */

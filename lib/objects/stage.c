@@ -792,7 +792,7 @@ static size_t other_zones(const stage *s, int zone, rmg_rng *rng, int *out, size
 {
     size_t n = 0;
     for (size_t zi = 0; zi < s->nz && n < cap; zi++)
-        if ((int)zi + 1 != zone && land_zone(s, zi) && !rmg__mirror_skip_zone(s->g, (int)zi + 1))
+        if ((int)zi + 1 != zone && land_zone(s, zi) && !rmg__map_mirror_of(s->m, (int)zi + 1))
             out[n++] = (int)zi + 1;
     rmg_rng_shuffle(rng, out, n, sizeof *out);
     return n;
@@ -1130,7 +1130,7 @@ static rmg_status each_zone(stage *s, zone_phase fn, double from, double to)
 {
     for (size_t zi = 0; zi < s->nz; zi++) {
         /* WAT-03: a mirror copy gets the surface zone's content copied after the guard stage. */
-        if (!land_zone(s, zi) || rmg__mirror_skip_zone(s->g, s->m->zones.items[zi].id))
+        if (!land_zone(s, zi) || rmg__map_mirror_of(s->m, s->m->zones.items[zi].id))
             continue;
         if (rmg__check_cancel(s->ctx, "objects", from + (to - from) * (double)zi / (double)s->nz))
             return RMG_ERR_CANCELLED;

@@ -374,7 +374,7 @@ static bool is_open(const rmg__placer *p, size_t t, int zone)
     return p->m->tile_zone[t] == zone && !(p->m->flags[t] & NOT_OPEN);
 }
 
-/* Blocked plain land of the zone (a seal or other land the build left blocked): an object's
+/* Blocked plain land of the zone (a seal or other land the connect stage left blocked): an object's
  * blocked (non-entry) tiles may cover it, which keeps it blocked. */
 static bool is_wall(const rmg__placer *p, size_t t, int zone)
 {

@@ -5,7 +5,6 @@
 #include "place_internal.h"
 
 #define PREVIEW_SIDE 72   /* size M */
-#define PREVIEW_MAX_SIDE 1024
 
 typedef struct preview {
     rmg__gen g;
@@ -27,7 +26,7 @@ static rmg_status preview_options(rmg_context *ctx, const rmg_generate_options *
     out->width = out->width ? out->width : PREVIEW_SIDE;
     out->height = out->height ? out->height : out->width;
     out->levels = out->levels ? out->levels : 1;
-    if (out->width < 1 || out->height < 1 || out->width > PREVIEW_MAX_SIDE || out->height > PREVIEW_MAX_SIDE ||
+    if (out->width < 1 || out->height < 1 || out->width > RMG__MAX_SIDE || out->height > RMG__MAX_SIDE ||
         out->levels < 1 || out->levels > 2 || (unsigned)out->water > RMG_WATER_ISLANDS)
         return rmg__error_set(ctx, RMG_ERR_INVALID_ARG, "rmg_place_preview: map %dx%dx%d (water %d) is out of range",
                               out->width, out->height, out->levels, (int)out->water);
@@ -155,11 +154,4 @@ rmg_status rmg_place_link(const rmg_map *map, size_t index, rmg_place_link_info 
     f.stacked = r->stacked;
     f.met = r->met;
     return rmg__struct_out(out, &f, sizeof f, offsetof(rmg_place_link_info, met) + sizeof f.met);
-}
-
-int rmg__place_mirror_of(const struct rmg_map *m, int map_id)
-{
-    if (!m || !m->place_report || map_id < 1 || (size_t)map_id > m->place_report->n_zones)
-        return 0;
-    return m->place_report->zones[map_id - 1].mirror_of;
 }

@@ -182,8 +182,5 @@ struct rmg__place_report {
     int layout_score;             /* sum of link weights met on the lattice */
 };
 
-/* Map id of the surface zone a mirror copy duplicates (WAT-03), 0 for any other zone or a map
- * without a placement report. Later stages use it to leave player colours to the solver. */
-int rmg__place_mirror_of(const struct rmg_map *m, int map_id);
 
 #endif

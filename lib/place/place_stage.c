@@ -689,6 +689,7 @@ static void report_zones(place_ctx *pc, struct rmg__place_report *r)
         o->weight_share = weight[z->level] > 0 ? z->size_weight / weight[z->level] : 0;
         if (i >= l->n_zones) {
             o->mirror_of = (int)orig + 1;
+            m->zones.items[i].mirror_of = o->mirror_of;
             o->links = r->zones[orig].links;
             o->links_met = r->zones[orig].links_met;
         }

@@ -12,7 +12,7 @@
 #include <string.h>
 
 #include "solve/solve_internal.h"
-#include "template/h3t.h" /* RMG__H3T_TOWN_ALL / _NEUTRAL_ALL town references */
+#include "template/model.h"
 
 /* Why a constraint exists, for messages. */
 typedef enum reason_kind { REASON_RULE, REASON_SAME_TYPE, REASON_MATCH_TOWN } reason_kind;
@@ -97,9 +97,9 @@ static void describe_town(rmg__buf *b, int zone, int town)
 {
     if (town == -1)
         rmg__buf_printf(b, "town(%d.player)", zone);
-    else if (town == RMG__H3T_TOWN_ALL)
+    else if (town == RMG__TOWN_REF_ALL)
         rmg__buf_printf(b, "town(%d.every)", zone);
-    else if (town == RMG__H3T_TOWN_NEUTRAL_ALL)
+    else if (town == RMG__TOWN_REF_NEUTRAL_ALL)
         rmg__buf_printf(b, "town(%d.every neutral)", zone);
     else
         rmg__buf_printf(b, "town(%d.neutral %d)", zone, town + 1);
@@ -437,11 +437,11 @@ static rmg_status resolve_towns(typing *t, size_t zone, size_t rule, long zi, in
 {
     const zone_vars *v = &t->zv[zi];
     out->n = 0;
-    out->multi = town == RMG__H3T_TOWN_ALL || town == RMG__H3T_TOWN_NEUTRAL_ALL;
+    out->multi = town == RMG__TOWN_REF_ALL || town == RMG__TOWN_REF_NEUTRAL_ALL;
     out->vars = rmg__arena_alloc(&t->work, (size_t)(v->n_neutral + 1) * sizeof *out->vars);
     if (!out->vars)
         return rmg__error_nomem(t->ctx);
-    if ((town == -1 || town == RMG__H3T_TOWN_ALL) && v->player >= 0)
+    if ((town == -1 || town == RMG__TOWN_REF_ALL) && v->player >= 0)
         out->vars[out->n++] = v->player;
     for (int k = 0; k < v->n_neutral; k++)
         if (town == k || (out->multi && town != -1))

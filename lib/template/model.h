@@ -61,7 +61,11 @@ typedef struct rmg__rule_list {
 } rmg__rule_list;
 
 /* Type-selection rule (ZON-10..12). A town reference is (zone, town) with town = -1 for
- * "all player towns of the zone" and k >= 0 for neutral town #k. */
+ * "all player towns of the zone", k >= 0 for neutral town #k, RMG__TOWN_REF_ALL for every town
+ * of the zone and RMG__TOWN_REF_NEUTRAL_ALL for every neutral town of it (h3t hints, VCMI's
+ * townsAreSameType). */
+#define RMG__TOWN_REF_ALL (-2)
+#define RMG__TOWN_REF_NEUTRAL_ALL (-3)
 typedef struct rmg__type_rule {
     rmg_type_rule_kind kind;
     bool negate;                    /* "!=" / "not native" / "does not match" */

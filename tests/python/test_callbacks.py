@@ -154,15 +154,15 @@ def test_log_callback_receives_messages() -> None:
 def test_progress_can_cancel_and_a_raising_one_propagates() -> None:
     stages: List[str] = []
 
-    def stop_at_build(stage: str, fraction: float) -> bool:
+    def stop_at_connect(stage: str, fraction: float) -> bool:
         stages.append(stage)
-        return stage == "build"
+        return stage == "connect"
 
-    ctx = rmg.Context(progress=stop_at_build)
+    ctx = rmg.Context(progress=stop_at_connect)
     with pytest.raises(rmg.CancelledError):
         ctx.generate(size="S")
     in_order = [s for i, s in enumerate(stages) if i == 0 or stages[i - 1] != s]  # stages report inside too
-    assert in_order[:3] == ["solve", "place", "build"]
+    assert in_order[:3] == ["solve", "place", "connect"]
 
     def boom(stage: str, fraction: float) -> bool:
         raise LookupError("progress bar gone")

@@ -60,10 +60,10 @@ def test_a_forbidden_write_raises_inside_the_stage(ctx: rmg.Context) -> None:
             caught.append(err)
         view.run_builtin()
 
-    ctx.set_stage("build", build)
+    ctx.set_stage("build", build)  # the connect stage's old name still works
     ctx.generate(size="S")
     assert caught and caught[0].status == rmg.Status.ERR_INVALID_ARG
-    assert "not allowed in the build stage" in caught[0].message
+    assert "not allowed in the connect stage" in caught[0].message
 
 
 def test_failing_plugin_with_policy_fail_raises_its_exception(ctx: rmg.Context) -> None:

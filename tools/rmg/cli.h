@@ -7,6 +7,7 @@
 #include <stdio.h>
 
 #include "rmg/rmg.h"
+#include "map/map_internal.h" /* rmg__stage_name */
 
 typedef struct cli_gen {
     rmg_generate_options opt;

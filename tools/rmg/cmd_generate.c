@@ -45,9 +45,8 @@ static void summary(const rmg_map *map, double ms)
 
 static void timings(const rmg_map *map)
 {
-    static const char *const names[] = {"select", "solve", "place", "build", "objects", "guard", "finish"};
     for (int s = 0; s < RMG_STAGE_COUNT; s++)
-        printf("  %-8s %8.2f ms\n", names[s], rmg_map_stage_ms(map, (rmg_stage_id)s));
+        printf("  %-8s %8.2f ms\n", rmg__stage_name((rmg_stage_id)s), rmg_map_stage_ms(map, (rmg_stage_id)s));
 }
 
 int rmg_cmd_generate(int argc, char **argv)

@@ -232,13 +232,12 @@ static void report_text(const job *j, double wall)
         if (j->results[i].ok)
             tmp[n++] = j->results[i].ms;
     printf("time per map: median %.2f ms\n", median(tmp, n));
-    static const char *const names[] = {"select", "solve", "place", "build", "objects", "guard", "finish"};
     for (int s = 0; s < RMG_STAGE_COUNT; s++) {
         n = 0;
         for (int i = 0; i < j->runs; i++)
             if (j->results[i].ok)
                 tmp[n++] = j->results[i].stage_ms[s];
-        printf("  %-8s median %8.3f ms\n", names[s], median(tmp, n));
+        printf("  %-8s median %8.3f ms\n", rmg__stage_name((rmg_stage_id)s), median(tmp, n));
     }
     /* Per template zone: tile share vs weight share, guard strength, treasure value. */
     printf("zone  share(median)  weight-share  guard-total(median)  treasure(median)\n");

@@ -311,7 +311,7 @@ class Context:
         run: Optional[StageCallable],
         policy: Union[str, int, PluginPolicy] = "fail",
     ) -> None:
-        """Replaces a generation stage ("solve", "place", "build", "objects", "guard", "finish").
+        """Replaces a generation stage ("solve", "place", "connect", "objects", "guard", "finish").
 
         ``run(view)`` receives a :class:`rmg.StageView`, the only way to read and write the map
         during the stage; it may call ``view.run_builtin()`` to wrap the built-in stage. It

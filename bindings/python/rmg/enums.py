@@ -35,7 +35,8 @@ class Stage(enum.IntEnum):
     SELECT = 0
     SOLVE = 1
     PLACE = 2
-    BUILD = 3
+    CONNECT = 3
+    BUILD = 3  # the connect stage's name until 0.3 (deprecated alias)
     OBJECTS = 4
     GUARD = 5
     FINISH = 6

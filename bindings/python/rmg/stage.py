@@ -22,7 +22,7 @@ class StageView:
     Reading: ``stage``, ``map`` (every Map accessor works on the map built so far), ``rng``
     (the plugin's own stream), ``template_index``. Writing, each allowed only in the stages
     the C API names (a forbidden write raises :class:`rmg.Error`): ``place_zone`` and
-    ``set_tile_zone`` (place), ``set_blocked`` and ``reserve_path`` (build, objects),
+    ``set_tile_zone`` (place), ``set_blocked`` and ``reserve_path`` (connect, objects),
     ``warn`` (any). ``run_builtin()`` runs the built-in implementation of this stage.
     """
 
@@ -79,11 +79,11 @@ class StageView:
                 self._do(set_tile(handle, x, y, z, zone_id))
 
     def set_blocked(self, x: int, y: int, z: int, blocked: bool = True) -> None:
-        """build, objects (before the built-in objects run): make a land tile an obstacle or open it."""
+        """connect, objects (before the built-in objects run): make a land tile an obstacle or open it."""
         self._do(self._ctx._lib.rmg_stage_set_blocked(self.handle, x, y, z, 1 if blocked else 0))
 
     def reserve_path(self, x: int, y: int, z: int) -> None:
-        """build, objects: reserve a tile as a free path later stages keep passable."""
+        """connect, objects: reserve a tile as a free path later stages keep passable."""
         self._do(self._ctx._lib.rmg_stage_reserve_path(self.handle, x, y, z))
 
     def warn(self, message: str) -> None:

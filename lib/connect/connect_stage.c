@@ -1,0 +1,278 @@
+/* The connect stage: terrain painting (ZON-14), sealed borders, zone skeletons, and the driver
+ * that realizes connections and mirror links (connect_links.c). */
+#include <string.h>
+
+#include "connect_state.h"
+
+/* ---- terrain ------------------------------------------------------------------------------- */
+
+/* ZON-14: subterranean becomes dirt on the surface; underground keeps only subterranean and
+ * lava. */
+static int convert_terrain(int terrain, int level)
+{
+    if (terrain < 0 || terrain >= RMG_TERRAIN_COUNT || terrain == RMG_TERRAIN_WATER || terrain == RMG_TERRAIN_ROCK)
+        terrain = level ? RMG_TERRAIN_SUBTERRANEAN : RMG_TERRAIN_DIRT;
+    if (level == 0)
+        return terrain == RMG_TERRAIN_SUBTERRANEAN ? RMG_TERRAIN_DIRT : terrain;
+    return terrain == RMG_TERRAIN_LAVA ? RMG_TERRAIN_LAVA : RMG_TERRAIN_SUBTERRANEAN;
+}
+
+static void paint_zone_terrains(rmg__connect_state *s)
+{
+    const rmg__gen *g = s->b.g;
+    struct rmg_map *m = s->b.m;
+    for (size_t i = 0; i < m->zones.count; i++) {
+        rmg__map_zone *z = &m->zones.items[i];
+        if (z->kind == RMG_ZONE_ROCK) {
+            z->chosen_terrain = z->terrain = RMG_TERRAIN_ROCK;
+        } else if (z->kind == RMG_ZONE_WATER) {
+            z->chosen_terrain = z->terrain = RMG_TERRAIN_WATER;
+        } else {
+            if (z->tpl_index >= 0 && g->sol.zones)
+                z->chosen_terrain = g->sol.zones[z->tpl_index].terrain;
+            z->terrain = convert_terrain(z->chosen_terrain, z->level);
+        }
+    }
+    for (uint32_t t = 0; t < s->b.n; t++) {
+        const rmg__map_zone *z = rmg__grid_zone(&s->b, m->tile_zone[t]);
+        if (!z || z->kind == RMG_ZONE_ROCK) {
+            m->terrain[t] = RMG_TERRAIN_ROCK;
+            m->flags[t] |= RMG__T_ROCK | RMG__T_BLOCKED;
+        } else if (z->kind == RMG_ZONE_WATER) {
+            m->terrain[t] = RMG_TERRAIN_WATER;
+            m->flags[t] |= RMG__T_WATER | RMG__T_BLOCKED;
+        } else {
+            m->terrain[t] = (uint8_t)z->terrain;
+        }
+    }
+}
+
+/* ---- borders ------------------------------------------------------------------------------- */
+
+/* Two-thick borders: a land tile with an 8-neighbour in another land zone is sealed, so no
+ * step between zones exists until a passage opens both of its tiles. */
+static void seal_borders(rmg__connect_state *s)
+{
+    struct rmg_map *m = s->b.m;
+    for (uint32_t t = 0; t < s->b.n; t++) {
+        int zone = m->tile_zone[t];
+        if (!rmg__grid_land_zone(&s->b, zone))
+            continue;
+        uint32_t nb[8];
+        int n_nb = rmg__grid_nbrs(&s->b, t, nb);
+        for (int d = 0; d < n_nb; d++) {
+            uint32_t u = nb[d];
+            if (m->tile_zone[u] != zone && rmg__grid_land_zone(&s->b, m->tile_zone[u])) {
+                m->flags[t] |= RMG__T_BORDER | RMG__T_BLOCKED;
+                break;
+            }
+        }
+    }
+}
+
+/* ---- skeleton -------------------------------------------------------------------------------- */
+
+typedef struct reach_user {
+    int zone;
+    uint32_t goal;
+    const uint32_t *excl;
+    size_t n_excl;
+} reach_user;
+
+static bool open_interior(const rmg__grid *b, uint32_t t, void *user)
+{
+    const reach_user *r = user;
+    if (b->m->tile_zone[t] != r->zone || (b->m->flags[t] & (RMG__T_BLOCKED | RMG__T_BORDER | RMG__T_ENTRY)))
+        return false;
+    for (size_t i = 0; i < r->n_excl; i++)
+        if (r->excl[i] == t)
+            return false;
+    return true;
+}
+
+static bool is_goal_tile(const rmg__grid *b, uint32_t t, void *user)
+{
+    (void)b;
+    return t == ((const reach_user *)user)->goal;
+}
+
+bool rmg__connect_reach(rmg__connect_state *s, int zone, uint32_t goal, const uint32_t *excl, size_t n_excl)
+{
+    const rmg__u32vec *free_tiles = &s->zfree[zone - 1];
+    if (!free_tiles->count)
+        return false;
+    reach_user r = {zone, goal, excl, n_excl};
+    return rmg__grid_bfs(&s->b, free_tiles->items, free_tiles->count, open_interior, is_goal_tile, &r) != 0;
+}
+
+rmg_status rmg__connect_add_free(rmg__connect_state *s, int zone, uint32_t t)
+{
+    if (s->b.m->flags[t] & RMG__T_FREE)
+        return RMG_OK;
+    s->b.m->flags[t] |= RMG__T_FREE;
+    if (!RMG__VEC_PUSH(s->b.ctx, &s->zfree[zone - 1], t))
+        return rmg__error_nomem(s->b.ctx);
+    return RMG_OK;
+}
+
+typedef struct commit_user {
+    rmg__connect_state *s;
+    int zone;
+    rmg_status st;
+} commit_user;
+
+static void commit_tile(rmg__grid *b, uint32_t t, void *user)
+{
+    (void)b;
+    commit_user *c = user;
+    if (c->st == RMG_OK)
+        c->st = rmg__connect_add_free(c->s, c->zone, t);
+}
+
+rmg_status rmg__connect_commit(rmg__connect_state *s, int zone, uint32_t goal)
+{
+    commit_user c = {s, zone, RMG_OK};
+    rmg__grid_trace(&s->b, goal, commit_tile, &c);
+    return c.st;
+}
+
+static void keep_tile(rmg__grid *b, uint32_t t, void *user)
+{
+    (void)b;
+    commit_user *c = user;
+    if (c->st == RMG_OK && !RMG__VEC_PUSH(c->s->b.ctx, &c->s->path, t))
+        c->st = rmg__error_nomem(c->s->b.ctx);
+}
+
+rmg_status rmg__connect_reach_both(rmg__connect_state *s, int za, uint32_t ga, int zb, uint32_t gb, bool *ok)
+{
+    *ok = false;
+    if (!rmg__connect_reach(s, za, ga, NULL, 0))
+        return RMG_OK;
+    commit_user c = {s, za, RMG_OK};
+    s->path.count = 0;
+    rmg__grid_trace(&s->b, ga, keep_tile, &c);
+    if (c.st != RMG_OK || !rmg__connect_reach(s, zb, gb, NULL, 0))
+        return c.st;
+    rmg_status st = rmg__connect_commit(s, zb, gb);
+    for (size_t i = 0; i < s->path.count && st == RMG_OK; i++)
+        st = rmg__connect_add_free(s, za, s->path.items[i]);
+    *ok = st == RMG_OK;
+    return st;
+}
+
+void rmg__connect_mark_around(rmg__connect_state *s, uint32_t t, int r, uint8_t bits)
+{
+    int x0 = rmg__grid_x(&s->b, t), y0 = rmg__grid_y(&s->b, t), z = rmg__grid_z(&s->b, t);
+    for (int y = RMG__MAX(0, y0 - r); y <= RMG__MIN(s->b.h - 1, y0 + r); y++)
+        for (int x = RMG__MAX(0, x0 - r); x <= RMG__MIN(s->b.w - 1, x0 + r); x++)
+            s->b.mark[rmg__tile(s->b.w, s->b.h, x, y, z)] |= bits;
+}
+
+typedef struct start_user {
+    int zone;
+} start_user;
+
+static bool any_tile(const rmg__grid *b, uint32_t t, void *user)
+{
+    (void)b;
+    (void)t;
+    (void)user;
+    return true;
+}
+
+static bool zone_interior(const rmg__grid *b, uint32_t t, void *user)
+{
+    const start_user *u = user;
+    return b->m->tile_zone[t] == u->zone && !(b->m->flags[t] & (RMG__T_BLOCKED | RMG__T_BORDER));
+}
+
+/* The skeleton root: the zone's open tile nearest to its centre. */
+static rmg_status root_skeletons(rmg__connect_state *s)
+{
+    struct rmg_map *m = s->b.m;
+    for (size_t i = 0; i < m->zones.count; i++) {
+        int zone = (int)i + 1;
+        s->start[i] = RMG__NO_TILE;
+        if (!rmg__grid_land_zone(&s->b, zone))
+            continue;
+        uint32_t centre = rmg__grid_zone_centre(&s->b, zone);
+        start_user u = {zone};
+        uint32_t found = rmg__grid_bfs(&s->b, &centre, 1, any_tile, zone_interior, &u);
+        if (!found) {
+            rmg_status st = rmg__map_warn(m, "zone %d (template zone %d) has no open interior tile", zone,
+                                          m->zones.items[i].tpl_id);
+            if (st != RMG_OK)
+                return st;
+            continue;
+        }
+        s->start[i] = found - 1;
+        rmg_status st = rmg__connect_add_free(s, zone, found - 1);
+        if (st != RMG_OK)
+            return st;
+    }
+    return RMG_OK;
+}
+
+/* ---- driver ---------------------------------------------------------------------------------- */
+
+static void state_free(rmg__connect_state *s)
+{
+    rmg_context *ctx = s->b.ctx;
+    if (s->zfree)
+        for (size_t i = 0; i < s->b.m->zones.count; i++)
+            RMG__VEC_FREE(ctx, &s->zfree[i]);
+    rmg__free(ctx, s->zfree);
+    rmg__free(ctx, s->start);
+    rmg__free(ctx, s->color_used);
+    RMG__VEC_FREE(ctx, &s->scratch);
+    RMG__VEC_FREE(ctx, &s->repel);
+    RMG__VEC_FREE(ctx, &s->path);
+    rmg__grid_zone_index_free(&s->b, &s->zi);
+    rmg__grid_free(&s->b);
+}
+
+static rmg_status state_init(rmg__connect_state *s, rmg__gen *g)
+{
+    memset(s, 0, sizeof *s);
+    rmg_status st = rmg__grid_init(&s->b, g);
+    if (st != RMG_OK)
+        return st;
+    size_t nz = g->map->zones.count ? g->map->zones.count : 1;
+    rmg__teleport_colors(&s->n_colors);
+    s->zfree = rmg__calloc(g->ctx, nz, sizeof *s->zfree);
+    s->start = rmg__calloc(g->ctx, nz, sizeof *s->start);
+    s->color_used = rmg__calloc(g->ctx, s->n_colors, 1);
+    if (!s->zfree || !s->start || !s->color_used) {
+        state_free(s);
+        return rmg__error_nomem(g->ctx);
+    }
+    if ((st = rmg__grid_index_zones(&s->b, &s->zi)) != RMG_OK)
+        state_free(s);
+    return st;
+}
+
+rmg_status rmg__stage_connect(rmg__gen *g)
+{
+    if (!g || !g->map || !g->tpl)
+        return rmg__error_set(g ? g->ctx : NULL, RMG_ERR_INVALID_ARG, "build: no map or template");
+    rmg__connect_state s;
+    rmg_status st = state_init(&s, g);
+    if (st != RMG_OK)
+        return st;
+    paint_zone_terrains(&s);
+    seal_borders(&s);
+    st = root_skeletons(&s);
+    size_t mirror_links = 0;
+    bool mirror = g->pack && g->pack->mirror && g->map->levels > 1;
+    if (st == RMG_OK)
+        st = rmg__connect_mirror_reserve(&s, &mirror_links);
+    if (st == RMG_OK)
+        st = rmg__connect_links(&s);
+    if (st == RMG_OK && mirror)
+        st = rmg__connect_mirror_copy(&s);
+    if (st == RMG_OK && mirror && mirror_links)
+        st = rmg__connect_mirror_links(&s);
+    state_free(&s);
+    return st;
+}

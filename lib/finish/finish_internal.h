@@ -1,0 +1,24 @@
+/*
+ * Finish stage (after objects and guard): roads between towns, shipyards and mirror teleports
+ * through the realized connections (finish_roads.c, CON-15..20, ZON-06/34), then obstacles on
+ * every land tile not needed for reachability (finish_obstacles.c). The map is validated after
+ * it (lib/map/validate.c).
+ */
+#ifndef RMG_FINISH_INTERNAL_H
+#define RMG_FINISH_INTERNAL_H
+
+#include "map/map_internal.h"
+#include "rmg/finish.h"
+
+/* The stage's entry point (finish_stage.c): roads, then obstacles. */
+rmg_status rmg__stage_finish(rmg__gen *g);
+rmg_status rmg__finish_roads(rmg__gen *g);
+rmg_status rmg__finish_obstacles(rmg__gen *g);
+
+typedef enum rmg__road_rule { RMG__ROAD_NEVER = 0, RMG__ROAD_MAY = 1, RMG__ROAD_MUST = 2 } rmg__road_rule;
+
+/* The road rule of template connection `i` after the solve stage: MUST when the solution says it
+ * carries a road (CON-15 already evaluated there), NEVER when forbidden or fictive, else MAY. */
+rmg__road_rule rmg__finish_road_rule(const rmg__gen *g, size_t i);
+
+#endif

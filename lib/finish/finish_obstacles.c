@@ -1,0 +1,550 @@
+/* Obstacles (finish stage): the land a zone does not need becomes obstacle masses.
+ *
+ * Per land zone:
+ *   1. Kept tiles: skeleton (FREE), passages, object entries, guards, roads.
+ *   2. Every kept tile is joined to the zone's main area (the main town's entry, else the
+ *      skeleton root) through walkable land, adding the shortest linking path to the kept set,
+ *      so nothing a hero needs is cut off when guards count as passable.
+ *   3. Open space around the kept network: one tile on each side always (paths three wide), and
+ *      up to OPEN_REACH tiles more in clearings chosen per 4x4 block, so the zone shows open
+ *      paths and clearings between obstacle masses rather than a maze.
+ *   4. Every other walkable land tile of the zone becomes OBSTACLE|BLOCKED (including pockets no
+ *      hero could reach, which would split the zone's free area).
+ *   5. With game content loaded, the obstacle and sealed border tiles are covered with
+ *      decorative obstacle objects of the zone's terrain (content map objects of family
+ *      "obstacle"), biggest first at random spots, each lying wholly on such tiles. Tiles no
+ *      object fits keep the OBSTACLE flag alone.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "finish_internal.h"
+#include "grid/grid.h"
+
+#define MK_KEEP 1u
+#define MK_MAIN 2u      /* joined to the zone's main area */
+#define MK_OPEN 4u      /* stays open after obstacle filling */
+#define MK_DROP 8u      /* an optional tile (wide-opening or road fragment) cut off: filled */
+#define MK_WALK 16u     /* walkable land of the zone being filled (set per zone, cleared after) */
+#define MK_COVER 32u    /* an obstacle object may cover it (coverable(), kept while objects land) */
+#define MK_SEEN 64u     /* reached by step 3's search (walkable tiles of the zone only) */
+#define OPEN_REACH 3    /* clearing depth beyond the one-tile margin */
+#define BLOCK_SIDE 4    /* clearing blocks */
+#define CLEARING_PERCENT 45
+
+static bool walkable(const rmg__grid *b, uint32_t t)
+{
+    uint16_t f = b->m->flags[t];
+    if (f & (RMG__T_WATER | RMG__T_ROCK))
+        return false;
+    return !(f & RMG__T_BLOCKED) || (f & (RMG__T_ENTRY | RMG__T_GUARD));
+}
+
+static bool needed(const rmg__grid *b, uint32_t t)
+{
+    return (b->m->flags[t] & (RMG__T_FREE | RMG__T_PASSAGE | RMG__T_ENTRY | RMG__T_GUARD)) || b->m->road[t];
+}
+
+/* Walkable land of the zone: MK_WALK, set on the zone's tiles while the zone is filled (one
+ * byte read where the searches would read the zone and the flags of every neighbour). */
+static bool walk_in_zone(const rmg__grid *b, uint32_t t)
+{
+    return (b->mark[t] & MK_WALK) != 0;
+}
+
+static bool kept_walk_in_zone(const rmg__grid *b, uint32_t t)
+{
+    return (b->mark[t] & (MK_KEEP | MK_WALK)) == (MK_KEEP | MK_WALK);
+}
+
+/* Floods MK_MAIN over kept walkable tiles from `from`. The main area is always closed (every
+ * kept walkable neighbour of a main tile is main), so the flood only needs to cross tiles not
+ * yet main: the result is the same as flooding the whole network again, at the cost of the
+ * newly joined part only. The new main tiles are left in b->queue; returns how many. */
+static size_t flood_main(rmg__grid *b, uint32_t from)
+{
+    size_t head = 0, tail = 0;
+    b->mark[from] |= MK_MAIN;
+    b->queue[tail++] = from;
+    while (head < tail) {
+        uint32_t t = b->queue[head++], nb[8];
+        int n_nb = rmg__grid_nbrs(b, t, nb);
+        for (int d = 0; d < n_nb; d++) {
+            uint32_t u = nb[d];
+            if ((b->mark[u] & (MK_MAIN | MK_KEEP | MK_WALK)) != (MK_KEEP | MK_WALK))
+                continue;
+            b->mark[u] |= MK_MAIN;
+            b->queue[tail++] = u;
+        }
+    }
+    return tail;
+}
+
+/* user: the count of kept walkable tiles not yet main, which a newly kept path tile joins. */
+static void keep_path_tile(rmg__grid *b, uint32_t t, void *user)
+{
+    if ((b->mark[t] & (MK_KEEP | MK_WALK | MK_MAIN)) == MK_WALK)
+        ++*(size_t *)user;
+    b->mark[t] |= MK_KEEP;
+}
+
+/* The zone's main area: its main town's entry, else its first town's, else the free tile
+ * nearest to its centre. */
+static uint32_t zone_root(const rmg__grid *b, const rmg__map_zone *z)
+{
+    uint32_t town = z->main_town ? z->main_town : (z->towns.count ? z->towns.items[0] : 0);
+    if (town && town <= b->m->objects.count) {
+        const rmg__map_object *o = &b->m->objects.items[town - 1];
+        rmg__grid_shape sh = {o->block, o->visit, 1};
+        uint32_t v = rmg__grid_visit_tile(b, &sh, (uint32_t)rmg__tile(b->w, b->h, o->x, o->y, o->z));
+        if (walk_in_zone(b, v))
+            return v;
+    }
+    uint32_t centre = rmg__grid_zone_centre(b, z->id);
+    for (int r = 0; r < RMG__MAX(b->w, b->h); r++) {
+        int cx = rmg__grid_x(b, centre), cy = rmg__grid_y(b, centre);
+        for (int y = cy - r; y <= cy + r; y++)
+            for (int x = cx - r; x <= cx + r; x++) {
+                if (x < 0 || y < 0 || x >= b->w || y >= b->h || (RMG__MAX(abs(x - cx), abs(y - cy)) != r))
+                    continue;
+                uint32_t t = (uint32_t)rmg__tile(b->w, b->h, x, y, z->level);
+                if (kept_walk_in_zone(b, t))
+                    return t;
+            }
+    }
+    return UINT32_MAX;
+}
+
+/* Tiles kept only for looks: parts of a wide opening off its crossing, road tiles. They may be
+ * filled when walled off; entries, guards, skeleton and crossing tiles may not. */
+static bool optional(const rmg__grid *b, uint32_t t)
+{
+    return !(b->m->flags[t] & (RMG__T_ENTRY | RMG__T_GUARD | RMG__T_FREE));
+}
+
+/* Step 2 keeps a distance field to the main area (b->dist, b->prev) in a queue of (distance,
+ * tile) entries, popped in that order, with lazy deletion. When the search meets a kept tile
+ * outside the main area, the shortest path to it is kept, its part of the network becomes main,
+ * and the new main tiles enter the queue at distance 0: distances only ever decrease, so the
+ * field stays exactly the distance to the current main area without restarting the search (one
+ * search for the zone instead of one per joined part). */
+
+/* Makes the part of the network around `from` main and puts its tiles in the queue as sources;
+ * *apart (kept walkable tiles not main) loses them. */
+static bool join_part(rmg__grid *b, uint32_t from, rmg__grid_levels *q, size_t *apart)
+{
+    size_t n = flood_main(b, from);
+    *apart -= n;
+    for (size_t i = 0; i < n; i++) {
+        uint32_t t = b->queue[i];
+        b->dist[t] = 0;
+        b->prev[t] = 0;
+        if (!rmg__grid_levels_push(b->ctx, q, 0, t))
+            return false;
+    }
+    return true;
+}
+
+/* Drops the kept tiles no path reached; returns how many of them were needed. */
+static size_t drop_unjoined(rmg__grid *b, const uint32_t *tiles, size_t n, uint32_t *first_lost)
+{
+    size_t unjoined = 0;
+    for (size_t i = 0; i < n; i++)
+        if (kept_walk_in_zone(b, tiles[i]) && !(b->mark[tiles[i]] & MK_MAIN)) {
+            b->mark[tiles[i]] = (uint8_t)((b->mark[tiles[i]] & ~MK_KEEP) | MK_DROP);
+            if (optional(b, tiles[i])) {
+                b->m->road[tiles[i]] = 0;
+                continue;
+            }
+            if (!unjoined++)
+                *first_lost = tiles[i];
+        }
+    return unjoined;
+}
+
+/* Step 2: joins every kept tile to the main area. Returns how many could not be joined in
+ * *unjoined. */
+static rmg_status join_kept(rmg__grid *b, const uint32_t *tiles, size_t n, uint32_t root, rmg__grid_levels *q,
+                            size_t *unjoined, uint32_t *first_lost)
+{
+    size_t apart = 0; /* kept walkable tiles not main yet */
+    for (size_t i = 0; i < n; i++) {
+        b->dist[tiles[i]] = UINT32_MAX;
+        apart += kept_walk_in_zone(b, tiles[i]);
+    }
+    rmg__grid_levels_clear(q);
+    if (!join_part(b, root, q, &apart))
+        return rmg__error_nomem(b->ctx);
+    uint32_t t;
+    size_t level;
+    /* b->queue is free between two joins (flood_main's list is queued at once): it is the
+     * scratch of the bucket sort. Once every kept tile is main, the rest of the search could only
+     * lower distances no one reads: it stops there. */
+    while (apart > 0 && rmg__grid_levels_pop(q, b->queue, &level, &t)) {
+        uint32_t d = (uint32_t)level, nb[8];
+        if (d != b->dist[t])
+            continue; /* stale: a shorter distance was found after this entry */
+        int n_nb = rmg__grid_nbrs(b, t, nb);
+        for (int k = 0; k < n_nb; k++) {
+            uint32_t u = nb[k];
+            if ((b->mark[u] & (MK_MAIN | MK_WALK)) != MK_WALK || d + 1 >= b->dist[u])
+                continue;
+            b->dist[u] = d + 1;
+            b->prev[u] = t + 1;
+            if (b->mark[u] & MK_KEEP) {
+                rmg__grid_trace(b, u, keep_path_tile, &apart);
+                if (!join_part(b, u, q, &apart))
+                    return rmg__error_nomem(b->ctx);
+                if (apart == 0)
+                    break;
+            } else if (!rmg__grid_levels_push(b->ctx, q, d + 1, u)) {
+                return rmg__error_nomem(b->ctx);
+            }
+        }
+    }
+    *unjoined = apart ? drop_unjoined(b, tiles, n, first_lost) : 0; /* apart: what it would drop */
+    return RMG_OK;
+}
+
+/* The clearing block of tile t. */
+static int clearing_block(const rmg__grid *b, uint32_t t, int bw)
+{
+    int x, y, z;
+    rmg__grid_xyz(b, t, &x, &y, &z);
+    return (y / BLOCK_SIDE) * bw + x / BLOCK_SIDE;
+}
+
+/* Step 3: open margins and clearings, grown outwards from the main area in BFS order so every
+ * open tile touches one nearer to the network. */
+static void open_space(rmg__grid *b, const uint32_t *tiles, size_t n, const uint8_t *clear_blocks, int bw)
+{
+    size_t head = 0, tail = 0;
+    for (size_t i = 0; i < n; i++)
+        if (b->mark[tiles[i]] & MK_MAIN) {
+            b->mark[tiles[i]] |= MK_OPEN | MK_SEEN;
+            b->dist[tiles[i]] = 0;
+            b->queue[tail++] = tiles[i];
+        }
+    while (head < tail) {
+        uint32_t t = b->queue[head++], nb[8];
+        int n_nb = rmg__grid_nbrs(b, t, nb);
+        for (int d = 0; d < n_nb; d++) {
+            uint32_t u = nb[d];
+            if ((b->mark[u] & (MK_SEEN | MK_WALK)) != MK_WALK)
+                continue; /* seen, or not walkable land of the zone */
+            b->mark[u] |= MK_SEEN;
+            uint32_t du = b->dist[t] + 1;
+            if (du > 1 && !(du <= 1 + OPEN_REACH && clear_blocks[clearing_block(b, u, bw)]))
+                continue;
+            b->dist[u] = du;
+            b->mark[u] |= MK_OPEN;
+            b->queue[tail++] = u;
+        }
+    }
+}
+
+/* ---- step 5: obstacle objects -------------------------------------------------------------- */
+
+typedef struct obstacle_defs {
+    const rmg__object_def **defs;  /* content obstacles, biggest footprint first */
+    size_t n;
+    const rmg__object_def **fit;   /* scratch (n): those of one terrain, same order */
+} obstacle_defs;
+
+static int popcount48(uint64_t m)
+{
+    int n = 0;
+    for (; m; m &= m - 1)
+        n++;
+    return n;
+}
+
+static rmg_status collect_obstacle_defs(rmg__grid *b, obstacle_defs *od)
+{
+    const struct rmg_content *c = b->g->content;
+    od->defs = od->fit = NULL;
+    od->n = 0;
+    if (!c || !c->map_objects)
+        return RMG_OK;
+    od->defs = rmg__malloc(b->ctx, (c->n_map_objects ? c->n_map_objects : 1) * sizeof *od->defs);
+    od->fit = rmg__malloc(b->ctx, (c->n_map_objects ? c->n_map_objects : 1) * sizeof *od->fit);
+    if (!od->defs || !od->fit)
+        return rmg__error_nomem(b->ctx);
+    for (size_t i = 0; i < c->n_map_objects; i++) {
+        const rmg__object_def *d = &c->map_objects[i];
+        if (d->family && !strcmp(d->family, "obstacle") && d->footprint.block && !d->footprint.visit)
+            od->defs[od->n++] = d;
+    }
+    /* Insertion sort by footprint size, biggest first (stable: content order breaks ties). */
+    for (size_t i = 1; i < od->n; i++) {
+        const rmg__object_def *d = od->defs[i];
+        size_t j = i;
+        while (j > 0 && popcount48(od->defs[j - 1]->footprint.block) < popcount48(d->footprint.block)) {
+            od->defs[j] = od->defs[j - 1];
+            j--;
+        }
+        od->defs[j] = d;
+    }
+    return RMG_OK;
+}
+
+/* A tile an obstacle object may cover: filled or sealed land of the zone, no object yet. */
+static bool coverable_tile(const rmg__grid *b, int zone, size_t t)
+{
+    uint16_t f = b->m->flags[t];
+    bool sealed = (f & RMG__T_BORDER) && (f & RMG__T_BLOCKED) && !(f & RMG__T_PASSAGE);
+    /* The flags first: they decide most tiles without reading the zone and object arrays. */
+    return ((f & RMG__T_OBSTACLE) || sealed) && !(f & (RMG__T_WATER | RMG__T_ROCK)) && b->m->tile_zone[t] == zone &&
+           !b->m->tile_object[t];
+}
+
+static bool coverable(const rmg__grid *b, int zone, int x, int y, int z)
+{
+    return x >= 0 && y >= 0 && x < b->w && y < b->h && coverable_tile(b, zone, rmg__tile(b->w, b->h, x, y, z));
+}
+
+/* Whether an obstacle with footprint `block` fits at anchor: every tile coverable. */
+static bool obstacle_fits(const rmg__grid *b, uint64_t block, uint32_t anchor, int zone)
+{
+    int ax = rmg__grid_x(b, anchor), ay = rmg__grid_y(b, anchor), z = rmg__grid_z(b, anchor);
+    for (uint64_t rest = block & RMG__GRID_FOOT_BITS; rest; rest &= rest - 1) {
+        int bit = rmg__grid_low_bit(rest);
+        if (!coverable(b, zone, ax - (7 - bit % 8), ay - (5 - bit / 8), z))
+            return false;
+    }
+    return true;
+}
+
+/* The same test on the zone being filled, through MK_COVER (coverable() of its tiles, kept up
+ * to date as objects land): one byte per footprint tile instead of three arrays. */
+static bool obstacle_fits_zone(const rmg__grid *b, uint64_t block, uint32_t anchor, int ax, int ay)
+{
+    for (uint64_t rest = block & RMG__GRID_FOOT_BITS; rest; rest &= rest - 1) {
+        int bit = rmg__grid_low_bit(rest), dx = 7 - bit % 8, dy = 5 - bit / 8;
+        if (ax < dx || ay < dy)
+            return false; /* off the map (footprints extend up and left of the anchor only) */
+        if (!(b->mark[anchor - (uint32_t)dy * (uint32_t)b->w - (uint32_t)dx] & MK_COVER))
+            return false;
+    }
+    return true;
+}
+
+static void uncover(rmg__grid *b, uint64_t block, uint32_t anchor)
+{
+    for (uint64_t rest = block & RMG__GRID_FOOT_BITS; rest; rest &= rest - 1) {
+        int bit = rmg__grid_low_bit(rest);
+        b->mark[anchor - (uint32_t)(5 - bit / 8) * (uint32_t)b->w - (uint32_t)(7 - bit % 8)] &= (uint8_t)~MK_COVER;
+    }
+}
+
+static rmg_status obstacle_objects(rmg__grid *b, const rmg__map_zone *z, uint32_t *tiles, size_t n,
+                                   const obstacle_defs *od, rmg_rng *rng)
+{
+    if (!od->n)
+        return RMG_OK;
+    rmg_rng_shuffle(rng, tiles, n, sizeof *tiles);
+    /* The obstacles the zone's terrain allows, picked once for the zone rather than per tile. */
+    uint32_t terrain_bit = z->terrain >= 0 && z->terrain < 32 ? 1u << z->terrain : 0;
+    size_t n_fit = 0;
+    for (size_t k = 0; k < od->n; k++)
+        if (!od->defs[k]->terrains || (od->defs[k]->terrains & terrain_bit))
+            od->fit[n_fit++] = od->defs[k];
+    for (size_t i = 0; i < n; i++) {
+        uint32_t t = tiles[i];
+        if (!(b->mark[t] & MK_COVER))
+            continue;
+        int x, y, level;
+        rmg__grid_xyz(b, t, &x, &y, &level);
+        for (size_t k = 0; k < n_fit; k++) {
+            const rmg__object_def *d = od->fit[k];
+            if (!obstacle_fits_zone(b, d->footprint.block, t, x, y))
+                continue;
+            rmg__map_object *o = rmg__map_add_object(b->m, d->key, RMG_OBJECT_OBSTACLE, x, y, z->level);
+            if (!o)
+                return RMG_ERR_NOMEM;
+            o->block = d->footprint.block;
+            o->zone = z->id;
+            rmg__map_stamp_object(b->m, o);
+            uncover(b, d->footprint.block, t); /* its tiles now hold an object */
+            break;
+        }
+    }
+    return RMG_OK;
+}
+
+/* Which blocks of the zone's bounding box hold clearings: drawn for the box only, so a zone
+ * costs its own size rather than the map's. */
+static void draw_clearings(const rmg__grid *b, const uint32_t *tiles, size_t n, rmg_rng *rng, uint8_t *clear_blocks,
+                           int bw)
+{
+    int x0 = b->w, y0 = b->h, x1 = -1, y1 = -1, y = 0;
+    uint32_t row_start = 1, row_end = 0; /* the row of the last tile (divided once per row) */
+    for (size_t i = 0; i < n; i++) {
+        uint32_t t = tiles[i];
+        if (t < row_start || t >= row_end) {
+            int rx, z;
+            rmg__grid_xyz(b, t, &rx, &y, &z);
+            row_start = t - (uint32_t)rx;
+            row_end = row_start + (uint32_t)b->w;
+        }
+        int x = (int)(t - row_start);
+        x0 = RMG__MIN(x0, x);
+        x1 = RMG__MAX(x1, x);
+        y0 = RMG__MIN(y0, y);
+        y1 = RMG__MAX(y1, y);
+    }
+    for (int by = y0 / BLOCK_SIDE; by <= y1 / BLOCK_SIDE; by++)
+        for (int bx = x0 / BLOCK_SIDE; bx <= x1 / BLOCK_SIDE; bx++)
+            clear_blocks[by * bw + bx] = rmg_rng_below(rng, 100) < CLEARING_PERCENT;
+}
+
+static rmg_status fill_zone(rmg__grid *b, const rmg__map_zone *z, uint32_t *tiles, size_t n, rmg__grid_levels *q,
+                            uint8_t *clear_blocks, int bw, const obstacle_defs *od)
+{
+    uint32_t root = zone_root(b, z);
+    if (root == UINT32_MAX)
+        return RMG_OK;
+    b->mark[root] |= MK_KEEP;
+    uint32_t lost = 0;
+    size_t unjoined = 0;
+    rmg_status st = join_kept(b, tiles, n, root, q, &unjoined, &lost);
+    if (st != RMG_OK)
+        return st;
+    rmg_rng rng;
+    rmg__gen_stream(b->g, "obstacles", (uint64_t)z->id, &rng);
+    draw_clearings(b, tiles, n, &rng, clear_blocks, bw);
+    open_space(b, tiles, n, clear_blocks, bw);
+    /* Step 4, and which tiles obstacle objects may cover (a tile's own state decides both). */
+    for (size_t i = 0; i < n; i++) {
+        uint32_t t = tiles[i];
+        if ((b->mark[t] & (MK_WALK | MK_OPEN)) == MK_WALK &&
+            (!needed(b, t) || ((b->mark[t] & MK_DROP) && optional(b, t))))
+            b->m->flags[t] |= RMG__T_OBSTACLE | RMG__T_BLOCKED;
+        if (coverable_tile(b, z->id, t))
+            b->mark[t] |= MK_COVER;
+    }
+    st = obstacle_objects(b, z, tiles, n, od, &rng);
+    if (st != RMG_OK)
+        return st;
+    if (unjoined)
+        return rmg__map_warn(b->m,
+                             "zone %d (template zone %d): %zu needed tile(s) cannot be reached from the main area, "
+                             "first at %d,%d,%d (flags %#x)",
+                             z->id, z->tpl_id, unjoined, rmg__grid_x(b, lost), rmg__grid_y(b, lost), rmg__grid_z(b, lost),
+                             (unsigned)b->m->flags[lost]);
+    return RMG_OK;
+}
+
+static rmg_status obstacles_in_zone(rmg__grid *b, const rmg__map_zone *z, const rmg__grid_zone_index *zi, uint32_t *tiles,
+                                    rmg__grid_levels *q, uint8_t *clear_blocks, int bw, const obstacle_defs *od)
+{
+    size_t n = 0;
+    for (uint32_t i = zi->start[z->id]; i < zi->start[z->id + 1]; i++) {
+        uint32_t t = zi->tiles[i];
+        tiles[n++] = t;
+        b->mark[t] = (uint8_t)((needed(b, t) ? MK_KEEP : 0) | (walkable(b, t) ? MK_WALK : 0));
+    }
+    rmg_status st = fill_zone(b, z, tiles, n, q, clear_blocks, bw, od);
+    /* MK_WALK, MK_COVER and MK_SEEN stand for "of this zone": none may stay for the next zone's
+     * searches. */
+    for (size_t i = 0; i < n; i++)
+        b->mark[tiles[i]] &= (uint8_t)~(MK_WALK | MK_COVER | MK_SEEN);
+    return st;
+}
+
+/* Wide openings lose the tiles step 2 filled (walled-off remnants): a connection's tiles are
+ * the ones a hero can actually cross. */
+static void prune_wide_openings(struct rmg_map *m)
+{
+    for (size_t i = 0; i < m->conns.count; i++) {
+        rmg__map_connection *c = &m->conns.items[i];
+        if (c->realized != RMG_REALIZED_WIDE)
+            continue;
+        size_t kept = 0;
+        for (size_t k = 0; k < c->tiles.count; k++) {
+            uint32_t t = c->tiles.items[k];
+            if (!(m->flags[t] & RMG__T_BLOCKED) || (m->flags[t] & (RMG__T_ENTRY | RMG__T_GUARD)))
+                c->tiles.items[kept++] = t;
+        }
+        c->tiles.count = kept;
+    }
+}
+
+/* WAT-03: in a mirror pack the underground is the surface's copy tile for tile, so obstacles
+ * are drawn on the surface zones only and copied below: the filled tiles, the obstacle objects
+ * the obstacles stage added (from object index `first`) and the roads it dropped. */
+static bool mirror_map(const rmg__grid *b)
+{
+    return b->g->pack && b->g->pack->mirror && b->levels == 2;
+}
+
+static rmg_status copy_obstacles_below(rmg__grid *b, size_t first)
+{
+    struct rmg_map *m = b->m;
+    uint32_t plane = (uint32_t)b->w * (uint32_t)b->h;
+    for (uint32_t t = 0; t < plane; t++) {
+        uint32_t u = t + plane;
+        if (!rmg__grid_land_zone(b, m->tile_zone[u]))
+            continue;
+        if ((m->flags[t] & RMG__T_OBSTACLE) && walkable(b, u) && !(m->flags[u] & (RMG__T_ENTRY | RMG__T_GUARD)))
+            m->flags[u] |= RMG__T_OBSTACLE | RMG__T_BLOCKED;
+        m->road[u] = walkable(b, u) ? m->road[t] : 0;
+    }
+    size_t n = m->objects.count;
+    for (size_t i = first; i < n; i++) {
+        rmg__map_object o = m->objects.items[i]; /* by value: the array may move */
+        uint32_t below = (uint32_t)rmg__tile(b->w, b->h, o.x, o.y, 1);
+        int zone = m->tile_zone[below];
+        if (o.kind != RMG_OBJECT_OBSTACLE || o.z != 0 || !obstacle_fits(b, o.block, below, zone))
+            continue;
+        rmg__map_object *c = rmg__map_add_object(m, o.key, RMG_OBJECT_OBSTACLE, o.x, o.y, 1);
+        if (!c)
+            return rmg__error_nomem(b->ctx);
+        c->block = o.block;
+        c->zone = zone;
+        rmg__map_stamp_object(m, c);
+    }
+    return RMG_OK;
+}
+
+rmg_status rmg__finish_obstacles(rmg__gen *g)
+{
+    if (!g || !g->map)
+        return rmg__error_set(g ? g->ctx : NULL, RMG_ERR_INVALID_ARG, "obstacles: no map");
+    rmg__grid b;
+    rmg_status st = rmg__grid_init(&b, g);
+    if (st != RMG_OK)
+        return st;
+    int bw = (b.w + BLOCK_SIDE - 1) / BLOCK_SIDE, bh = (b.h + BLOCK_SIDE - 1) / BLOCK_SIDE;
+    uint32_t *tiles = rmg__malloc(b.ctx, (size_t)b.n * sizeof *tiles);
+    rmg__grid_levels levels;
+    memset(&levels, 0, sizeof levels);
+    uint8_t *clear_blocks = rmg__malloc(b.ctx, (size_t)bw * (size_t)bh);
+    obstacle_defs od = {NULL, 0, NULL};
+    rmg__grid_zone_index zi = {NULL, NULL};
+    if (!tiles || !clear_blocks)
+        st = rmg__error_nomem(b.ctx);
+    else
+        st = collect_obstacle_defs(&b, &od);
+    if (st == RMG_OK)
+        st = rmg__grid_index_zones(&b, &zi);
+    bool mirror = mirror_map(&b);
+    size_t first_object = g->map->objects.count;
+    for (size_t i = 0; i < g->map->zones.count && st == RMG_OK; i++) {
+        const rmg__map_zone *z = &g->map->zones.items[i];
+        if (rmg__grid_land_zone(&b, z->id) && !(mirror && z->level > 0))
+            st = obstacles_in_zone(&b, z, &zi, tiles, &levels, clear_blocks, bw, &od);
+    }
+    if (st == RMG_OK && mirror)
+        st = copy_obstacles_below(&b, first_object);
+    if (st == RMG_OK)
+        prune_wide_openings(g->map);
+    rmg__grid_zone_index_free(&b, &zi);
+    rmg__free(b.ctx, tiles);
+    rmg__grid_levels_free(b.ctx, &levels);
+    rmg__free(b.ctx, clear_blocks);
+    rmg__free(b.ctx, (void *)od.defs);
+    rmg__free(b.ctx, (void *)od.fit);
+    rmg__grid_free(&b);
+    return st;
+}
