@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Installs the Debian packages librmg needs to build and test, when they are missing.
 set -euo pipefail
-pkgs=(build-essential cmake pkg-config libyaml-dev libxxhash-dev libpng-dev libcmocka-dev
+pkgs=(build-essential cmake pkg-config libyaml-dev libxxhash-dev libpng-dev zlib1g-dev libcmocka-dev
       python3 python3-pytest python3-jsonschema python3-numpy python3-pip)
 if [ "${1:-}" = "--test" ]; then
   pkgs+=(clang libclang-rt-14-dev)
