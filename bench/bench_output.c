@@ -2,9 +2,7 @@
 #include <stdio.h>
 
 #include "bench.h"
-
-static const char *const stage_names[RMG_STAGE_COUNT] = {"select", "solve", "place", "build",
-                                                         "objects", "guard", "finish"};
+#include "map/map_internal.h" /* rmg__stage_name */
 
 static double per_second(double ms)
 {
@@ -39,7 +37,7 @@ void bench_print_row(FILE *out, const bench_result *r)
             tiles > 0 ? r->cpu_med * 1e6 / tiles : 0);
     fprintf(out, "%-14s   stages ms:", "");
     for (int s = 1; s < RMG_STAGE_COUNT; s++)
-        fprintf(out, " %s %.1f", stage_names[s], r->stage_med[s]);
+        fprintf(out, " %s %.1f", rmg__stage_name((rmg_stage_id)s), r->stage_med[s]);
     fprintf(out, "  (fingerprint on request %.1f)", r->fingerprint_med);
     fprintf(out, "  attempts %.2f  template '%s'%s%s\n", r->attempts_mean, r->template_name, r->note[0] ? "  note: " : "",
             r->note);
@@ -78,7 +76,7 @@ static void json_row(FILE *f, const bench_result *r)
     fprintf(f, "     \"cpu_ms\": {\"median\": %.3f, \"min\": %.3f, \"max\": %.3f},\n", r->cpu_med, r->cpu_min, r->cpu_max);
     fprintf(f, "     \"stage_ms_median\": {");
     for (int s = 0; s < RMG_STAGE_COUNT; s++)
-        fprintf(f, "%s\"%s\": %.3f", s ? ", " : "", stage_names[s], r->stage_med[s]);
+        fprintf(f, "%s\"%s\": %.3f", s ? ", " : "", rmg__stage_name((rmg_stage_id)s), r->stage_med[s]);
     fprintf(f, "},\n     \"fingerprint_ms_median\": %.3f, \"fingerprint_note\": \"computed on the first request, "
                "not part of rmg_generate\"", r->fingerprint_med);
     double tiles = tiles_of(r);

@@ -292,7 +292,7 @@ static bool is_guard_tile(const rmg_map *m, size_t t)
 static bool enter_free(const fill *f, size_t to)
 {
     const rmg_map *m = f->m;
-    return m->tile_zone[to] == f->zone && (rmg__map_tile_passable(m, to) || is_guard_tile(m, to));
+    return m->tile_zone[to] == f->zone && (rmg__map_tile_walkable(m, to) || is_guard_tile(m, to));
 }
 
 static bool enter_same_zone(const fill *f, size_t to)
@@ -327,7 +327,7 @@ static void label_regions(const rmg_map *m, scratch *s, int dirs, bool (*enter)(
 
 static bool walkable_start(const rmg_map *m, size_t t)
 {
-    return rmg__map_tile_passable(m, t) || is_guard_tile(m, t);
+    return rmg__map_tile_walkable(m, t) || is_guard_tile(m, t);
 }
 
 /* ---- issue 6: zone shares, ground links, whole zones ------------------------------------------- */

@@ -11,15 +11,16 @@ embedded YAML still agrees with the tables). Python 3 standard library only.
 Variants: every entity is HotA content; `hota: true` marks entities that do not exist in
 the SoD ruleset, and a `sod: {...}` mapping overrides fields for the SoD ruleset.
 
-Footprints (block/visit masks) come from object-templates.tsv. For each object the script
-picks ONE template of the object's H3M class/subclass:
+Footprints (block/visit masks) come from object-templates.tsv and object-templates-hota17.tsv
+(HotA 1.7; its 1.8 rows are left out). For each object the script picks ONE template of the
+object's H3M class/subclass:
   1. templates of the SoD editions (roe/ab/sod) first for SoD objects, HotA templates for
      HotA-only objects (in file order);
   2. among those, the template whose allowed-terrain mask covers most of the object's own
      allowed terrains (so land objects get a land template, water objects a water one);
   3. ties: the first in file order.
-Objects without any template in the tables get a documented fallback footprint (see
-FALLBACK_FOOTPRINTS).
+An object without any template in the tables would get the fallback footprint GENERIC_FALLBACK
+(none has since the HotA 1.7 table joined).
 """
 
 import csv
@@ -54,13 +55,8 @@ ALL_SCHOOLS = 15
 
 # Objects the tables have no template for: (rows from top, right-aligned; see FOOTPRINT
 # notation in content/objects.yaml). Chosen as the common shape of comparable objects.
-FALLBACK_FOOTPRINTS = {
-    # HotA 1.7 airship yard: not in the 2018 template list; a shipyard-sized 3x2 block with
-    # its entry in the bottom row middle, like the shipyard.
-    "airship_yard": ["###", "#V#"],
-}
-# Any other object without a template (HotA 1.6+ objects and Factory dwellings are missing
-# from the 2018 template list): a 2x2 block entered at its anchor tile.
+# An object without a template (none since the HotA 1.7 table, object-templates-hota17.tsv,
+# joined the 2018 list): a 2x2 block entered at its anchor tile.
 GENERIC_FALLBACK = ["##", "#V"]
 
 
@@ -184,6 +180,16 @@ def bits_to_terrains(mask):
     return [TERRAIN_BY_ID[i] for i in range(12) if mask & (1 << i)]
 
 
+# Editions of the template tables: the SoD ones (object-templates.tsv roe/ab/sod) exist in every
+# game; the rest are HotA's (object-templates.tsv hota = the 2018 list, object-templates-hota17.tsv
+# hota170/hota173/hota180 = HotA 1.7.0, 1.7.3, 1.8.0).
+SOD_EDITIONS = {"roe", "ab", "sod"}
+
+
+def sod_edition(t):
+    return t["edition"] in SOD_EDITIONS
+
+
 class Templates:
     def __init__(self, rows):
         self.rows = rows
@@ -192,11 +198,13 @@ class Templates:
             self.by_class.setdefault(int(t["class"]), []).append(t)
 
     def pick(self, cls, sub, want_mask, hota_only):
-        cands = [t for t in self.by_class.get(cls, []) if sub is None or int(t["subclass"]) == sub]
+        # HotA 1.8 rows (Bulwark, Trapper's Lodge) are left out: the HotA maps librmg writes are 1.7.
+        cands = [t for t in self.by_class.get(cls, []) if (sub is None or int(t["subclass"]) == sub)
+                 and t["edition"] != "hota180"]
         if not cands:
             return None
-        sod = [t for t in cands if t["edition"] != "hota"]
-        hota = [t for t in cands if t["edition"] == "hota"]
+        sod = [t for t in cands if sod_edition(t)]
+        hota = [t for t in cands if not sod_edition(t)]
         pool = (hota or sod) if hota_only else (sod or hota)
         land = terrain_bits("dirt,sand,grass,snow,swamp,rough,subterranean,lava,highlands,wasteland")
         want = want_mask if want_mask else land
@@ -211,14 +219,14 @@ class Templates:
 def emit_object(out, key, fields, template):
     """One object row; a comment marks footprints that are fallbacks, not from a template."""
     if template is None:
-        shape = "3x2 like the shipyard" if key in FALLBACK_FOOTPRINTS else "2x2 entered at its anchor"
-        out.append(f"  # no template for this class/subclass in object-templates.tsv: fallback footprint ({shape})")
+        out.append("  # no template for this class/subclass in the template tables: fallback footprint (2x2 entered "
+                   "at its anchor)")
     out.append(f"  {key}: " + flow(fields))
 
 
 def footprint_fields(t, fallback_key, anchors):
     if t is None:
-        rows = FALLBACK_FOOTPRINTS.get(fallback_key, GENERIC_FALLBACK)
+        rows = GENERIC_FALLBACK
         return [("footprint", "[" + ", ".join('"' + r + '"' for r in rows) + "]")]
     block, visit = template_masks(t)
     rows = mask_rows(block, visit)
@@ -500,7 +508,7 @@ MAP_OBJECTS = [
     ("pandoras_box", 6, 0, "Pandora's Box", None),
     ("spell_scroll", 93, 0, "Spell Scroll", None),
     ("shipyard", 87, 0, "Shipyard", None),
-    ("airship_yard", 87, 1, "Airship Yard", "no template in the tables: fallback 3x2 footprint (see script)"),
+    ("airship_yard", 87, 1, "Airship Yard", None),
     ("artifact", 5, None, "Artifact", "subclass = artifact id"),
 ]
 
@@ -595,34 +603,39 @@ def gen_colours(out, templates, classes, anchors):
 
 OBSTACLE_CLASSES = set(range(114, 139)) | set(range(143, 212)) - {162, 163, 164}
 OBSTACLE_TERRAINS = ["dirt", "sand", "grass", "snow", "swamp", "rough", "subterranean", "lava", "water",
-                     "highlands"]
-PER_SIZE = 2  # per terrain: 2 large (>= 6 blocked tiles), 2 medium (3-5), 2 small (1-2)
+                     "highlands", "wasteland"]
+# Per terrain and size (blocked tiles): large >= 6, medium 3-5, two and one tile. Every land tile
+# a zone does not need is covered by an obstacle object (the game blocks only by terrain and
+# objects), so every terrain needs the small sizes that fill the last gaps.
+PER_SIZE = {"large": 8, "medium": 8, "two": 6, "one": 6}
+
+
+def obstacle_size(n):
+    return "large" if n >= 6 else "medium" if n >= 3 else "two" if n == 2 else "one"
 
 
 def gen_obstacles(out, templates, anchors):
-    """A few decorative obstacles per terrain, picked by size class in file order from the
-    templates whose editor menu lists the terrain (SoD editions first, HotA for highlands).
-    Wasteland has no obstacle templates in the tables (2018 list): the dirt obstacles are
-    also used there (listed with terrains dirt + wasteland)."""
+    """Decorative obstacles per terrain, picked by size class in file order from the templates
+    whose editor menu lists the terrain: SoD editions for the SoD terrains (they exist in both
+    games), HotA's for highlands and wasteland (HotA 1.7 tables)."""
     chosen = {}
     order = []
     for terr in OBSTACLE_TERRAINS:
         bit = 1 << TERRAIN_IDS[terr]
-        want_hota = terr == "highlands"
-        buckets = {"large": [], "medium": [], "small": []}
+        want_hota = terr in ("highlands", "wasteland")
+        buckets = {size: [] for size in PER_SIZE}
         for t in templates.rows:
-            if int(t["class"]) not in OBSTACLE_CLASSES or (t["edition"] == "hota") != want_hota:
+            if int(t["class"]) not in OBSTACLE_CLASSES or sod_edition(t) == want_hota or t["edition"] == "hota180":
                 continue
             if not terrain_bits(t["editor_group_terrains"]) & bit:
                 continue
             block, visit = template_masks(t)
             if visit or not block:
                 continue
-            n = bin(block).count("1")
-            size = "large" if n >= 6 else "medium" if n >= 3 else "small"
-            if len(buckets[size]) < PER_SIZE and all(x["def"] != t["def"] for x in buckets[size]):
+            size = obstacle_size(bin(block).count("1"))
+            if len(buckets[size]) < PER_SIZE[size] and all(x["def"].lower() != t["def"].lower() for x in buckets[size]):
                 buckets[size].append(t)
-        for size in ("large", "medium", "small"):
+        for size in PER_SIZE:
             for t in buckets[size]:
                 stem = t["def"].rsplit(".", 1)[0].lower()
                 key = f"obstacle_{stem}"
@@ -630,15 +643,13 @@ def gen_obstacles(out, templates, anchors):
                     chosen[key] = (t, set())
                     order.append(key)
                 chosen[key][1].add(terr)
-                if terr == "dirt":
-                    chosen[key][1].add("wasteland")
     for key in order:
         t, terrs = chosen[key]
         tl = [x for x in TERRAIN_IDS if x in terrs]
         f = [("name", q(t["class_name"])), ("family", "obstacle"), ("terrains", anchors.terrains(tl)),
              ("class", t["class"]), ("subclass", t["subclass"])]
         f += footprint_fields(t, key, anchors)
-        if t["edition"] == "hota":
+        if not sod_edition(t):
             f.append(("hota", "true"))
         emit_object(out, key, f, t)
 
@@ -647,7 +658,7 @@ def main():
     data = sys.argv[1] if len(sys.argv) > 1 else os.path.join(os.path.dirname(REPO), "shared", "data")
     outdir = sys.argv[2] if len(sys.argv) > 2 else os.path.join(REPO, "content")
     os.makedirs(outdir, exist_ok=True)
-    templates = Templates(read_tsv(data, "object-templates.tsv"))
+    templates = Templates(read_tsv(data, "object-templates.tsv") + read_tsv(data, "object-templates-hota17.tsv"))
     classes = read_tsv(data, "object-classes.tsv")
     creatures = read_tsv(data, "creatures.tsv")
     gen_ruleset(outdir)

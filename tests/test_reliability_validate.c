@@ -123,7 +123,7 @@ static void test_split_zone_fires(void **state)
     memcpy(saved, m->flags, m->n_tiles * sizeof *saved);
     size_t first = m->n_tiles, kept = 0;
     for (size_t t = 0; t < m->n_tiles; t++) {
-        if (m->tile_zone[t] != 1 || !(rmg__map_tile_passable(m, t) || (m->flags[t] & RMG__T_GUARD)))
+        if (m->tile_zone[t] != 1 || !(rmg__map_tile_walkable(m, t) || (m->flags[t] & RMG__T_GUARD)))
             continue;
         int x = (int)(t % (size_t)m->width), y = (int)(t / (size_t)m->width % (size_t)m->height);
         int fx = (int)(first % (size_t)m->width), fy = (int)(first / (size_t)m->width % (size_t)m->height);

@@ -125,7 +125,9 @@ RMG_API double rmg_map_stage_ms(const rmg_map *map, rmg_stage_id stage);
 typedef enum rmg_map_layer {
     RMG_LAYER_TERRAIN = 0,  /* uint8_t terrain id */
     RMG_LAYER_ZONE = 1,     /* uint16_t map zone id, 0 none */
-    RMG_LAYER_PASSABLE = 2, /* uint8_t 1 where a hero can stand or walk on land */
+    RMG_LAYER_PASSABLE = 2, /* uint8_t 1 where a hero can stand or walk on land, as the game
+                             * decides it: not water or rock, under no object's blocked mask
+                             * (an entry of a blocking object is blocked; since 0.4) */
     RMG_LAYER_ROAD = 3,     /* uint8_t 0 none, 1 dirt, 2 gravel, 3 cobblestone */
     RMG_LAYER_OBJECT = 4    /* uint32_t object id covering the tile, 0 none */
 } rmg_map_layer;

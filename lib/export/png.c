@@ -1,4 +1,4 @@
-/* PNG preview: levels side by side; terrain colours, obstacles shaded, zone borders, roads,
+/* PNG preview: levels side by side; terrain colours, tiles under obstacle objects shaded, zone borders, roads,
  * passages, objects and guards as distinct marks, towns in player colours. libpng allocates
  * through the context's allocator. */
 #include <png.h>
@@ -64,6 +64,13 @@ static rgb terrain_colour(const struct rmg_content *c, int id)
     return hex(id >= 0 && id < RMG_TERRAIN_COUNT ? fallback[id] : 0x000000);
 }
 
+static bool under_obstacle(const struct rmg_map *m, size_t t)
+{
+    uint32_t id = m->tile_object[t];
+    return id && id <= m->objects.count && m->objects.items[id - 1].kind == RMG_OBJECT_OBSTACLE &&
+           !rmg__map_tile_passable(m, t);
+}
+
 static void draw_terrain(canvas *cv, const struct rmg_map *m, const struct rmg_content *c)
 {
     for (int z = 0; z < m->levels; z++)
@@ -74,8 +81,8 @@ static void draw_terrain(canvas *cv, const struct rmg_map *m, const struct rmg_c
                 uint16_t f = m->flags[t];
                 if (f & RMG__T_ROCK)
                     col = hex(0x2a2a2a);
-                else if ((f & (RMG__T_BLOCKED | RMG__T_OBSTACLE)) && !(f & (RMG__T_OBJECT | RMG__T_WATER)))
-                    col = shade(col, 11, 20);
+                else if (under_obstacle(m, t))
+                    col = shade(col, 11, 20); /* as the game blocks: under an obstacle object */
                 if (f & RMG__T_PASSAGE)
                     col = hex(0xf4f0d0);
                 if (m->road[t])

@@ -10,10 +10,13 @@
  *      paths and clearings between obstacle masses rather than a maze.
  *   4. Every other walkable land tile of the zone becomes OBSTACLE|BLOCKED (including pockets no
  *      hero could reach, which would split the zone's free area).
- *   5. With game content loaded, the obstacle and sealed border tiles are covered with
- *      decorative obstacle objects of the zone's terrain (content map objects of family
- *      "obstacle"), biggest first at random spots, each lying wholly on such tiles. Tiles no
- *      object fits keep the OBSTACLE flag alone.
+ *   5. With game content loaded, every blocked land tile without an object (filled land, sealed
+ *      borders, the seals of guarded clusters) is covered with decorative obstacle objects of
+ *      the zone's terrain (content map objects of family "obstacle"), biggest first at random
+ *      spots, each lying wholly on such tiles; one-tile obstacles take what is left, so in the
+ *      game (where only terrain and objects block) the map blocks exactly where it was meant to.
+ *      A terrain the content has no one-tile obstacle for may leave tiles uncovered: the map
+ *      validation refuses such a map.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -31,6 +34,7 @@
 #define OPEN_REACH 3    /* clearing depth beyond the one-tile margin */
 #define BLOCK_SIDE 4    /* clearing blocks */
 #define CLEARING_PERCENT 45
+#define ANCHOR_BIT ((uint64_t)1 << 47)
 
 static bool walkable(const rmg__grid *b, uint32_t t)
 {
@@ -288,14 +292,15 @@ static rmg_status collect_obstacle_defs(rmg__grid *b, obstacle_defs *od)
     return RMG_OK;
 }
 
-/* A tile an obstacle object may cover: filled or sealed land of the zone, no object yet. */
+/* A tile an obstacle object may cover: blocked land of the zone without an object yet (filled
+ * land, a sealed border, the seal around a guarded cluster). In the game only terrain and
+ * objects block, so every such tile must end under an obstacle. */
 static bool coverable_tile(const rmg__grid *b, int zone, size_t t)
 {
     uint16_t f = b->m->flags[t];
-    bool sealed = (f & RMG__T_BORDER) && (f & RMG__T_BLOCKED) && !(f & RMG__T_PASSAGE);
     /* The flags first: they decide most tiles without reading the zone and object arrays. */
-    return ((f & RMG__T_OBSTACLE) || sealed) && !(f & (RMG__T_WATER | RMG__T_ROCK)) && b->m->tile_zone[t] == zone &&
-           !b->m->tile_object[t];
+    return (f & (RMG__T_BLOCKED | RMG__T_WATER | RMG__T_ROCK | RMG__T_PASSAGE)) == RMG__T_BLOCKED &&
+           b->m->tile_zone[t] == zone && !b->m->tile_object[t];
 }
 
 static bool coverable(const rmg__grid *b, int zone, int x, int y, int z)
@@ -366,7 +371,8 @@ static rmg_status obstacle_objects(rmg__grid *b, const rmg__map_zone *z, uint32_
             o->zone = z->id;
             rmg__map_stamp_object(b->m, o);
             uncover(b, d->footprint.block, t); /* its tiles now hold an object */
-            break;
+            if (!(b->mark[t] & MK_COVER))
+                break; /* else the footprint left its anchor free: the tile still needs one */
         }
     }
     return RMG_OK;
@@ -507,6 +513,46 @@ static rmg_status copy_obstacles_below(rmg__grid *b, size_t first)
     return RMG_OK;
 }
 
+/* A one-tile obstacle of each terrain (its only blocked tile the anchor), the first in content
+ * order; NULL where the content has none. */
+static void one_tile_obstacles(const obstacle_defs *od, const rmg__object_def *out[RMG_TERRAIN_COUNT])
+{
+    for (int terrain = 0; terrain < RMG_TERRAIN_COUNT; terrain++) {
+        out[terrain] = NULL;
+        for (size_t k = od->n; k-- > 0 && !out[terrain];) /* biggest first: the last are the smallest */
+            if (od->defs[k]->footprint.block == ANCHOR_BIT &&
+                (!od->defs[k]->terrains || (od->defs[k]->terrains & (1u << terrain))))
+                out[terrain] = od->defs[k];
+    }
+}
+
+/* What the zones' filling left blocked without an object (a mirror copy where the surface's
+ * obstacle did not fit below, a tile a stage plugin blocked) gets a one-tile obstacle. */
+static rmg_status cover_leftovers(rmg__grid *b, const obstacle_defs *od)
+{
+    const rmg__object_def *single[RMG_TERRAIN_COUNT];
+    one_tile_obstacles(od, single);
+    struct rmg_map *m = b->m;
+    for (uint32_t t = 0; t < b->n; t++) {
+        int zone = m->tile_zone[t];
+        if (!zone || !rmg__grid_land_zone(b, zone) || !coverable_tile(b, zone, t))
+            continue;
+        const rmg__map_zone *z = &m->zones.items[zone - 1];
+        const rmg__object_def *d = z->terrain >= 0 && z->terrain < RMG_TERRAIN_COUNT ? single[z->terrain] : NULL;
+        if (!d)
+            continue;
+        int x, y, level;
+        rmg__grid_xyz(b, t, &x, &y, &level);
+        rmg__map_object *o = rmg__map_add_object(m, d->key, RMG_OBJECT_OBSTACLE, x, y, level);
+        if (!o)
+            return rmg__error_nomem(b->ctx);
+        o->block = d->footprint.block;
+        o->zone = zone;
+        rmg__map_stamp_object(m, o);
+    }
+    return RMG_OK;
+}
+
 rmg_status rmg__finish_obstacles(rmg__gen *g)
 {
     if (!g || !g->map)
@@ -537,6 +583,8 @@ rmg_status rmg__finish_obstacles(rmg__gen *g)
     }
     if (st == RMG_OK && mirror)
         st = copy_obstacles_below(&b, first_object);
+    if (st == RMG_OK)
+        st = cover_leftovers(&b, &od);
     if (st == RMG_OK)
         prune_wide_openings(g->map);
     rmg__grid_zone_index_free(&b, &zi);

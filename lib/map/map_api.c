@@ -77,7 +77,7 @@ double rmg_map_stage_ms(const rmg_map *map, rmg_stage_id stage)
 
 /* ---- tiles ------------------------------------------------------------------------------ */
 
-bool rmg__map_tile_passable(const struct rmg_map *m, size_t t)
+bool rmg__map_tile_walkable(const struct rmg_map *m, size_t t)
 {
     uint16_t f = m->flags[t];
     if (f & (RMG__T_WATER | RMG__T_ROCK))
@@ -85,6 +85,22 @@ bool rmg__map_tile_passable(const struct rmg_map *m, size_t t)
     if (f & RMG__T_ENTRY)
         return true;
     return !(f & RMG__T_BLOCKED);
+}
+
+bool rmg__map_object_blocks(const struct rmg_map *m, const rmg__map_object *o, size_t t)
+{
+    size_t plane = (size_t)m->width * (size_t)m->height;
+    int x = (int)(t % plane % (size_t)m->width), y = (int)(t % plane / (size_t)m->width);
+    int dx = o->x - x, dy = o->y - y;
+    return dx >= 0 && dx < 8 && dy >= 0 && dy < 6 && (o->block >> ((5 - dy) * 8 + (7 - dx)) & 1u);
+}
+
+bool rmg__map_tile_passable(const struct rmg_map *m, size_t t)
+{
+    if (m->flags[t] & (RMG__T_WATER | RMG__T_ROCK))
+        return false;
+    uint32_t id = m->tile_object[t];
+    return !id || id > m->objects.count || !rmg__map_object_blocks(m, &m->objects.items[id - 1], t);
 }
 
 static size_t layer_elem(rmg_map_layer layer)

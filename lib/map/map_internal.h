@@ -264,8 +264,15 @@ void rmg__json_string(rmg__buf *b, const char *s);
 /* Map validation run before a map is handed out (validate.c): the error names the stage
  * responsible for the first broken rule, so the driver can retry it. */
 rmg_status rmg__map_validate_internal(const struct rmg_map *m, rmg_context *ctx);
-/* True where a hero can stand or walk on land: not blocked (entries count as passable). */
+/* True where a hero can stand or walk on land as the game decides it: the terrain is walkable
+ * (not water, not rock) and no object's blocked mask covers the tile (an object's entry is
+ * blocked unless its template leaves it passable). The passable layer of every export. */
 bool rmg__map_tile_passable(const struct rmg_map *m, size_t t);
+/* Whether object o's blocked mask covers tile t. */
+bool rmg__map_object_blocks(const struct rmg_map *m, const rmg__map_object *o, size_t t);
+/* The stages' and the validator's notion: land a hero walks on or visits (not flagged blocked,
+ * or an object's entry). */
+bool rmg__map_tile_walkable(const struct rmg_map *m, size_t t);
 /* ---- colours (map_colors.c) --------------------------------------------------------------- */
 
 typedef struct rmg__teleport_color {

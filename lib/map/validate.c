@@ -12,7 +12,9 @@
  *  - per-map object counts stay within the content's fixed caps (OBJ-07), groups within
  *    RMG__TRS_MAX_OBJECTS objects;
  *  - every real connection is realized, or unrealized with a reason; a realized one has its
- *    passage tiles or its teleport objects.
+ *    passage tiles or its teleport objects;
+ *  - the map blocks as the game does: every blocked land tile lies under an object's blocked
+ *    mask (in the game only terrain and objects block; a flag alone would be open ground).
  * Violations are collected as text lines. Each check is a rule with the stage responsible for
  * it: the driver retries that stage (lib/driver/generate.c), so a guard reachable around is the
  * objects stage's to mend, an unrealized connection the connect stage's.
@@ -34,6 +36,7 @@ typedef enum rule {
     RULE_TERRAIN,
     RULE_CAP,
     RULE_CONNECTION,
+    RULE_GAME_BLOCKED,
 } rule;
 
 static const struct {
@@ -48,12 +51,13 @@ static const struct {
     [RULE_TERRAIN] = {"an object stands on a terrain it allows (OBJ-08)", RMG_STAGE_OBJECTS},
     [RULE_CAP] = {"object counts within their fixed caps (OBJ-07)", RMG_STAGE_OBJECTS},
     [RULE_CONNECTION] = {"every connection realized, or unrealized with a reason", RMG_STAGE_CONNECT},
+    [RULE_GAME_BLOCKED] = {"every blocked land tile is blocked by an object, as in the game", RMG_STAGE_FINISH},
 };
 
 /* Per tile, what the flood fills need to know (one byte, built once): whether the tile is
  * walkable, a guard's, and on which edges of its level it lies. */
 enum {
-    CELL_WALK = 1,  /* passable (rmg__map_tile_passable) and not a guard's */
+    CELL_WALK = 1,  /* passable (rmg__map_tile_walkable) and not a guard's */
     CELL_GUARD = 2, /* a guard stands there: walkable only when guards count as passable */
     CELL_LEFT = 4,
     CELL_RIGHT = 8,
@@ -106,7 +110,7 @@ static void classify_cells(validator *v)
     for (int z = 0; z < m->levels; z++)
         for (int y = 0; y < h; y++)
             for (int x = 0; x < w; x++, t++) {
-                uint8_t c = (m->flags[t] & RMG__T_GUARD) ? CELL_GUARD : rmg__map_tile_passable(m, t) ? CELL_WALK : 0;
+                uint8_t c = (m->flags[t] & RMG__T_GUARD) ? CELL_GUARD : rmg__map_tile_walkable(m, t) ? CELL_WALK : 0;
                 c |= (uint8_t)((x == 0 ? CELL_LEFT : 0) | (x == w - 1 ? CELL_RIGHT : 0) | (y == 0 ? CELL_TOP : 0) |
                                (y == h - 1 ? CELL_BOTTOM : 0));
                 v->cell[t] = c;
@@ -441,6 +445,29 @@ static void check_connections(validator *v)
     }
 }
 
+/* ---- the game's blocking ---------------------------------------------------------------------- */
+
+static void check_game_blocking(validator *v)
+{
+    const struct rmg_map *m = v->m;
+    size_t plane = (size_t)m->width * (size_t)m->height, n = 0;
+    size_t first = 0;
+    for (size_t t = 0; t < m->n_tiles; t++) {
+        uint16_t f = m->flags[t];
+        if ((f & (RMG__T_BLOCKED | RMG__T_WATER | RMG__T_ROCK)) != RMG__T_BLOCKED || !rmg__map_tile_passable(m, t))
+            continue;
+        if (n++ == 0)
+            first = t;
+    }
+    /* One violation for all: they share one cause (no obstacle of a zone's terrain fitted). */
+    if (n)
+        violation(v, RULE_GAME_BLOCKED, m->tile_zone[first],
+                  "%zu blocked land tile(s) lie under no object, first %d,%d,%d (zone %d): the game would treat them as "
+                  "open ground (no obstacle of the zone's terrain fits there)",
+                  n, (int)(first % plane % (size_t)m->width), (int)(first % plane / (size_t)m->width), (int)(first / plane),
+                  m->tile_zone[first]);
+}
+
 /* Inside generation the checks stop for a cancel or the time budget (a large map's flood fills
  * take a while); rmg_map_validate on a finished map always runs to the end. */
 static rmg_status checkpoint(const validator *v, bool stoppable, double fraction)
@@ -467,6 +494,7 @@ static rmg_status run_checks(validator *v, const struct rmg_content *content, ui
     check_connections(v);
     check_overlaps(v, v->queue);
     check_terrains_and_counts(v, content, v->queue);
+    check_game_blocking(v);
     return RMG_OK;
 }
 
