@@ -28,7 +28,7 @@ def c_str(s):
 
 def main():
     shared = sys.argv[1] if len(sys.argv) > 1 else os.path.join(REPO, "..", "shared")
-    out = sys.argv[2] if len(sys.argv) > 2 else os.path.join(REPO, "lib", "template", "h3t_classes.c")
+    out = sys.argv[2] if len(sys.argv) > 2 else os.path.join(REPO, "lib", "template", "h3t", "h3t_classes.c")
     classes = read_tsv(os.path.join(shared, "data", "object-classes.tsv"))
     defaults = read_tsv(os.path.join(shared, "data", "object-defaults.tsv"))
     creatures = read_tsv(os.path.join(shared, "data", "creatures.tsv"))

@@ -1,0 +1,223 @@
+/*
+ * Which .h3m object a map object is: its class and subclass, and the template (def and masks)
+ * the file gives it. The template must block and open exactly the tiles the generator planned
+ * with (the object's footprint), so the written map plays as generated: the row is chosen
+ * among those of the object's class and subclass whose masks equal the footprint.
+ */
+#include <stddef.h>
+#include <string.h>
+
+#include "h3m_kinds.h"
+
+/* ---- class and subclass ------------------------------------------------------------------------ */
+
+static const rmg__object_def *object_def(const struct rmg_content *c, const char *key)
+{
+    long k = rmg__content_find_object(c, key);
+    if (k >= 0)
+        return &c->objects[k];
+    k = rmg__content_find_map_object(c, key);
+    return k >= 0 ? &c->map_objects[k] : NULL;
+}
+
+/* A creature dwelling of the generic row takes the subclass of the creature's dwelling map
+ * object whose footprint it was placed with (a creature may have several graphics). */
+static int dwelling_subclass(const struct rmg_content *c, const rmg__map_object *o)
+{
+    int fallback = -1;
+    for (size_t i = 0; i < c->n_map_objects; i++) {
+        const rmg__object_def *d = &c->map_objects[i];
+        if (strcmp(d->family, "creature_dwelling") != 0 || d->n_creatures < 1 || d->creatures[0] != o->creature)
+            continue;
+        if (d->footprint.block == o->block && d->footprint.visit == o->visit)
+            return d->map_subclass;
+        if (fallback < 0)
+            fallback = d->map_subclass;
+    }
+    return fallback;
+}
+
+static int indexed_id(int index, size_t count, const void *items, size_t item_size, size_t id_offset)
+{
+    if (index < 0 || (size_t)index >= count)
+        return -1;
+    int id;
+    memcpy(&id, (const char *)items + (size_t)index * item_size + id_offset, sizeof id);
+    return id;
+}
+
+/* The subclass a placement decides (the content row says -1): a town's faction, a monster's
+ * creature, an artifact's id, a coloured object's colour, a dwelling's creature. */
+static int placed_subclass(const struct rmg_content *c, const rmg__object_def *d, const rmg__map_object *o)
+{
+    switch (d->map_class) {
+    case 98: /* town */
+        return o->faction;
+    case 54: /* monster */
+        return indexed_id(o->creature, c->n_creatures, c->creatures, sizeof *c->creatures,
+                          offsetof(rmg__creature, id));
+    case 5: /* artifact */
+        return indexed_id(o->artifact, c->n_artifacts, c->artifacts, sizeof *c->artifacts,
+                          offsetof(rmg__artifact, id));
+    case 17: /* creature dwelling */
+        return dwelling_subclass(c, o);
+    default: /* keymaster tents and the other coloured objects */
+        return o->color;
+    }
+}
+
+bool rmg__h3m_object_class(const struct rmg_content *c, const rmg__map_object *o, int *cls, int *subclass)
+{
+    const rmg__object_def *d = o->key ? object_def(c, o->key) : NULL;
+    if (!d || d->map_class < 0)
+        return false;
+    *cls = d->map_class;
+    *subclass = d->map_subclass;
+    /* Teleports and gates of a colour are one content row per kind: the colour is the subclass. */
+    if (o->kind == RMG_OBJECT_MONOLITH || o->kind == RMG_OBJECT_BORDER_GUARD || o->kind == RMG_OBJECT_KEYMASTER_TENT)
+        *subclass = o->color >= 0 ? o->color : *subclass;
+    else if (*subclass < 0)
+        *subclass = placed_subclass(c, d, o);
+    return *subclass >= 0;
+}
+
+/* ---- templates --------------------------------------------------------------------------------- */
+
+void rmg__h3m_template_masks(const rmg__h3m_template *t, uint64_t *block, uint64_t *visit)
+{
+    *block = *visit = 0;
+    for (int row = 0; row < 6; row++) {
+        *block |= (uint64_t)(uint8_t)~t->passable[row] << (row * 8);
+        *visit |= (uint64_t)t->visitable[row] << (row * 8);
+    }
+}
+
+/* First row of (cls, subclass) in the sorted table, or the table's size. */
+static size_t first_row(int cls, int subclass)
+{
+    size_t lo = 0, hi = rmg__h3m_n_templates;
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        const rmg__h3m_template *t = &rmg__h3m_templates[mid];
+        if (t->cls < cls || (t->cls == cls && t->subclass < subclass))
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return lo;
+}
+
+static int lower_ascii(int ch)
+{
+    return ch >= 'A' && ch <= 'Z' ? ch - 'A' + 'a' : ch;
+}
+
+/* Def names compare without case, as the game reads them. */
+static bool same_def(const char *a, const char *b)
+{
+    for (; *a && *b; a++, b++)
+        if (lower_ascii((unsigned char)*a) != lower_ascii((unsigned char)*b))
+            return false;
+    return *a == *b;
+}
+
+/* Stage letter of a town def (the letter before the trailing digit): HotA's f(ort), c(itadel),
+ * z (capitol), SoD's x (castle); anything else is the village. */
+static char town_stage(const char *def)
+{
+    const char *dot = strchr(def, '.');
+    size_t n = dot ? (size_t)(dot - def) : strlen(def);
+    return (char)(n >= 2 ? lower_ascii((unsigned char)def[n - 2]) : 0);
+}
+
+/* Columns a row's masks lie right of the footprint's (the HotA 1.7 editor draws monsters one
+ * tile left of the anchor, so the object is written one tile further right), -1 when no shift
+ * up to two columns makes them equal. */
+static int column_shift(const rmg__h3m_template *t, const rmg__h3m_want *w)
+{
+    uint64_t block, visit;
+    rmg__h3m_template_masks(t, &block, &visit);
+    for (int dx = 0; dx <= 2; dx++) {
+        /* Written dx tiles further right, a tile of column c is the row's column c - dx: the
+         * footprint's columns below dx have no column to go to. */
+        uint64_t keep = 0;
+        for (int row = 0; row < 6; row++)
+            keep |= (uint64_t)((0xFFu << dx) & 0xFFu) << (row * 8);
+        if ((w->block & ~keep) || (w->visit & ~keep))
+            break;
+        if (block == (w->block >> dx) && visit == (w->visit >> dx))
+            return dx;
+    }
+    return -1;
+}
+
+/* How well a row suits the object (higher is better, -1 unusable); *shift as column_shift. */
+static int row_score(const rmg__h3m_template *t, const rmg__h3m_want *w, int *shift)
+{
+    if (w->def && !same_def(t->def, w->def))
+        return -1;
+    if (!w->hota && t->edition != RMG__H3M_EDITION_SOD)
+        return -1;
+    if ((*shift = column_shift(t, w)) < 0)
+        return -1;
+    int score = *shift == 0 ? 1 : 0; /* the footprint as it is, where a row has it */
+    if (w->terrain >= 0 && w->terrain < 16 && (t->terrains & (1u << w->terrain)))
+        score += 8; /* the editor would let it stand on this terrain */
+    if (w->hota == (t->edition == RMG__H3M_EDITION_HOTA))
+        score += 4; /* HotA maps: HotA's own rows where they exist */
+    if (t->cls == 98) {
+        char s = town_stage(t->def);
+        bool fort = s == 'f' || (s == 'x' && !w->hota);
+        bool village = s != 'f' && s != 'x' && s != 'c' && s != 'z';
+        score += (w->castle ? fort : village) ? 16 : 0;
+    }
+    return score;
+}
+
+const rmg__h3m_template *rmg__h3m_pick_template(int cls, int subclass, const rmg__h3m_want *want, int *shift)
+{
+    const rmg__h3m_template *best = NULL;
+    int best_score = -1, dx = 0;
+    *shift = 0;
+    for (size_t i = first_row(cls, subclass);
+         i < rmg__h3m_n_templates && rmg__h3m_templates[i].cls == cls && rmg__h3m_templates[i].subclass == subclass;
+         i++) {
+        int s = row_score(&rmg__h3m_templates[i], want, &dx);
+        if (s > best_score) { /* ties: table order (SoD rows first) */
+            best_score = s;
+            best = &rmg__h3m_templates[i];
+            *shift = dx;
+        }
+    }
+    return best;
+}
+
+/* The terrain the object stands on: under its entry, else under its anchor when that lies on
+ * the map, else its zone's. */
+static int object_terrain(const struct rmg_map *m, const rmg__map_object *o)
+{
+    int x = o->x, y = o->y;
+    for (int bit = 47; bit >= 0; bit--)
+        if (o->visit >> bit & 1u) {
+            x = o->x - (7 - bit % 8);
+            y = o->y - (5 - bit / 8);
+            break;
+        }
+    if (x >= 0 && y >= 0 && x < m->width && y < m->height)
+        return m->terrain[rmg__tile(m->width, m->height, x, y, o->z)];
+    return o->zone > 0 && (size_t)o->zone <= m->zones.count ? m->zones.items[o->zone - 1].terrain : -1;
+}
+
+const rmg__h3m_template *rmg__h3m_object_template(const struct rmg_map *m, const rmg__map_object *o, bool hota,
+                                                  int *cls, int *subclass, int *shift)
+{
+    *shift = 0;
+    const struct rmg_content *c = rmg__content_peek(m->ctx);
+    if (!c || !rmg__h3m_object_class(c, o, cls, subclass))
+        return NULL;
+    const rmg__object_def *d = object_def(c, o->key);
+    rmg__h3m_want w = {o->block, o->visit, NULL, object_terrain(m, o), hota, o->castle};
+    if (o->kind == RMG_OBJECT_OBSTACLE)
+        w.def = d->def; /* an obstacle is its sprite: the class holds many of every shape */
+    return rmg__h3m_pick_template(*cls, *subclass, &w, shift);
+}

@@ -1,0 +1,157 @@
+/*
+ * Every object librmg places has an .h3m template whose masks are its footprint (issue 22): the
+ * written file then blocks exactly the tiles the generator planned with. Checked on maps of the
+ * built-in pack with the HotA and the SoD ruleset and on corpus templates, and on the table
+ * itself (sorted, masks of the documented layout).
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include "rmg_test.h"
+#include "export/h3m/h3m_kinds.h"
+
+static size_t check_map(const rmg_map *map, bool hota)
+{
+    const struct rmg_map *m = map;
+    for (size_t i = 0; i < m->objects.count; i++) {
+        const rmg__map_object *o = &m->objects.items[i];
+        int cls = -1, sub = -1, shift = 0;
+        const rmg__h3m_template *t = rmg__h3m_object_template(m, o, hota, &cls, &sub, &shift);
+        if (!t)
+            fail_msg("object %u (%s, kind %d) at %d,%d,%d: no %s template of class %d subclass %d with its footprint",
+                     o->id, o->key, (int)o->kind, o->x, o->y, o->z, hota ? "HotA" : "SoD", cls, sub);
+        assert_int_equal(t->cls, cls);
+        assert_int_equal(t->subclass, sub);
+        if (!hota)
+            assert_int_equal(t->edition, RMG__H3M_EDITION_SOD);
+        uint64_t block, visit;
+        rmg__h3m_template_masks(t, &block, &visit);
+        assert_true(block == o->block >> shift && visit == o->visit >> shift);
+        if (shift)
+            assert_true(o->kind == RMG_OBJECT_MONSTER && hota); /* HotA 1.7's monster rows only */
+    }
+    return m->objects.count;
+}
+
+static size_t generate_and_check(rmg_content_variant variant, const char *file, int side, int levels, uint64_t seed)
+{
+    rmg_context *ctx = rmg_test_context(NULL, seed);
+    assert_int_equal(rmg_context_set_content_variant(ctx, variant), RMG_OK);
+    rmg_pack *pack = NULL;
+    if (file)
+        assert_int_equal(rmg_pack_load(ctx, file, RMG_FORMAT_AUTO, &pack), RMG_OK);
+    rmg_generate_options go;
+    rmg_generate_options_init(&go);
+    go.width = go.height = side;
+    go.levels = levels;
+    rmg_map *map = NULL;
+    size_t n = 0;
+    if (rmg_generate(ctx, pack, &go, &map) == RMG_OK)
+        n = check_map(map, variant == RMG_CONTENT_HOTA);
+    else
+        print_message("%s: %s\n", file ? file : "built-in", rmg_context_errmsg(ctx));
+    rmg_map_destroy(map);
+    rmg_pack_destroy(pack);
+    rmg_context_destroy(ctx);
+    return n;
+}
+
+static void test_builtin_pack_objects_have_templates(void **state)
+{
+    (void)state;
+    size_t n = 0;
+    for (uint64_t seed = 1; seed <= 3; seed++) {
+        n += generate_and_check(RMG_CONTENT_HOTA, NULL, 72, 1, seed);
+        n += generate_and_check(RMG_CONTENT_HOTA, NULL, 108, 2, seed);
+        n += generate_and_check(RMG_CONTENT_SOD, NULL, 72, 2, seed);
+    }
+    assert_true(n > 5000);
+}
+
+static void test_corpus_objects_have_templates(void **state)
+{
+    (void)state;
+    const char *files[] = {"corpus/vcmi/hdmod/clashOfDragons.json",
+                           "corpus/h3t/sokie__heroes3-template-util__templates__jebus_converted.h3t",
+                           "corpus/sod/sokie__heroes3-template-util__templates__sod_complete__2SM2c__rmg.txt"};
+    size_t n = 0;
+    for (size_t i = 0; i < sizeof files / sizeof files[0]; i++) {
+        const char *path = rmg_test_shared(files[i]);
+        FILE *f = fopen(path, "rb");
+        if (!f) {
+            print_message("skipped: %s is absent (the shared corpus)\n", files[i]);
+            continue;
+        }
+        fclose(f);
+        n += generate_and_check(RMG_CONTENT_HOTA, path, 0, 0, 2);
+        n += generate_and_check(RMG_CONTENT_SOD, path, 0, 0, 2);
+    }
+    print_message("%zu corpus objects checked\n", n);
+}
+
+/* The writer searches the table by (class, subclass): it must be sorted so. */
+static void test_table_is_sorted(void **state)
+{
+    (void)state;
+    assert_true(rmg__h3m_n_templates > 1000);
+    for (size_t i = 1; i < rmg__h3m_n_templates; i++) {
+        const rmg__h3m_template *a = &rmg__h3m_templates[i - 1], *b = &rmg__h3m_templates[i];
+        assert_true(a->cls < b->cls || (a->cls == b->cls && a->subclass <= b->subclass));
+    }
+}
+
+/* h3m-format.md §14: bit c of byte r is column c of row r, 1 = passable; the anchor is byte 5
+ * bit 7. The Altar of Sacrifice (AvXAltar.def): blocked at the anchor and left of it, visited on
+ * the anchor. */
+static void test_table_masks_follow_the_file_layout(void **state)
+{
+    (void)state;
+    rmg__h3m_want w = {0, 0, NULL, 0, false, false};
+    int shift = -1;
+    w.block = (UINT64_C(1) << 47) | (UINT64_C(1) << 46);
+    w.visit = UINT64_C(1) << 47;
+    const rmg__h3m_template *t = rmg__h3m_pick_template(2, 0, &w, &shift);
+    assert_non_null(t);
+    assert_string_equal(t->def, "AvXAltar.def");
+    assert_int_equal(shift, 0);
+    assert_int_equal(t->passable[5], 0x3f);
+    assert_int_equal(t->visitable[5], 0x80);
+    for (int r = 0; r < 5; r++) {
+        assert_int_equal(t->passable[r], 0xff);
+        assert_int_equal(t->visitable[r], 0);
+    }
+    assert_int_equal(t->edition, RMG__H3M_EDITION_SOD);
+    w.block = UINT64_C(1) << 47; /* no altar has this footprint */
+    assert_null(rmg__h3m_pick_template(2, 0, &w, &shift));
+}
+
+/* Towns: the village picture for a town, the fort for a castle (SoD: the castle picture). */
+static void test_town_pictures(void **state)
+{
+    (void)state;
+    rmg__h3m_want w = {0, 0, NULL, 2, true, false};
+    int shift;
+    const rmg__h3m_template *any = NULL;
+    for (size_t i = 0; i < rmg__h3m_n_templates && !any; i++)
+        if (rmg__h3m_templates[i].cls == 98 && rmg__h3m_templates[i].subclass == 0)
+            any = &rmg__h3m_templates[i];
+    assert_non_null(any);
+    rmg__h3m_template_masks(any, &w.block, &w.visit);
+    assert_string_equal(rmg__h3m_pick_template(98, 0, &w, &shift)->def, "AVCcast0.def");
+    w.castle = true;
+    assert_string_equal(rmg__h3m_pick_template(98, 0, &w, &shift)->def, "AVCcasf0.def");
+    w.hota = false;
+    assert_string_equal(rmg__h3m_pick_template(98, 0, &w, &shift)->def, "AVCcasx0.def");
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_table_is_sorted),
+        cmocka_unit_test(test_table_masks_follow_the_file_layout),
+        cmocka_unit_test(test_town_pictures),
+        cmocka_unit_test(test_builtin_pack_objects_have_templates),
+        cmocka_unit_test(test_corpus_objects_have_templates),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
