@@ -6,6 +6,7 @@
 #define RMG_MAP_H
 
 #include "rmg/core.h"
+#include "rmg/content.h"
 #include "rmg/template.h"
 
 #ifdef __cplusplus
@@ -261,6 +262,28 @@ typedef struct rmg_map_group_info {
 RMG_API size_t rmg_map_group_count(const rmg_map *map);
 RMG_API rmg_status rmg_map_group(const rmg_map *map, size_t index, rmg_map_group_info *out);
 RMG_API size_t rmg_map_group_objects(const rmg_map *map, size_t index, uint32_t *buf, size_t cap);
+
+/* ---- the game setup (since 0.4.0) ------------------------------------------------------------ */
+
+/* What the map carries for the game beyond tiles and objects (spec §0: PCK-07/08, TPL-02/03,
+ * MIS-34/35/37/38), as the template and the solve stage decided it. The .h3m export writes
+ * what the format holds (docs/h3m-export.md). */
+typedef struct rmg_map_setup_info {
+    size_t struct_size;
+    int max_battle_rounds;          /* PCK-07, MIS-40: 0 = no limit */
+    int forbid_hiring_heroes;       /* PCK-08, MIS-41 */
+    int special_weeks;              /* TPL-02, MIS-42: weeks and months of creatures, plague */
+    int spell_research;             /* TPL-03, MIS-43 */
+    const char *gem_spell;          /* MIS-34: Gem's starting spell (spell key), NULL when Gem is banned */
+    int interference_to_resistance; /* MIS-35: starting Interference becomes Resistance */
+    uint32_t allowed_towns;         /* PCK-10, MIS-37/38: the factions players may choose (bit = faction id) */
+} rmg_map_setup_info;
+
+RMG_API rmg_status rmg_map_setup(const rmg_map *map, rmg_map_setup_info *out);
+/* 1 when the artifact, spell, skill or hero with this content index (RMG_CONTENT_ARTIFACT,
+ * _SPELL, _SKILL, _HERO) is allowed on the map after every ban and fallback (MIS-20..33), 0 when
+ * banned, -1 for another kind or an index out of range. */
+RMG_API int rmg_map_allowed(const rmg_map *map, rmg_content_kind kind, size_t index);
 
 /* ---- validation ------------------------------------------------------------------------- */
 

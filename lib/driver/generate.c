@@ -186,6 +186,45 @@ static rmg_status set_metadata(rmg__gen *g, uint64_t seed)
     return RMG_OK;
 }
 
+/* A copy of a solve flag array into the map's arena (NULL stays NULL: everything allowed). */
+static uint8_t *copy_flags(struct rmg_map *m, const uint8_t *flags, size_t n, size_t *count, bool *nomem)
+{
+    *count = 0;
+    if (!flags || !n)
+        return NULL;
+    uint8_t *copy = rmg__arena_alloc(&m->arena, n);
+    if (!copy) {
+        *nomem = true;
+        return NULL;
+    }
+    memcpy(copy, flags, n);
+    *count = n;
+    return copy;
+}
+
+/* The game setup the map carries (rmg_map_setup): the template's settings and the solve stage's
+ * bans with their fallbacks. */
+static rmg_status record_setup(rmg__gen *g)
+{
+    struct rmg_map *m = g->map;
+    const struct rmg_content *c = g->content;
+    const rmg__solve_extra *x = rmg__solve_extra_of(g);
+    rmg__map_setup *s = &m->setup;
+    bool nomem = false;
+    s->max_battle_rounds = g->pack->max_battle_rounds;
+    s->forbid_hiring_heroes = g->pack->forbid_hiring_heroes;
+    s->special_weeks = g->tpl->special_weeks;
+    s->spell_research = g->tpl->spell_research;
+    s->gem_spell = g->sol.gem_spell;
+    s->interference_to_resistance = x && x->interference_to_resistance;
+    s->allowed_towns = g->sol.allowed_towns;
+    s->artifact_allowed = copy_flags(m, g->sol.artifact_allowed, c->n_artifacts, &s->n_artifacts, &nomem);
+    s->spell_allowed = copy_flags(m, g->sol.spell_allowed, c->n_spells, &s->n_spells, &nomem);
+    s->skill_allowed = copy_flags(m, g->sol.skill_allowed, c->n_skills, &s->n_skills, &nomem);
+    s->hero_allowed = copy_flags(m, g->sol.hero_allowed, c->n_heroes, &s->n_heroes, &nomem);
+    return nomem ? rmg__error_nomem(g->ctx) : RMG_OK;
+}
+
 static void release_attempt(rmg__gen *g)
 {
     rmg__solution_free(g);
@@ -271,6 +310,9 @@ static rmg_status run_pipeline(rmg__gen *g, retry_state *r, uint64_t seed, bool 
         if (st == RMG_OK)
             st = run_stage(g, id);
     }
+    if (st != RMG_OK)
+        return st;
+    st = record_setup(g);
     if (st != RMG_OK)
         return st;
     /* The fingerprint is computed when the host first asks for it (rmg__map_fingerprint_of). */

@@ -145,6 +145,21 @@ typedef struct rmg__zone_stats {
     bool range_exhausted[3];
 } rmg__zone_stats;
 
+/* The game setup the map carries (spec §0, PCK-07/08, TPL-02/03, MIS-20..43), as the solve stage
+ * and the template decided it; the driver records it when the stages are done. Flags per content
+ * index, in the map arena; NULL before they are recorded (every entity then counts as allowed). */
+typedef struct rmg__map_setup {
+    int max_battle_rounds;        /* 0 none (MIS-40) */
+    bool forbid_hiring_heroes;    /* MIS-41 */
+    bool special_weeks;           /* MIS-42 */
+    bool spell_research;          /* MIS-43 */
+    int gem_spell;                /* MIS-34: content spell index of Gem's starting spell, -1 none */
+    bool interference_to_resistance; /* MIS-35 */
+    uint32_t allowed_towns;       /* MIS-37/38: bit = faction id */
+    uint8_t *artifact_allowed, *spell_allowed, *skill_allowed, *hero_allowed;
+    size_t n_artifacts, n_spells, n_skills, n_heroes;
+} rmg__map_setup;
+
 /* What a finished map computes only when asked (the map is read-only to the host, so it lives
  * behind a pointer). Atomic because threads reading one map may ask at the same time; they
  * compute and store the same value. */
@@ -177,6 +192,7 @@ struct rmg_map {
     double stage_ms[8];           /* per-stage wall time (RMG_STAGE_*) */
     int attempts;
     struct rmg__place_report *place_report; /* place stage report (map arena), NULL before place */
+    rmg__map_setup setup;
 };
 
 /* ---- generation state ---------------------------------------------------------------------- */
@@ -273,6 +289,10 @@ bool rmg__map_object_blocks(const struct rmg_map *m, const rmg__map_object *o, s
 /* The stages' and the validator's notion: land a hero walks on or visits (not flagged blocked,
  * or an object's entry). */
 bool rmg__map_tile_walkable(const struct rmg_map *m, size_t t);
+/* Whether entity `index` of an artifact, spell, skill or hero kind is allowed on the map
+ * (map_setup.c); -1 for another kind or an index the map has no flag for. */
+int rmg__map_allowed(const struct rmg_map *m, rmg_content_kind kind, size_t index);
+
 /* ---- colours (map_colors.c) --------------------------------------------------------------- */
 
 typedef struct rmg__teleport_color {

@@ -698,10 +698,64 @@ static void write_warnings(json_out *w, const struct rmg_map *m)
     OUT_LIT(w, "]}\n");
 }
 
+/* The keys of the entities of one kind the setup bans (an array). */
+static void write_banned(json_out *w, const struct rmg_map *m, const struct rmg_content *c, rmg_content_kind kind)
+{
+    out_char(w, '[');
+    size_t n = c ? rmg_content_count(c, kind) : 0, written = 0;
+    for (size_t i = 0; i < n; i++) {
+        if (rmg__map_allowed(m, kind, i) != 0)
+            continue;
+        if (written++)
+            out_char(w, ',');
+        out_string(w, rmg_content_key(c, kind, i));
+    }
+    out_char(w, ']');
+}
+
+static void write_setup(json_out *w, const struct rmg_map *m, const struct rmg_content *c)
+{
+    const rmg__map_setup *s = &m->setup;
+    OUT_LIT(w, "\"setup\":{\"max_battle_rounds\":");
+    out_int_or_null(w, s->max_battle_rounds, s->max_battle_rounds <= 0);
+    OUT_LIT(w, ",\"forbid_hiring_heroes\":");
+    out_str(w, json_bool(s->forbid_hiring_heroes));
+    OUT_LIT(w, ",\"special_weeks\":");
+    out_str(w, json_bool(s->special_weeks));
+    OUT_LIT(w, ",\"spell_research\":");
+    out_str(w, json_bool(s->spell_research));
+    OUT_LIT(w, ",\"gem_spell\":");
+    out_string_or_null(w, rmg__spell_key(m, s->gem_spell));
+    OUT_LIT(w, ",\"interference_to_resistance\":");
+    out_str(w, json_bool(s->interference_to_resistance));
+    OUT_LIT(w, ",\"allowed_towns\":[");
+    size_t written = 0;
+    for (int f = 0; f < 31; f++) {
+        if (!(s->allowed_towns >> f & 1u))
+            continue;
+        const char *key = rmg__faction_key(c, f);
+        if (!key)
+            continue;
+        if (written++)
+            out_char(w, ',');
+        out_string(w, key);
+    }
+    OUT_LIT(w, "],\"banned\":{\"artifacts\":");
+    write_banned(w, m, c, RMG_CONTENT_ARTIFACT);
+    OUT_LIT(w, ",\"spells\":");
+    write_banned(w, m, c, RMG_CONTENT_SPELL);
+    OUT_LIT(w, ",\"skills\":");
+    write_banned(w, m, c, RMG_CONTENT_SKILL);
+    OUT_LIT(w, ",\"heroes\":");
+    write_banned(w, m, c, RMG_CONTENT_HERO);
+    OUT_LIT(w, "}},");
+}
+
 static void write_document(json_out *w, const struct rmg_map *m, bool with_fingerprint)
 {
     const struct rmg_content *c = rmg__content_peek(m->ctx);
     write_header(w, m, with_fingerprint);
+    write_setup(w, m, c);
     write_tiles(w, m);
     write_zones(w, m, c);
     write_connections(w, m);

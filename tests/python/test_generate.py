@@ -134,6 +134,15 @@ def test_zone_treasure_counts_match_the_json(ctx: rmg.Context, builtin: rmg.Temp
     assert asked > 0
 
 
+def test_setup_matches_the_json(ctx: rmg.Context, builtin: rmg.Template) -> None:
+    """Map.setup (rmg_map_setup, rmg_map_allowed) is the JSON's setup member (issue 22)."""
+    m = ctx.generate(builtin, size="M")
+    setup = m.setup
+    assert setup == json.loads(m.to_json())["setup"]
+    assert setup["special_weeks"] is True and setup["max_battle_rounds"] is None
+    assert "castle" in setup["allowed_towns"] and setup["banned"]["artifacts"]
+
+
 def test_saving_png_json_and_text(ctx: rmg.Context, builtin: rmg.Template, tmp_path) -> None:
     m = ctx.generate(builtin, size="S")
     png = tmp_path / "map.png"

@@ -18,6 +18,7 @@ from .context import Context
 from .enums import (
     MAP_SIZES,
     ConnectionType,
+    ContentKind,
     GuardChoice,
     GuardTarget,
     Layer,
@@ -69,6 +70,7 @@ __all__ = [
     "CancelledError",
     "Connection",
     "ConnectionType",
+    "ContentKind",
     "Context",
     "CountingAllocator",
     "Error",

@@ -183,6 +183,19 @@ class MapZoneInfo(Structure):
     ]
 
 
+class MapSetupInfo(Structure):
+    _fields_ = [
+        ("struct_size", c_size_t),
+        ("max_battle_rounds", c_int),
+        ("forbid_hiring_heroes", c_int),
+        ("special_weeks", c_int),
+        ("spell_research", c_int),
+        ("gem_spell", c_char_p),
+        ("interference_to_resistance", c_int),
+        ("allowed_towns", c_uint32),
+    ]
+
+
 class MapConnectionInfo(Structure):
     _fields_ = [
         ("struct_size", c_size_t),
@@ -315,6 +328,7 @@ C_NAMES = {
     Message: "rmg_message",
     GenerateOptions: "rmg_generate_options",
     MapZoneInfo: "rmg_map_zone_info",
+    MapSetupInfo: "rmg_map_setup_info",
     MapConnectionInfo: "rmg_map_connection_info",
     MapObjectInfo: "rmg_map_object_info",
     MapGroupInfo: "rmg_map_group_info",

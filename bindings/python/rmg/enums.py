@@ -42,6 +42,18 @@ class Stage(enum.IntEnum):
     FINISH = 6
 
 
+class ContentKind(enum.IntEnum):
+    TERRAIN = 0
+    FACTION = 1
+    CREATURE = 2
+    OBJECT = 3
+    MAP_OBJECT = 4
+    ARTIFACT = 5
+    SPELL = 6
+    SKILL = 7
+    HERO = 8
+
+
 class PluginPolicy(enum.IntEnum):
     FAIL = 0
     FALLBACK = 1

@@ -15,6 +15,7 @@ from ._handle import ContextObject
 from .context import PathLike
 from .enums import (
     ConnectionType,
+    ContentKind,
     GuardTarget,
     Layer,
     MapMonsters,
@@ -242,6 +243,48 @@ class Map(ContextObject):
             "humans": opts.humans,
             "water": maybe(Water, opts.water),
             "monsters": maybe(MapMonsters, opts.monsters),
+        }
+
+    @property
+    def setup(self) -> Dict[str, Any]:
+        """The game setup the map carries (rmg_map_setup, spec §0): ``max_battle_rounds`` (None =
+        no limit), ``forbid_hiring_heroes``, ``special_weeks``, ``spell_research``, ``gem_spell``
+        (spell key or None), ``interference_to_resistance``, ``allowed_towns`` (faction keys) and
+        ``banned`` (``{"artifacts"|"spells"|"skills"|"heroes": [keys]}`` after every ban and
+        fallback), as in the JSON's ``setup``."""
+        return self._cached("setup", self._read_setup)
+
+    def _read_setup(self) -> Dict[str, Any]:
+        lib, h = self._lib, self.handle
+        info = S.sized(S.MapSetupInfo)
+        self._ctx.check(lib.rmg_map_setup(h, byref(info)))
+        content = c_void_p()
+        self._ctx.check(lib.rmg_context_content(self._ctx.handle, byref(content)))
+
+        def keys(kind: ContentKind, allowed: Callable[[int], bool]) -> List[str]:
+            n = lib.rmg_content_count(content, kind)
+            return [S.decode(lib.rmg_content_key(content, kind, i)) or "" for i in range(n) if allowed(i)]
+
+        def banned(kind: ContentKind) -> List[str]:
+            return keys(kind, lambda i: lib.rmg_map_allowed(h, kind, i) == 0)
+
+        towns = []
+        for fid in range(31):  # bit = faction id (h3m town id)
+            index = lib.rmg_content_find_id(content, ContentKind.FACTION, fid) if info.allowed_towns >> fid & 1 else -1
+            if index >= 0:
+                towns.append(S.decode(lib.rmg_content_key(content, ContentKind.FACTION, index)) or "")
+        return {
+            "max_battle_rounds": info.max_battle_rounds or None,
+            "forbid_hiring_heroes": bool(info.forbid_hiring_heroes),
+            "special_weeks": bool(info.special_weeks),
+            "spell_research": bool(info.spell_research),
+            "gem_spell": S.decode(info.gem_spell),
+            "interference_to_resistance": bool(info.interference_to_resistance),
+            "allowed_towns": towns,
+            "banned": {name: banned(kind) for name, kind in (("artifacts", ContentKind.ARTIFACT),
+                                                             ("spells", ContentKind.SPELL),
+                                                             ("skills", ContentKind.SKILL),
+                                                             ("heroes", ContentKind.HERO))},
         }
 
     @property
