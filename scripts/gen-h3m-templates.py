@@ -93,7 +93,7 @@ def main():
         " * object-templates-hota17.tsv. Do not edit; rerun the script instead. */",
         '#include "h3m_templates.h"',
         "",
-        "const rmg__h3m_template rmg__h3m_templates[] = {",
+        "const rmg__h3m_known_template rmg__h3m_known_templates[] = {",
     ]
     for cls, sub, _, _, t, sod in rows:
         passable = mask_bytes(t["pass_mask"], True)
@@ -107,7 +107,7 @@ def main():
                   "1" if t["is_ground"] == "1" else "0",
                   "RMG__H3M_EDITION_SOD" if sod else "RMG__H3M_EDITION_HOTA"]
         lines.append("    {" + ", ".join(fields) + "},")
-    lines += ["};", "", "const size_t rmg__h3m_n_templates = sizeof rmg__h3m_templates / sizeof rmg__h3m_templates[0];"]
+    lines += ["};", "", "const size_t rmg__h3m_n_known_templates = sizeof rmg__h3m_known_templates / sizeof rmg__h3m_known_templates[0];"]
     with open(out_path, "w", encoding="utf-8", newline="\n") as f:
         f.write("\n".join(lines) + "\n")
 

@@ -16,7 +16,7 @@ static size_t check_map(const rmg_map *map, bool hota)
     for (size_t i = 0; i < m->objects.count; i++) {
         const rmg__map_object *o = &m->objects.items[i];
         int cls = -1, sub = -1, shift = 0;
-        const rmg__h3m_template *t = rmg__h3m_object_template(m, o, hota, &cls, &sub, &shift);
+        const rmg__h3m_known_template *t = rmg__h3m_object_template(m, o, hota, &cls, &sub, &shift);
         if (!t)
             fail_msg("object %u (%s, kind %d) at %d,%d,%d: no %s template of class %d subclass %d with its footprint",
                      o->id, o->key, (int)o->kind, o->x, o->y, o->z, hota ? "HotA" : "SoD", cls, sub);
@@ -93,9 +93,9 @@ static void test_corpus_objects_have_templates(void **state)
 static void test_table_is_sorted(void **state)
 {
     (void)state;
-    assert_true(rmg__h3m_n_templates > 1000);
-    for (size_t i = 1; i < rmg__h3m_n_templates; i++) {
-        const rmg__h3m_template *a = &rmg__h3m_templates[i - 1], *b = &rmg__h3m_templates[i];
+    assert_true(rmg__h3m_n_known_templates > 1000);
+    for (size_t i = 1; i < rmg__h3m_n_known_templates; i++) {
+        const rmg__h3m_known_template *a = &rmg__h3m_known_templates[i - 1], *b = &rmg__h3m_known_templates[i];
         assert_true(a->cls < b->cls || (a->cls == b->cls && a->subclass <= b->subclass));
     }
 }
@@ -110,7 +110,7 @@ static void test_table_masks_follow_the_file_layout(void **state)
     int shift = -1;
     w.block = (UINT64_C(1) << 47) | (UINT64_C(1) << 46);
     w.visit = UINT64_C(1) << 47;
-    const rmg__h3m_template *t = rmg__h3m_pick_template(2, 0, &w, &shift);
+    const rmg__h3m_known_template *t = rmg__h3m_pick_template(2, 0, &w, &shift);
     assert_non_null(t);
     assert_string_equal(t->def, "AvXAltar.def");
     assert_int_equal(shift, 0);
@@ -131,10 +131,10 @@ static void test_town_pictures(void **state)
     (void)state;
     rmg__h3m_want w = {0, 0, NULL, 2, true, false};
     int shift;
-    const rmg__h3m_template *any = NULL;
-    for (size_t i = 0; i < rmg__h3m_n_templates && !any; i++)
-        if (rmg__h3m_templates[i].cls == 98 && rmg__h3m_templates[i].subclass == 0)
-            any = &rmg__h3m_templates[i];
+    const rmg__h3m_known_template *any = NULL;
+    for (size_t i = 0; i < rmg__h3m_n_known_templates && !any; i++)
+        if (rmg__h3m_known_templates[i].cls == 98 && rmg__h3m_known_templates[i].subclass == 0)
+            any = &rmg__h3m_known_templates[i];
     assert_non_null(any);
     rmg__h3m_template_masks(any, &w.block, &w.visit);
     assert_string_equal(rmg__h3m_pick_template(98, 0, &w, &shift)->def, "AVCcast0.def");

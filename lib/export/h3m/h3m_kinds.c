@@ -83,7 +83,7 @@ bool rmg__h3m_object_class(const struct rmg_content *c, const rmg__map_object *o
 
 /* ---- templates --------------------------------------------------------------------------------- */
 
-void rmg__h3m_template_masks(const rmg__h3m_template *t, uint64_t *block, uint64_t *visit)
+void rmg__h3m_template_masks(const rmg__h3m_known_template *t, uint64_t *block, uint64_t *visit)
 {
     *block = *visit = 0;
     for (int row = 0; row < 6; row++) {
@@ -95,10 +95,10 @@ void rmg__h3m_template_masks(const rmg__h3m_template *t, uint64_t *block, uint64
 /* First row of (cls, subclass) in the sorted table, or the table's size. */
 static size_t first_row(int cls, int subclass)
 {
-    size_t lo = 0, hi = rmg__h3m_n_templates;
+    size_t lo = 0, hi = rmg__h3m_n_known_templates;
     while (lo < hi) {
         size_t mid = lo + (hi - lo) / 2;
-        const rmg__h3m_template *t = &rmg__h3m_templates[mid];
+        const rmg__h3m_known_template *t = &rmg__h3m_known_templates[mid];
         if (t->cls < cls || (t->cls == cls && t->subclass < subclass))
             lo = mid + 1;
         else
@@ -133,7 +133,7 @@ static char town_stage(const char *def)
 /* Columns a row's masks lie right of the footprint's (the HotA 1.7 editor draws monsters one
  * tile left of the anchor, so the object is written one tile further right), -1 when no shift
  * up to two columns makes them equal. */
-static int column_shift(const rmg__h3m_template *t, const rmg__h3m_want *w)
+static int column_shift(const rmg__h3m_known_template *t, const rmg__h3m_want *w)
 {
     uint64_t block, visit;
     rmg__h3m_template_masks(t, &block, &visit);
@@ -152,7 +152,7 @@ static int column_shift(const rmg__h3m_template *t, const rmg__h3m_want *w)
 }
 
 /* How well a row suits the object (higher is better, -1 unusable); *shift as column_shift. */
-static int row_score(const rmg__h3m_template *t, const rmg__h3m_want *w, int *shift)
+static int row_score(const rmg__h3m_known_template *t, const rmg__h3m_want *w, int *shift)
 {
     if (w->def && !same_def(t->def, w->def))
         return -1;
@@ -174,18 +174,18 @@ static int row_score(const rmg__h3m_template *t, const rmg__h3m_want *w, int *sh
     return score;
 }
 
-const rmg__h3m_template *rmg__h3m_pick_template(int cls, int subclass, const rmg__h3m_want *want, int *shift)
+const rmg__h3m_known_template *rmg__h3m_pick_template(int cls, int subclass, const rmg__h3m_want *want, int *shift)
 {
-    const rmg__h3m_template *best = NULL;
+    const rmg__h3m_known_template *best = NULL;
     int best_score = -1, dx = 0;
     *shift = 0;
     for (size_t i = first_row(cls, subclass);
-         i < rmg__h3m_n_templates && rmg__h3m_templates[i].cls == cls && rmg__h3m_templates[i].subclass == subclass;
+         i < rmg__h3m_n_known_templates && rmg__h3m_known_templates[i].cls == cls && rmg__h3m_known_templates[i].subclass == subclass;
          i++) {
-        int s = row_score(&rmg__h3m_templates[i], want, &dx);
+        int s = row_score(&rmg__h3m_known_templates[i], want, &dx);
         if (s > best_score) { /* ties: table order (SoD rows first) */
             best_score = s;
-            best = &rmg__h3m_templates[i];
+            best = &rmg__h3m_known_templates[i];
             *shift = dx;
         }
     }
@@ -208,7 +208,7 @@ static int object_terrain(const struct rmg_map *m, const rmg__map_object *o)
     return o->zone > 0 && (size_t)o->zone <= m->zones.count ? m->zones.items[o->zone - 1].terrain : -1;
 }
 
-const rmg__h3m_template *rmg__h3m_object_template(const struct rmg_map *m, const rmg__map_object *o, bool hota,
+const rmg__h3m_known_template *rmg__h3m_object_template(const struct rmg_map *m, const rmg__map_object *o, bool hota,
                                                   int *cls, int *subclass, int *shift)
 {
     *shift = 0;

@@ -21,13 +21,13 @@ typedef struct rmg__h3m_want {
 /* The best row of (cls, subclass) whose masks equal want's, or equal them moved *shift columns
  * to the left within the box (0..2: the object is then written *shift tiles right of its
  * anchor, so that it covers the same tiles); NULL when none does. */
-const rmg__h3m_template *rmg__h3m_pick_template(int cls, int subclass, const rmg__h3m_want *want, int *shift);
+const rmg__h3m_known_template *rmg__h3m_pick_template(int cls, int subclass, const rmg__h3m_want *want, int *shift);
 /* The template a map object is written with (HotA or SoD map), its class and subclass, and the
  * columns its written anchor lies right of the map's (see rmg__h3m_pick_template); NULL when
  * the content names none or no row has the object's footprint. */
-const rmg__h3m_template *rmg__h3m_object_template(const struct rmg_map *m, const rmg__map_object *o, bool hota,
+const rmg__h3m_known_template *rmg__h3m_object_template(const struct rmg_map *m, const rmg__map_object *o, bool hota,
                                                   int *cls, int *subclass, int *shift);
 /* A row's masks in the content layout. */
-void rmg__h3m_template_masks(const rmg__h3m_template *t, uint64_t *block, uint64_t *visit);
+void rmg__h3m_template_masks(const rmg__h3m_known_template *t, uint64_t *block, uint64_t *visit);
 
 #endif

@@ -14,7 +14,7 @@ typedef enum rmg__h3m_edition {
     RMG__H3M_EDITION_HOTA = 1   /* HotA rows (2018 list, HotA 1.7.0 and 1.7.3) */
 } rmg__h3m_edition;
 
-typedef struct rmg__h3m_template {
+typedef struct rmg__h3m_known_template {
     const char *def;            /* sprite name as the editor writes it */
     uint8_t passable[6];        /* as stored: byte r = row r of the 8x6 box (5 = anchor row), bit c
                                  * = column c (7 = anchor column), 1 = passable */
@@ -25,9 +25,9 @@ typedef struct rmg__h3m_template {
     uint8_t group;              /* editor palette group */
     uint8_t ground;             /* drawn under other objects */
     uint8_t edition;            /* rmg__h3m_edition */
-} rmg__h3m_template;
+} rmg__h3m_known_template;
 
-extern const rmg__h3m_template rmg__h3m_templates[];
-extern const size_t rmg__h3m_n_templates;
+extern const rmg__h3m_known_template rmg__h3m_known_templates[];
+extern const size_t rmg__h3m_n_known_templates;
 
 #endif
