@@ -143,6 +143,16 @@ def test_setup_matches_the_json(ctx: rmg.Context, builtin: rmg.Template) -> None
     assert "castle" in setup["allowed_towns"] and setup["banned"]["artifacts"]
 
 
+def test_game_sod_gives_sod_content_like_the_cli(builtin: rmg.Template) -> None:
+    """Context(game="sod") is the CLI's --game sod: only SoD towns (issue 22 point 6)."""
+    with rmg.Context(seed=3, game="sod") as ctx:
+        m = ctx.generate(builtin, size="M")
+        factions = {z["faction"] for z in m.to_dict()["zones"] if z.get("faction")}
+        assert not factions & {"cove", "factory"}
+    with pytest.raises(ValueError):
+        rmg.Context(game="wog")
+
+
 def test_saving_png_json_and_text(ctx: rmg.Context, builtin: rmg.Template, tmp_path) -> None:
     m = ctx.generate(builtin, size="S")
     png = tmp_path / "map.png"

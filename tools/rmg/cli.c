@@ -14,7 +14,9 @@ const char cli_gen_help[] =
     "  --humans N             human players (default 1)\n"
     "  --water none|normal|islands\n"
     "  --monsters weak|normal|strong\n"
-    "  --seed N               the seed (default 1)\n";
+    "  --seed N               the seed (default 1)\n"
+    "  --game hota|sod        the game the map is for: its towns, creatures, objects and .h3m edition\n"
+    "                         (default hota; sod = Shadow of Death content only)\n";
 
 void cli_gen_init(cli_gen *g)
 {
@@ -94,7 +96,7 @@ int cli_gen_option(cli_gen *g, int argc, char **argv, int *i, const char *cmd)
     }
     bool takes_value = strcmp(a, "--template") == 0 || strcmp(a, "--size") == 0 || strcmp(a, "--players") == 0 ||
                        strcmp(a, "--humans") == 0 || strcmp(a, "--water") == 0 || strcmp(a, "--monsters") == 0 ||
-                       strcmp(a, "--seed") == 0;
+                       strcmp(a, "--seed") == 0 || strcmp(a, "--game") == 0;
     if (!takes_value)
         return 0;
     if (!v) {
@@ -115,6 +117,11 @@ int cli_gen_option(cli_gen *g, int argc, char **argv, int *i, const char *cmd)
         int w = pick(v, water, 3);
         ok = w >= 0;
         g->opt.water = (rmg_water_level)(w < 0 ? 0 : w);
+    } else if (strcmp(a, "--game") == 0) {
+        static const char *const games[] = {"hota", "sod"};
+        int k = pick(v, games, 2);
+        ok = k >= 0;
+        g->game = k == 1 ? RMG_CONTENT_SOD : RMG_CONTENT_HOTA;
     } else if (strcmp(a, "--monsters") == 0) {
         int m = pick(v, monsters, 3);
         ok = m >= 0;
@@ -128,6 +135,17 @@ int cli_gen_option(cli_gen *g, int argc, char **argv, int *i, const char *cmd)
         return -1;
     }
     return 1;
+}
+
+int cli_set_game(rmg_context *ctx, const cli_gen *g, const char *cmd)
+{
+    if (g->game == RMG_CONTENT_HOTA)
+        return 0; /* the context's default ruleset */
+    if (rmg_context_set_content_variant(ctx, g->game) != RMG_OK) {
+        fprintf(stderr, "rmg %s: %s\n", cmd, rmg_context_errmsg(ctx));
+        return 2;
+    }
+    return 0;
 }
 
 int cli_load_pack(rmg_context *ctx, const char *file, rmg_pack **out, const char *cmd)

@@ -14,12 +14,16 @@ typedef struct cli_gen {
     const char *template_file;  /* NULL: built-in pack */
     uint64_t seed;
     bool seed_given;
+    rmg_content_variant game;   /* --game: RMG_CONTENT_HOTA (default) or RMG_CONTENT_SOD */
 } cli_gen;
 
 void cli_gen_init(cli_gen *g);
 /* Consumes the generation option at argv[*i] (and its value); returns 1 if it was one, 0 if
  * not, -1 on a bad value (message printed). */
 int cli_gen_option(cli_gen *g, int argc, char **argv, int *i, const char *cmd);
+/* Gives ctx the ruleset of the game g asks for (--game). Prints errors; returns the exit code
+ * (0 ok, 2 failure). */
+int cli_set_game(rmg_context *ctx, const cli_gen *g, const char *cmd);
 /* Loads the pack named by g->template_file (NULL: built-in). Prints errors; returns the exit
  * code (0 ok, 2 unreadable). */
 int cli_load_pack(rmg_context *ctx, const char *file, rmg_pack **out, const char *cmd);

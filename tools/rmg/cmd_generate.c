@@ -92,7 +92,9 @@ int rmg_cmd_generate(int argc, char **argv)
         return 2;
     }
     rmg_pack *pack = NULL;
-    int code = cli_load_pack(ctx, g.template_file, &pack, "generate");
+    int code = cli_set_game(ctx, &g, "generate");
+    if (code == 0)
+        code = cli_load_pack(ctx, g.template_file, &pack, "generate");
     rmg_map *map = NULL;
     if (code == 0) {
         double t0 = cli_now_ms();

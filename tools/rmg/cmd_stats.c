@@ -147,8 +147,10 @@ static void *worker(void *arg)
     rmg_pack *pack = NULL;
     if (rmg_context_create(&ctx, NULL) != RMG_OK)
         return NULL;
-    rmg_status st = j->gen.template_file ? rmg_pack_load(ctx, j->gen.template_file, RMG_FORMAT_AUTO, &pack)
-                                         : rmg_pack_builtin(ctx, &pack);
+    rmg_status st = j->gen.game == RMG_CONTENT_HOTA ? RMG_OK : rmg_context_set_content_variant(ctx, j->gen.game);
+    if (st == RMG_OK)
+        st = j->gen.template_file ? rmg_pack_load(ctx, j->gen.template_file, RMG_FORMAT_AUTO, &pack)
+                                  : rmg_pack_builtin(ctx, &pack);
     pthread_mutex_lock(&j->lock);
     if (st != RMG_OK && !j->load_error) {
         j->load_error = 1;

@@ -119,6 +119,7 @@ FUNCTIONS: Sequence[Tuple[str, List[Any], Any]] = (
     ("rmg_map_setup", [_p, POINTER(S.MapSetupInfo)], _status),
     ("rmg_map_allowed", [_p, c_int, c_size_t], c_int),
     ("rmg_context_content", [_p, _pp], _status),
+    ("rmg_context_set_content_variant", [_p, c_int], _status),
     ("rmg_content_count", [_p, c_int], c_size_t),
     ("rmg_content_key", [_p, c_int, c_size_t], c_char_p),
     ("rmg_content_find_id", [_p, c_int, c_int], c_long),

@@ -59,7 +59,9 @@ class Context:
     nsize 0 to free; see :class:`rmg.CountingAllocator`). ``rng`` is a callable returning
     uniformly random 64-bit integers (the library derives every stream from its words).
     ``log(level, message)`` receives messages up to ``log_level``; ``progress(stage, fraction)``
-    is called between stages and cancels the work when it returns true.
+    is called between stages and cancels the work when it returns true. ``game`` is the game
+    the maps are for, ``"hota"`` (default) or ``"sod"`` (Shadow of Death content only: its towns,
+    creatures, objects, artifacts, heroes and spells; the CLI's ``--game``).
 
     A callback that raises does not crash the interpreter: the C work stops with an error and
     the exception is re-raised by the method that started it. Maps and templates made through
@@ -75,7 +77,11 @@ class Context:
         log: Optional[cb.LogHandler] = None,
         log_level: Union[str, int, LogLevel] = LogLevel.WARNING,
         progress: Optional[cb.ProgressHandler] = None,
+        game: str = "hota",
     ) -> None:
+        games = {"hota": 0, "sod": 1}  # rmg_content_variant
+        if game not in games:
+            raise ValueError(f"unknown game {game!r}; expected 'hota' or 'sod'")
         self._lib = _lib.lib()
         self._ptr: Optional[int] = None
         self._state = cb.CallbackState(self._lib)
@@ -106,6 +112,9 @@ class Context:
         self._state.ctx = self._ptr
         if pending is not None:
             raise pending
+        self.game = game
+        if game != "hota":
+            self.check(self._lib.rmg_context_set_content_variant(self._ptr, games[game]))
 
     # ---- lifetime ------------------------------------------------------------------------
 
