@@ -653,20 +653,14 @@ static void test_bodies_every_version(void **state)
     rmg_context *ctx = rmg_test_context(NULL, 1);
     for (int v = -1; v <= RMG__H3M_MAX_HOTA_SUB; v++) {
         rmg__h3m_doc *doc = bodies_doc(ctx, v < 0 ? RMG__H3M_SOD : RMG__H3M_HOTA, v < 0 ? 0 : (uint32_t)v);
-        size_t len = 0, again_len = 0;
+        size_t len = 0;
         uint8_t *out = write_ok(ctx, doc, &len);
-        rmg__h3m_doc *back = NULL;
-        if (rmg__h3m_parse(ctx, out, len, "bodies", &back) != RMG_OK)
-            fail_msg("version %d: %s", v, rmg_context_errmsg(ctx));
+        rmg__h3m_doc *back = parse_rewrites(ctx, out, len, v < 0 ? "bodies SoD" : "bodies HotA");
         assert_int_equal(back->object_count, doc->object_count);
         for (uint32_t i = 0; i < doc->object_count; i++) {
             same_str(&doc->templates[i].def, &back->templates[i].def);
             same_body(&doc->objects[i], &back->objects[i]);
         }
-        uint8_t *again = write_ok(ctx, back, &again_len);
-        assert_int_equal(again_len, len);
-        assert_memory_equal(again, out, len);
-        rmg__free(ctx, again);
         rmg__h3m_doc_free(back);
         rmg__free(ctx, out);
         rmg__h3m_doc_free(doc);

@@ -58,6 +58,26 @@ static uint8_t *write_ok(rmg_context *ctx, const rmg__h3m_doc *doc, size_t *len)
     return out;
 }
 
+/* Writing doc must give exactly these bytes. */
+static void assert_writes(rmg_context *ctx, const rmg__h3m_doc *doc, const uint8_t *bytes, size_t len)
+{
+    size_t out_len = 0;
+    uint8_t *out = write_ok(ctx, doc, &out_len);
+    assert_int_equal(out_len, len);
+    assert_memory_equal(out, bytes, len);
+    rmg__free(ctx, out);
+}
+
+/* Reads an uncompressed stream that must read, and must write back to the same bytes. */
+static rmg__h3m_doc *parse_rewrites(rmg_context *ctx, const uint8_t *raw, size_t len, const char *name)
+{
+    rmg__h3m_doc *doc = NULL;
+    if (rmg__h3m_parse(ctx, raw, len, name, &doc) != RMG_OK)
+        fail_msg("%s: %s", name, rmg_context_errmsg(ctx));
+    assert_writes(ctx, doc, raw, len);
+    return doc;
+}
+
 static uint8_t *decompress_ok(rmg_context *ctx, const uint8_t *data, size_t len, size_t *out_len)
 {
     uint8_t *out = NULL;
@@ -199,22 +219,13 @@ static void test_sample_round_trip(void **state)
     size_t len = 0;
     LOAD_OR_SKIP(data, s->file, &len);
     rmg_context *ctx = rmg_test_context(NULL, 1);
-    size_t raw_len = 0, out_len = 0;
+    size_t raw_len = 0;
     uint8_t *raw = decompress_ok(ctx, data, len, &raw_len);
     rmg__h3m_doc *doc = read_ok(ctx, data, len, s->file);
-    uint8_t *out = write_ok(ctx, doc, &out_len);
-    assert_int_equal(out_len, raw_len);
-    assert_memory_equal(out, raw, raw_len);
-    /* The uncompressed stream reads too, to the same document. */
-    rmg__h3m_doc *again = read_ok(ctx, raw, raw_len, s->file);
-    size_t again_len = 0;
-    uint8_t *again_out = write_ok(ctx, again, &again_len);
-    assert_int_equal(again_len, raw_len);
-    assert_memory_equal(again_out, raw, raw_len);
+    assert_writes(ctx, doc, raw, raw_len);
+    /* The uncompressed stream reads too. */
+    rmg__h3m_doc_free(parse_rewrites(ctx, raw, raw_len, s->file));
     printf("%s: %zu bytes gzip, %zu bytes stream, written back identical\n", s->file, len, raw_len);
-    rmg__free(ctx, again_out);
-    rmg__h3m_doc_free(again);
-    rmg__free(ctx, out);
     rmg__free(ctx, raw);
     rmg__h3m_doc_free(doc);
     rmg_context_destroy(ctx);
@@ -541,11 +552,7 @@ static void test_random_corruptions(void **state)
             rmg__h3m_doc *doc = NULL;
             rmg_status st = rmg__h3m_parse(ctx, copy, len, "x.h3m", &doc);
             if (st == RMG_OK) {
-                size_t out_len = 0;
-                uint8_t *out = write_ok(ctx, doc, &out_len);
-                assert_int_equal(out_len, len);
-                assert_memory_equal(out, copy, len);
-                rmg__free(ctx, out);
+                assert_writes(ctx, doc, copy, len);
                 rmg__h3m_doc_free(doc);
                 read_back++;
             } else {
@@ -613,14 +620,7 @@ static void test_golden_sod(void **state)
     expect_repeated(out, len, &at, "00", RMG__H3M_SOD_HEROES);
     expect_tiles_to_end(out, len, &at);
     /* And it reads back to the same bytes. */
-    rmg__h3m_doc *back = NULL;
-    assert_int_equal(rmg__h3m_parse(ctx, out, len, "tiny", &back), RMG_OK);
-    size_t again_len = 0;
-    uint8_t *again = write_ok(ctx, back, &again_len);
-    assert_int_equal(again_len, len);
-    assert_memory_equal(again, out, len);
-    rmg__free(ctx, again);
-    rmg__h3m_doc_free(back);
+    rmg__h3m_doc_free(parse_rewrites(ctx, out, len, "tiny"));
     rmg__free(ctx, out);
     rmg__h3m_doc_free(doc);
     rmg_context_destroy(ctx);
@@ -665,21 +665,169 @@ static void test_every_version_round_trip(void **state)
     (void)state;
     rmg_context *ctx = rmg_test_context(NULL, 1);
     for (int v = -1; v <= RMG__H3M_MAX_HOTA_SUB; v++) {
-        size_t len = 0, again_len = 0;
+        size_t len = 0;
         uint8_t *out = empty_map(ctx, v < 0 ? RMG__H3M_SOD : RMG__H3M_HOTA, v < 0 ? 0 : (uint32_t)v, &len);
-        rmg__h3m_doc *doc = NULL;
-        assert_int_equal(rmg__h3m_parse(ctx, out, len, "v", &doc), RMG_OK);
-        uint8_t *again = write_ok(ctx, doc, &again_len);
-        assert_int_equal(again_len, len);
-        assert_memory_equal(again, out, len);
-        rmg__free(ctx, again);
-        rmg__h3m_doc_free(doc);
+        rmg__h3m_doc_free(parse_rewrites(ctx, out, len, "v"));
         rmg__free(ctx, out);
     }
     rmg_context_destroy(ctx);
 }
 
 #include "test_h3m_bodies.h"
+
+/* ---- the parts before and after the objects, filled ---------------------------------------------- */
+
+static void fill_players(rmg__h3m_doc *doc)
+{
+    rmg__h3m_player *p = &doc->players[0];
+    p->can_human = p->can_computer = 1;
+    p->behaviour = 2;
+    p->factions_customised = 1;
+    p->factions[0] = 0x05, p->factions[1] = 0x02;
+    p->has_main_town = 1;
+    p->generate_hero = 1, p->main_town_faction = 0xFF;
+    p->main_town.x = 10, p->main_town.y = 11, p->main_town.z = 0;
+    p->main_hero = 40;
+    p->main_hero_portrait = 0xFF;
+    set_str(doc, &p->main_hero_name, "Main");
+    p->placeholder_count = 1;
+    p->hero_count = 2;
+    p->heroes = array_of(doc, 2, sizeof *p->heroes);
+    p->heroes[0].id = 40;
+    set_str(doc, &p->heroes[0].name, "Main");
+    p->heroes[1].id = 41;
+    /* An unplayable player with the editor's junk in the bytes that do not matter. */
+    rmg__h3m_player *q = &doc->players[1];
+    q->behaviour = 3, q->factions[0] = 0xFF, q->random_faction = 1, q->placeholder_count = 0x55;
+}
+
+static void fill_hero_parts(rmg__h3m_doc *doc)
+{
+    rmg__h3m_hero_block *h = &doc->heroes;
+    h->placeholder_count = 3;
+    h->placeholders = array_of(doc, 3, 1);
+    h->placeholders[0] = 1, h->placeholders[1] = 2, h->placeholders[2] = 200;
+    h->custom_count = 2;
+    h->custom = array_of(doc, 2, sizeof *h->custom);
+    h->custom[0].id = 5, h->custom[0].portrait = 6, h->custom[0].players = 0x81;
+    set_str(doc, &h->custom[0].name, "Custom");
+    h->custom[1].id = 7, h->custom[1].portrait = 0xFF;
+    rmg__h3m_hero_setting *s = &doc->hero_settings[5];
+    s->customised = 1;
+    fill_hero_data(doc, &s->data, 5);
+    s->tail.always_add_skills = 0, s->tail.no_experience = 1, s->tail.level = 20;
+}
+
+static void fill_options_and_events(rmg__h3m_doc *doc)
+{
+    if (has_sub(doc, 9)) {
+        doc->hota.script_var_count = 2;
+        doc->hota.script_vars = array_of(doc, 2, sizeof *doc->hota.script_vars);
+        set_str(doc, &doc->hota.script_vars[0].name, "gold");
+        doc->hota.script_vars[0].initial = -5, doc->hota.script_vars[0].mode = 1;
+    }
+    doc->options.special_weeks = 1;
+    if (has_sub(doc, 1))
+        doc->options.banned_combos[1] = 0x80;
+    doc->options.round_limit = 30;
+    doc->options.hiring_banned[2] = 1;
+    doc->bans.spells[8] = 0x20, doc->bans.skills[3] = 0x08;
+    doc->rumour_count = 2;
+    doc->rumours = array_of(doc, 2, sizeof *doc->rumours);
+    set_str(doc, &doc->rumours[0].name, "R1");
+    set_str(doc, &doc->rumours[0].text, "The grail is near the volcano");
+    doc->event_count = 2;
+    doc->events = array_of(doc, 2, sizeof *doc->events);
+    for (int i = 0; i < 2; i++) {
+        fill_event_common(doc, &doc->events[i].common, i);
+        if (has_sub(doc, 5) && !has_sub(doc, 7)) {
+            doc->events[i].old_value = 3;
+            doc->events[i].old_bit_count = 44;
+            doc->events[i].old_mask = array_of(doc, 6, 1);
+            doc->events[i].old_mask[5] = 0x0F;
+        }
+    }
+    /* What the SoD random map generator leaves there. */
+    doc->tail_len = 8;
+    doc->tail = array_of(doc, 8, 1);
+    memcpy(doc->tail, "\x01\x02\x03\x04\x00\x00\xFF\x7E", 8);
+}
+
+static void fill_conditions(rmg__h3m_doc *doc, uint8_t victory, uint8_t loss)
+{
+    rmg__h3m_victory *v = &doc->victory;
+    v->type = victory;
+    if (victory != RMG__H3M_CONDITION_STANDARD) {
+        v->allow_normal_win = 1, v->applies_to_computer = victory % 2;
+        v->object = victory == RMG__H3M_VICTORY_TRANSPORT ? 0x88 : victory <= 1 ? 0x1234 : 0;
+        v->resource = victory == RMG__H3M_VICTORY_RESOURCES ? 6 : 0;
+        v->amount = victory == 1 || victory == 2 || victory == 12 ? 100000u + victory : 0;
+        if ((victory >= 3 && victory <= 7) || victory == 10)
+            v->pos.x = 1, v->pos.y = 2, v->pos.z = 1;
+        if (victory == RMG__H3M_VICTORY_UPGRADE_TOWN)
+            v->hall = 2, v->castle = 1;
+    }
+    doc->loss.type = loss;
+    if (loss <= RMG__H3M_LOSS_HERO)
+        doc->loss.pos.x = 9, doc->loss.pos.y = 8, doc->loss.pos.z = 0;
+    if (loss == RMG__H3M_LOSS_TIME)
+        doc->loss.days = 120;
+    doc->teams.count = 2;
+    for (int i = 0; i < RMG__H3M_PLAYERS; i++)
+        doc->teams.team[i] = (uint8_t)(i % 2);
+}
+
+static void same_parts(const rmg__h3m_doc *a, const rmg__h3m_doc *b)
+{
+    assert_memory_equal(&a->victory, &b->victory, sizeof a->victory);
+    assert_memory_equal(&a->loss, &b->loss, sizeof a->loss);
+    assert_memory_equal(&a->teams, &b->teams, sizeof a->teams);
+    const rmg__h3m_player *p = &a->players[0], *q = &b->players[0];
+    assert_int_equal(p->main_town.y, q->main_town.y);
+    assert_int_equal(p->hero_count, q->hero_count);
+    same_str(&p->main_hero_name, &q->main_hero_name);
+    same_str(&p->heroes[0].name, &q->heroes[0].name);
+    assert_int_equal(a->players[1].placeholder_count, b->players[1].placeholder_count);
+    assert_memory_equal(a->heroes.placeholders, b->heroes.placeholders, 3);
+    same_str(&a->heroes.custom[0].name, &b->heroes.custom[0].name);
+    same_hero_data(&a->hero_settings[5].data, &b->hero_settings[5].data);
+    assert_int_equal(b->hero_settings[5].customised, 1);
+    same_str(&a->rumours[0].text, &b->rumours[0].text);
+    for (int i = 0; i < 2; i++) {
+        same_event_common(&a->events[i].common, &b->events[i].common);
+        assert_int_equal(a->events[i].old_bit_count, b->events[i].old_bit_count);
+    }
+    assert_int_equal(b->tail_len, 8);
+    assert_memory_equal(a->tail, b->tail, 8);
+    assert_int_equal(a->hota.script_var_count, b->hota.script_var_count);
+}
+
+/* Every victory and loss condition, and everything else before and after the objects, in every
+ * format and sub-version. */
+static void test_parts_every_version(void **state)
+{
+    (void)state;
+    rmg_context *ctx = rmg_test_context(NULL, 1);
+    static const uint8_t victories[] = {0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 0xFF};
+    static const uint8_t losses[] = {0, 1, 2, 0xFF};
+    for (int v = -1; v <= RMG__H3M_MAX_HOTA_SUB; v++) {
+        for (size_t k = 0; k < RMG__ARRAY_LEN(victories); k++) {
+            rmg__h3m_doc *doc = tiny_doc(ctx, v < 0 ? RMG__H3M_SOD : RMG__H3M_HOTA, v < 0 ? 0 : (uint32_t)v);
+            fill_players(doc);
+            fill_hero_parts(doc);
+            fill_options_and_events(doc);
+            fill_conditions(doc, victories[k], losses[k % RMG__ARRAY_LEN(losses)]);
+            size_t len = 0;
+            uint8_t *out = write_ok(ctx, doc, &len);
+            rmg__h3m_doc *back = parse_rewrites(ctx, out, len, "parts");
+            same_parts(doc, back);
+            rmg__h3m_doc_free(back);
+            rmg__free(ctx, out);
+            rmg__h3m_doc_free(doc);
+        }
+    }
+    rmg_context_destroy(ctx);
+}
 
 /* ---- the writer's checks ---------------------------------------------------------------------------- */
 
@@ -840,6 +988,7 @@ int main(void)
         cmocka_unit_test(test_golden_hota8),
         cmocka_unit_test(test_every_version_round_trip),
         cmocka_unit_test(test_bodies_every_version),
+        cmocka_unit_test(test_parts_every_version),
         cmocka_unit_test(test_golden_bodies),
         cmocka_unit_test(test_writer_checks),
         cmocka_unit_test(test_allocation_failures),
