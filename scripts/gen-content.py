@@ -478,6 +478,10 @@ def gen_objects(data, outdir, templates, by_key, creatures_keys):
             f.append(("creatures", "[" + composite[0] + "]"))
         want = terrain_bits(r["terrains"]) if r["terrains"] not in ("n/a", "none") else 0
         t = templates.pick(cls, sub if sub is not None else (0 if cls not in (17,) else None), want, hota_only)
+        if r["family"].startswith("seer_artifact_"):
+            # MIS-13/14: what lies in the zone is the quest artifact (its Seer's Hut stands in
+            # another zone), so it takes an artifact's footprint.
+            t = templates.pick(5, 7, want, False)
         if sub_out is None:
             sub_out = int(t["subclass"]) if t else 0
         f += [("class", str(cls)), ("subclass", str(sub_out))]

@@ -73,6 +73,14 @@ bool rmg__h3m_object_class(const struct rmg_content *c, const rmg__map_object *o
         return false;
     *cls = d->map_class;
     *subclass = d->map_subclass;
+    /* A quest artifact's row is its whole package (the hut with the quest, MIS-13/14): the object
+     * lying on the map is the artifact itself. */
+    if (strncmp(d->family, "seer_artifact_", 14) == 0 && o->kind != RMG_OBJECT_SEER_HUT) {
+        *cls = 5;
+        *subclass = indexed_id(o->artifact, c->n_artifacts, c->artifacts, sizeof *c->artifacts,
+                               offsetof(rmg__artifact, id));
+        return *subclass >= 0;
+    }
     /* Teleports and gates of a colour are one content row per kind: the colour is the subclass. */
     if (o->kind == RMG_OBJECT_MONOLITH || o->kind == RMG_OBJECT_BORDER_GUARD || o->kind == RMG_OBJECT_KEYMASTER_TENT)
         *subclass = o->color >= 0 ? o->color : *subclass;
@@ -130,25 +138,34 @@ static char town_stage(const char *def)
     return (char)(n >= 2 ? lower_ascii((unsigned char)def[n - 2]) : 0);
 }
 
-/* Columns a row's masks lie right of the footprint's (the HotA 1.7 editor draws monsters one
- * tile left of the anchor, so the object is written one tile further right), -1 when no shift
- * up to two columns makes them equal. */
+/* Mask m moved dx columns within each row of the 8-column box (dx > 0: towards column 0); false
+ * when a tile would leave the box. */
+static bool move_columns(uint64_t m, int dx, uint64_t *out)
+{
+    uint64_t keep = 0; /* the columns whose tiles have a column to go to */
+    for (int row = 0; row < 6; row++)
+        keep |= (uint64_t)((dx >= 0 ? 0xFFu << dx : 0xFFu >> -dx) & 0xFFu) << (row * 8);
+    if (m & ~keep)
+        return false;
+    *out = dx >= 0 ? m >> dx : m << -dx;
+    return true;
+}
+
+/* How many tiles right of the map's anchor the object is written so that this row covers the
+ * same tiles as its footprint (0 when the masks are equal; the HotA 1.7 editor draws monsters
+ * one tile left of the anchor: 1; a quest artifact placed with its Seer's Hut's shape: -1);
+ * RMG__H3M_NO_SHIFT when no shift of up to two columns fits. */
 static int column_shift(const rmg__h3m_known_template *t, const rmg__h3m_want *w)
 {
     uint64_t block, visit;
     rmg__h3m_template_masks(t, &block, &visit);
-    for (int dx = 0; dx <= 2; dx++) {
-        /* Written dx tiles further right, a tile of column c is the row's column c - dx: the
-         * footprint's columns below dx have no column to go to. */
-        uint64_t keep = 0;
-        for (int row = 0; row < 6; row++)
-            keep |= (uint64_t)((0xFFu << dx) & 0xFFu) << (row * 8);
-        if ((w->block & ~keep) || (w->visit & ~keep))
-            break;
-        if (block == (w->block >> dx) && visit == (w->visit >> dx))
-            return dx;
+    static const int order[] = {0, 1, -1, 2, -2};
+    for (size_t k = 0; k < RMG__ARRAY_LEN(order); k++) {
+        uint64_t b, v;
+        if (move_columns(w->block, order[k], &b) && move_columns(w->visit, order[k], &v) && b == block && v == visit)
+            return order[k];
     }
-    return -1;
+    return RMG__H3M_NO_SHIFT;
 }
 
 /* How well a row suits the object (higher is better, -1 unusable); *shift as column_shift. */
@@ -158,7 +175,7 @@ static int row_score(const rmg__h3m_known_template *t, const rmg__h3m_want *w, i
         return -1;
     if (!w->hota && t->edition != RMG__H3M_EDITION_SOD)
         return -1;
-    if ((*shift = column_shift(t, w)) < 0)
+    if ((*shift = column_shift(t, w)) == RMG__H3M_NO_SHIFT)
         return -1;
     int score = *shift == 0 ? 1 : 0; /* the footprint as it is, where a row has it */
     if (w->terrain >= 0 && w->terrain < 16 && (t->terrains & (1u << w->terrain)))

@@ -18,9 +18,10 @@ typedef struct rmg__h3m_want {
     bool castle;            /* towns: the fort picture, else the village */
 } rmg__h3m_want;
 
-/* The best row of (cls, subclass) whose masks equal want's, or equal them moved *shift columns
- * to the left within the box (0..2: the object is then written *shift tiles right of its
- * anchor, so that it covers the same tiles); NULL when none does. */
+/* The best row of (cls, subclass) whose masks equal want's, or equal them moved within the box
+ * so that the object, written *shift tiles right of its anchor (-2..2), covers the same tiles;
+ * NULL when none does. */
+#define RMG__H3M_NO_SHIFT 100
 const rmg__h3m_known_template *rmg__h3m_pick_template(int cls, int subclass, const rmg__h3m_want *want, int *shift);
 /* The template a map object is written with (HotA or SoD map), its class and subclass, and the
  * columns its written anchor lies right of the map's (see rmg__h3m_pick_template); NULL when
