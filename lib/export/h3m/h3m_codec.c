@@ -90,7 +90,8 @@ static void io_basic(rmg__h3m_io *io)
     size_t at = io->pos;
     io_u32(io, &b->size);
     if (io_ok(io) && (b->size == 0 || b->size > RMG__H3M_MAX_SIZE))
-        rmg__h3m_io_fail_at(io, at, RMG_ERR_PARSE, "expected a map size of 1 to %u, found %u", RMG__H3M_MAX_SIZE, b->size);
+        rmg__h3m_io_fail_at(io, at, RMG_ERR_PARSE, "expected a map size of 1 to %d, found %u", RMG__H3M_MAX_SIZE,
+                            b->size);
     io_flag(io, &b->two_levels);
     io_str(io, &b->name);
     io_str(io, &b->description);
