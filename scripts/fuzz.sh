@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # Builds the libFuzzer harnesses with clang (ASan + UBSan) and runs each for a bounded time.
-#   scripts/fuzz.sh [SECONDS_PER_HARNESS] [HARNESS...]     (default 60 s; yaml h3t vcmi generate)
+#   scripts/fuzz.sh [SECONDS_PER_HARNESS] [HARNESS...]     (default 60 s; yaml h3t vcmi generate h3m)
 # Seed corpora are copied at run time from the shared corpus (../shared/corpus, or
-# $RMG_SHARED_DIR/corpus) and the built-in templates into a temporary directory.
+# $RMG_SHARED_DIR/corpus), the shared maps (../shared/h3m: the small ones as they are, and cuts
+# of all of them made by fuzz_h3m_seeds) and the built-in templates into a temporary directory.
 # A crash leaves its input in build/fuzz-artifacts/; copy it to tests/fuzz/regressions/<harness>/
 # so tests/test_fuzz_regressions.c replays it, then fix the bug.
 set -euo pipefail
@@ -10,7 +11,7 @@ cd "$(dirname "$0")/.."
 seconds=${1:-60}
 shift || true
 harnesses=("$@")
-[ ${#harnesses[@]} -gt 0 ] || harnesses=(yaml h3t vcmi generate)
+[ ${#harnesses[@]} -gt 0 ] || harnesses=(yaml h3t vcmi generate h3m)
 shared=${RMG_SHARED_DIR:-../shared}
 build=${RMG_FUZZ_BUILD:-build/fuzz}
 jobs=${JOBS:-2}
@@ -20,7 +21,9 @@ flags="-fsanitize=fuzzer-no-link,address,undefined -fno-sanitize-recover=undefin
 CC=clang cmake -S . -B "$build" -DCMAKE_BUILD_TYPE=RelWithDebInfo -DRMG_FUZZ=ON -DRMG_WERROR=OFF -DRMG_BUILD_TESTS=OFF \
   -DRMG_BUILD_TOOLS=OFF -DRMG_BUILD_BENCH=OFF "-DCMAKE_C_FLAGS=$flags" >/dev/null
 mkdir -p "$build"
-if ! cmake --build "$build" -j "$jobs" --target $(printf 'fuzz_%s ' "${harnesses[@]}") >"$build/build.log" 2>&1; then
+targets=$(printf 'fuzz_%s ' "${harnesses[@]}")
+case " ${harnesses[*]} " in *" h3m "*) targets="$targets fuzz_h3m_seeds" ;; esac
+if ! cmake --build "$build" -j "$jobs" --target $targets >"$build/build.log" 2>&1; then
   tail -40 "$build/build.log"
   exit 1
 fi
@@ -40,6 +43,8 @@ seed() { # seed HARNESS: fills $work/HARNESS with seed inputs
     h3t) find "$shared/corpus/h3t" "$shared/corpus/sod" -type f -size -256k -exec cp -t "$dir" {} + 2>/dev/null || true ;;
     vcmi) find "$shared/corpus/vcmi" -type f -size -256k -exec cp -t "$dir" {} + 2>/dev/null || true ;;
     generate) { find "$shared/corpus/sod" -type f -size -64k 2>/dev/null || true; } | head -20 | xargs -r cp -t "$dir" ;;
+    h3m) find "$shared/h3m" -name '*.h3m' -size -256k -exec cp -t "$dir" {} + 2>/dev/null || true
+         "$build/fuzz/fuzz_h3m_seeds" "$dir" "$shared"/h3m/*.h3m || true ;;
   esac
   [ -d "tests/fuzz/regressions/$1" ] && cp tests/fuzz/regressions/"$1"/* "$dir"/ 2>/dev/null || true
 }

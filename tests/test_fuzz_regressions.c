@@ -76,6 +76,16 @@ static void test_vcmi_regressions(void **state)
     assert_true(replay_harness("vcmi", rmg_fuzz_vcmi) > 0);
 }
 
+/* The h3m harness also replays the shared real maps (those below the fuzzer's input limit). */
+static void test_h3m_regressions(void **state)
+{
+    (void)state;
+    size_t n = replay_harness("h3m", rmg_fuzz_h3m);
+    size_t maps = replay_dir(rmg_test_shared("h3m"), rmg_fuzz_h3m);
+    printf("fuzz regressions: h3m: %zu files of the shared h3m folder replayed\n", maps);
+    assert_true(n > 0);
+}
+
 static void test_generate_regressions(void **state)
 {
     (void)state;
@@ -89,6 +99,7 @@ int main(void)
         cmocka_unit_test(test_h3t_regressions),
         cmocka_unit_test(test_vcmi_regressions),
         cmocka_unit_test(test_generate_regressions),
+        cmocka_unit_test(test_h3m_regressions),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
