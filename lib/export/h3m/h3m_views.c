@@ -63,8 +63,9 @@ enum pattern_id {
     P_COUNT
 };
 
-/* One alternative of a cell: what the neighbour must be, and the points it earns. R_REF: the
- * neighbour has the centre's terrain and pattern `ref` fits around it. */
+/* One alternative of a cell: what the neighbour must be, and the points it earns (0 or 1; the
+ * matcher relies on that). R_REF: the neighbour has the centre's terrain and pattern `ref` fits
+ * around it; no referenced pattern has references itself. */
 typedef enum rule_kind { R_ANY, R_NATIVE, R_DIRT, R_SAND, R_TRANSITION, R_REF } rule_kind;
 typedef struct rule {
     uint8_t kind, ref, points;
@@ -917,7 +918,7 @@ static bool may_become(const smooth_level *s, int x, int y, uint8_t to)
 
 /* The other terrains among the tile's neighbours inside the map, most frequent first (ties: lower
  * terrain id first). Returns how many. */
-static int neighbour_terrains(const level_map *m, int x, int y, uint8_t *order)
+static int other_terrains_by_count(const level_map *m, int x, int y, uint8_t *order)
 {
     uint8_t seen[8], count[8];
     int n = 0;
@@ -957,7 +958,7 @@ static int majority_terrain(smooth_level *s, int x, int y)
 {
     size_t i = (size_t)y * (size_t)s->map.w + (size_t)x;
     uint8_t own = s->terrain[i], order[8];
-    int n = neighbour_terrains(&s->map, x, y, order), first_allowed = -1;
+    int n = other_terrains_by_count(&s->map, x, y, order), first_allowed = -1;
     for (int k = 0; k < n; k++) {
         if (!may_become(s, x, y, order[k]))
             continue;

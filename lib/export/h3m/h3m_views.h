@@ -57,8 +57,13 @@ bool rmg__h3m_line_view_range(const uint8_t *type, int w, int h, bool river, siz
 size_t rmg__h3m_unfit_tiles(const uint8_t *terrain, int w, int h, int levels, uint32_t *out, size_t cap);
 
 /* Changes the terrain of unlocked tiles (keep[t] == 0; keep NULL locks nothing) until every
- * unlocked tile fits a pattern, by the rule documented at the function. Deterministic, bounded,
- * allocates nothing. Returns the number of changes made (a tile changed twice counts twice). */
+ * unlocked tile fits a pattern (judged as rmg__h3m_unfit_tiles does). An unfit tile takes the
+ * terrain most of its 8 neighbours have (ties: lower id), preferring one with which it fits; what
+ * a few such passes leave unfit becomes sand, which fits anywhere. A tile enters or leaves water
+ * or rock only when no locked neighbour belongs to the water or rock it leaves or joins, so a
+ * caller that locks its water and rock keeps every shore and rock face; an unlocked water or rock
+ * tile held that way may stay unfit. Deterministic (fixed order), bounded, allocates nothing.
+ * Returns the number of changes made (a tile changed twice counts twice). */
 size_t rmg__h3m_smooth_terrain(uint8_t *terrain, const uint8_t *keep, int w, int h, int levels);
 
 #endif
