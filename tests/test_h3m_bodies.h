@@ -769,7 +769,8 @@ static void test_golden_bodies(void **state)
     /* §16.4: the SoD part, then the default HotA tail of 22 bytes. */
     expect_body(RMG__H3M_SOD, 0, 54, 12, setup_monster, "01 00 00 00 0A 00 02 00 00 00 00 00");
     expect_body(RMG__H3M_HOTA, 9, 54, 12, setup_monster,
-                "01 00 00 00 0A 00 02 00 00 00 00 00 FF FF FF FF 00 64 00 00 00 FF FF FF FF FF FF FF FF 00 00 00 00 00");
+                "01 00 00 00 0A 00 02 00 00 00 00 00"
+                " FF FF FF FF 00 64 00 00 00 FF FF FF FF FF FF FF FF 00 00 00 00 00");
     /* §16.11: an empty hut, SoD 4 bytes, HotA 12. */
     expect_body(RMG__H3M_SOD, 0, 83, 0, setup_empty_seer, "00 00 00 00");
     expect_body(RMG__H3M_HOTA, 8, 83, 0, setup_empty_seer, "01 00 00 00 00 00 00 00 00 00 00 00");

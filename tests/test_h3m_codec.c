@@ -418,11 +418,10 @@ static void check_every_prefix(rmg_context *ctx, const uint8_t *raw, size_t len,
 static void test_truncated_streams(void **state)
 {
     (void)state;
+    size_t file_len = 0, len = 0;
+    LOAD_OR_SKIP(file, "random-SoD.h3m", &file_len);
     rmg_context *ctx = rmg_test_context(NULL, 1);
-    size_t len = 0;
     uint8_t *raw = small_stream(ctx, "random-SoD.h3m", &len);
-    if (!raw)
-        skip();
     check_every_prefix(ctx, raw, len, RMG__H3M_TAIL_BYTES, 1);
     rmg__free(ctx, raw);
     raw = small_stream(ctx, "normal-map-v9.h3m", &len);
@@ -430,8 +429,6 @@ static void test_truncated_streams(void **state)
         check_every_prefix(ctx, raw, len, RMG__H3M_TAIL_BYTES, 1);
     rmg__free(ctx, raw);
     /* The whole random map, with a stride. */
-    size_t file_len = 0;
-    uint8_t *file = load_sample("random-SoD.h3m", &file_len);
     raw = decompress_ok(ctx, file, file_len, &len);
     check_every_prefix(ctx, raw, len, RMG__H3M_TAIL_BYTES, 3001);
     rmg__free(ctx, raw);
@@ -867,6 +864,12 @@ static void test_writer_checks(void **state)
     doc->basic.name.data = NULL;
     expect_write_error(ctx, doc, "a string of 4 bytes without data");
     doc->basic.name.len = 0;
+    doc->basic.two_levels = 2;
+    expect_write_error(ctx, doc, "header: expected a bool (0 or 1), found 2");
+    doc->basic.two_levels = 0;
+    doc->victory.type = 20;
+    expect_write_error(ctx, doc, "victory condition: expected a victory condition (0 to 12 or 255), found 20");
+    doc->victory.type = RMG__H3M_CONDITION_STANDARD;
     doc->format = RMG__H3M_AB;
     expect_write_error(ctx, doc, "format 0x15 (AB) is not supported");
     doc->format = RMG__H3M_SOD;

@@ -50,8 +50,8 @@ static int make_seed(rmg_context *ctx, const char *dir, const char *path)
     rmg__h3m_doc *doc = NULL;
     uint8_t *raw = NULL, *gz = NULL;
     size_t raw_len = 0, gz_len = 0;
-    int failed = !data || rmg__h3m_read(ctx, data, len, path, &doc) != RMG_OK || rmg_h3m_shrink(doc, 36, 64) != RMG_OK ||
-                 rmg__h3m_write(ctx, doc, &raw, &raw_len) != RMG_OK ||
+    int failed = !data || rmg__h3m_read(ctx, data, len, path, &doc) != RMG_OK ||
+                 rmg_h3m_shrink(doc, 36, 64) != RMG_OK || rmg__h3m_write(ctx, doc, &raw, &raw_len) != RMG_OK ||
                  rmg__h3m_compress(ctx, raw, raw_len, &gz, &gz_len) != RMG_OK;
     const char *base = strrchr(path, '/') ? strrchr(path, '/') + 1 : path;
     if (!failed)

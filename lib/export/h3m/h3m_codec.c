@@ -7,9 +7,6 @@
 
 #include "h3m_io.h"
 
-/* The largest map side accepted (the games use 36 to 252). */
-#define MAX_MAP_SIZE 1024u
-
 static const char *format_name(uint32_t format)
 {
     switch (format) {
@@ -92,8 +89,9 @@ static void io_basic(rmg__h3m_io *io)
     io_u8(io, &b->has_players);
     size_t at = io->pos;
     io_u32(io, &b->size);
-    if (io_ok(io) && (b->size == 0 || b->size > MAX_MAP_SIZE))
-        rmg__h3m_io_fail_at(io, at, RMG_ERR_PARSE, "expected a map size of 1 to %u, found %u", MAX_MAP_SIZE, b->size);
+    if (io_ok(io) && (b->size == 0 || b->size > RMG__H3M_MAX_SIZE))
+        rmg__h3m_io_fail_at(io, at, RMG_ERR_PARSE, "expected a map size of 1 to %d, found %u", RMG__H3M_MAX_SIZE,
+                            b->size);
     io_flag(io, &b->two_levels);
     io_str(io, &b->name);
     io_str(io, &b->description);

@@ -302,7 +302,7 @@ rmg_status rmg__h3m_doc_defaults(rmg__h3m_doc *doc, uint32_t format, uint32_t ho
         return RMG_ERR_INVALID_ARG;
     bool hota = format == RMG__H3M_HOTA;
     if ((format != RMG__H3M_SOD && !hota) || (hota && hota_sub > RMG__H3M_MAX_HOTA_SUB) || size == 0 ||
-        size > 1024 || (levels != 1 && levels != 2))
+        size > RMG__H3M_MAX_SIZE || (levels != 1 && levels != 2))
         return rmg__error_set(doc->ctx, RMG_ERR_INVALID_ARG,
                               "h3m: no defaults for format 0x%X sub-version %u, size %u, %d levels", format, hota_sub,
                               size, levels);

@@ -41,7 +41,8 @@ enum {
     RMG__H3M_SPELL_MASK = 9,
     RMG__H3M_SKILL_MASK = 4,
     RMG__H3M_TILE_BYTES = 7,
-    RMG__H3M_TAIL_BYTES = 124          /* the zeros after the events (§17) */
+    RMG__H3M_TAIL_BYTES = 124,         /* the zeros after the events (§17) */
+    RMG__H3M_MAX_SIZE = 1024           /* the largest map side accepted (the games use 36 to 252) */
 };
 
 /* A string of the file: bytes in the game's 8-bit code page, not necessarily UTF-8. `data` is

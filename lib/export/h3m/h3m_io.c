@@ -145,7 +145,7 @@ bool rmg__h3m_io_flag(rmg__h3m_io *io, uint8_t *v)
     io_u8(io, v);
     if (io->status != RMG_OK)
         return false;
-    if (io->reading && *v > 1)
+    if (*v > 1) /* writing: the reader would refuse it */
         return rmg__h3m_io_fail_at(io, at, RMG_ERR_PARSE, "expected a bool (0 or 1), found %u", *v);
     return *v != 0;
 }

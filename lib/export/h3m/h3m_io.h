@@ -128,8 +128,10 @@ static inline void io_xyz(rmg__h3m_io *io, rmg__h3m_xyz *p)
     io_u8(io, &p->z);
 }
 
-/* A bool that says whether fields follow: reading refuses values other than 0 and 1 (they mean
- * the reader lost its place). Returns whether it is set (false after an error). */
+/* A bool that says whether fields follow: values other than 0 and 1 are refused (the editor
+ * writes only those, and in a file they mean the reader lost its place; bools that say nothing
+ * about the layout are kept as plain u8, junk included). Returns whether it is set (false after
+ * an error). */
 bool rmg__h3m_io_flag(rmg__h3m_io *io, uint8_t *v);
 static inline bool io_flag(rmg__h3m_io *io, uint8_t *v)
 {
