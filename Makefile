@@ -16,7 +16,7 @@ build: setup
 
 demo: build
 	mkdir -p $(OUT)
-	./$(RELEASE_DIR)/rmg generate --seed 1 -o $(OUT)/map.json -o $(OUT)/map.png -o $(OUT)/map.txt
+	./$(RELEASE_DIR)/rmg generate --seed 1 -o $(OUT)/map.json -o $(OUT)/map.png -o $(OUT)/map.txt -o $(OUT)/map.h3m
 
 test:
 	./scripts/setup.sh --test

@@ -15,5 +15,6 @@
 #include "rmg/place.h"
 #include "rmg/finish.h"
 #include "rmg/objects.h"
+#include "rmg/h3m.h"
 
 #endif

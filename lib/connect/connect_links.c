@@ -403,6 +403,19 @@ static rmg_status realize_wide(rmg__connect_state *s, link *l, bool *ok)
 #define COLOR_FREE 0
 #define COLOR_CONNECTION 1
 #define COLOR_MIRROR 2
+#define COLOR_ABSENT 3 /* the ruleset has no teleport of this colour */
+
+void rmg__connect_drop_absent_colors(rmg__connect_state *s)
+{
+    const struct rmg_content *c = s->b.g->content;
+    const rmg__teleport_color *colors = rmg__teleport_colors(&(size_t){0});
+    for (size_t i = 0; c && i < s->n_colors; i++) {
+        char key[64];
+        snprintf(key, sizeof key, "%s_%d", colors[i].key, colors[i].subclass);
+        if (rmg__content_find_map_object(c, key) < 0)
+            s->color_used[i] = COLOR_ABSENT;
+    }
+}
 
 static int take_teleport_color(rmg__connect_state *s)
 {
@@ -418,19 +431,20 @@ static int take_teleport_color(rmg__connect_state *s)
  * says where the colours went, since no further colour exists (sea portals stand on water). */
 static rmg_status colors_exhausted(rmg__connect_state *s, const link *l)
 {
-    size_t mirror = 0, one_way = 0;
+    size_t mirror = 0, one_way = 0, absent = 0;
     const rmg__teleport_color *colors = rmg__teleport_colors(&(size_t){0});
     for (size_t i = 0; i < s->n_colors; i++) {
         mirror += s->color_used[i] == COLOR_MIRROR;
-        one_way += colors[i].h3_class == 43;
+        absent += s->color_used[i] == COLOR_ABSENT;
+        one_way += colors[i].h3_class == 43 && s->color_used[i] != COLOR_ABSENT;
     }
+    size_t n = s->n_colors - absent;
     return rmg__error_gen(s->b.ctx, RMG_ERR_IMPOSSIBLE, "build", -1, (int)l->index,
                           "the link of zones %d-%d needs a monolith but all %zu monolith colours are taken (%zu "
                           "two-way monoliths and portals, %zu one-way entrance pairs; %zu by mirror links, %zu by "
                           "connections realized as monoliths); the game has no other land teleport colours, so this "
                           "placement has too many links between zones that do not touch",
-                          l->tc->zone_a, l->tc->zone_b, s->n_colors, s->n_colors - one_way, one_way, mirror,
-                          s->n_colors - mirror);
+                          l->tc->zone_a, l->tc->zone_b, n, n - one_way, one_way, mirror, n - mirror);
 }
 
 static rmg_status guard_or_border_guard(rmg__connect_state *s, link *l, const uint32_t approach[2])

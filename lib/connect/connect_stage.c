@@ -247,6 +247,7 @@ static rmg_status state_init(rmg__connect_state *s, rmg__gen *g)
         state_free(s);
         return rmg__error_nomem(g->ctx);
     }
+    rmg__connect_drop_absent_colors(s);
     if ((st = rmg__grid_index_zones(&s->b, &s->zi)) != RMG_OK)
         state_free(s);
     return st;

@@ -29,6 +29,10 @@ typedef struct rmg__connect_state {
 
 #define RMG__NO_TILE UINT32_MAX
 
+/* Teleport colours the ruleset has no object of (the SoD ruleset lacks HotA's) are never handed
+ * out (connect_links.c). */
+void rmg__connect_drop_absent_colors(rmg__connect_state *s);
+
 /* ---- terrain, borders, skeleton (connect_stage.c) ---------------------------------------- */
 
 /* Searches a path from zone's skeleton to goal through the zone's open interior avoiding the

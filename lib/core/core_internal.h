@@ -180,6 +180,8 @@ rmg_status rmg__buf_finish(rmg__buf *b, char **out, size_t *len);
 
 /* Reads a whole file (NUL-terminated, length in *len). Sets RMG_ERR_IO / RMG_ERR_LIMIT. */
 rmg_status rmg__read_file(rmg_context *ctx, const char *path, size_t max_size, char **data, size_t *len);
+/* Writes len bytes to a new file at path (replacing it). Sets RMG_ERR_IO. */
+rmg_status rmg__write_file(rmg_context *ctx, const char *path, const void *data, size_t len);
 
 /* ---- hashing ----------------------------------------------------------------------------- */
 

@@ -292,3 +292,13 @@ rmg_status rmg__read_file(rmg_context *ctx, const char *path, size_t max_size, c
     }
     return rmg__buf_finish(&b, data, len);
 }
+
+rmg_status rmg__write_file(rmg_context *ctx, const char *path, const void *data, size_t len)
+{
+    FILE *f = fopen(path, "wb");
+    if (!f)
+        return rmg__error_at(ctx, RMG_ERR_IO, path, 0, 0, "cannot create the file");
+    bool ok = fwrite(data, 1, len, f) == len;
+    ok = fclose(f) == 0 && ok;
+    return ok ? RMG_OK : rmg__error_at(ctx, RMG_ERR_IO, path, 0, 0, "write error");
+}

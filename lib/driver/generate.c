@@ -222,6 +222,12 @@ static rmg_status record_setup(rmg__gen *g)
     s->spell_allowed = copy_flags(m, g->sol.spell_allowed, c->n_spells, &s->n_spells, &nomem);
     s->skill_allowed = copy_flags(m, g->sol.skill_allowed, c->n_skills, &s->n_skills, &nomem);
     s->hero_allowed = copy_flags(m, g->sol.hero_allowed, c->n_heroes, &s->n_heroes, &nomem);
+    /* MIS-13/22: a quest artifact exists once on the map: no other source may produce it. */
+    for (size_t i = 0; s->artifact_allowed && i < m->objects.count; i++) {
+        const rmg__map_object *o = &m->objects.items[i];
+        if (o->kind == RMG_OBJECT_SEER_HUT && o->artifact >= 0 && (size_t)o->artifact < s->n_artifacts)
+            s->artifact_allowed[o->artifact] = 0;
+    }
     return nomem ? rmg__error_nomem(g->ctx) : RMG_OK;
 }
 

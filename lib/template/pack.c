@@ -167,15 +167,9 @@ RMG_API rmg_status rmg_pack_save_yaml(const rmg_pack *pack, const char *path)
     rmg_status st = rmg__yaml_write(pack, &text, &len);
     if (st != RMG_OK)
         return st;
-    FILE *f = fopen(path, "wb");
-    if (!f) {
-        rmg__free(pack->ctx, text);
-        return rmg__error_at(pack->ctx, RMG_ERR_IO, path, 0, 0, "cannot create the file");
-    }
-    bool ok = fwrite(text, 1, len, f) == len;
-    ok = fclose(f) == 0 && ok;
+    st = rmg__write_file(pack->ctx, path, text, len);
     rmg__free(pack->ctx, text);
-    return ok ? RMG_OK : rmg__error_at(pack->ctx, RMG_ERR_IO, path, 0, 0, "write error");
+    return st;
 }
 
 RMG_API size_t rmg_pack_warning_count(const rmg_pack *pack)

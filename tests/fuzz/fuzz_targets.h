@@ -49,6 +49,9 @@ static inline int rmg_fuzz_load(const uint8_t *data, size_t size, rmg_template_f
             rmg_map_validate(map, NULL, &violations);
             if (rmg_map_to_json(map, &json, &len) == RMG_OK)
                 rmg_free(ctx, json);
+            unsigned char *h3m = NULL;
+            if (rmg_map_to_h3m(map, NULL, &h3m, &len) == RMG_OK)
+                rmg_free(ctx, h3m);
         }
         rmg_map_destroy(map);
     }

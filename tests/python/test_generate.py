@@ -153,6 +153,23 @@ def test_game_sod_gives_sod_content_like_the_cli(builtin: rmg.Template) -> None:
         rmg.Context(game="wog")
 
 
+def test_h3m_save_and_load(builtin: rmg.Template, tmp_path) -> None:
+    """Map.save("x.h3m") writes the game's file; Context.load_h3m reads it back (issue 22)."""
+    for game in ("hota", "sod"):
+        with rmg.Context(seed=2, game=game) as ctx:
+            m = ctx.generate(builtin, size="M")
+            path = tmp_path / f"{game}.h3m"
+            m.save(path)
+            data = path.read_bytes()
+            assert data[:3] == b"\x1f\x8b\x08"
+            back = ctx.load_h3m(path)
+            assert (back.width, back.height, back.levels) == (m.width, m.height, m.levels)
+            assert len(back.objects) == len(m.objects)
+            assert back.layer("passable") == m.layer("passable")
+    with rmg.Context() as ctx, pytest.raises(rmg.Error):
+        ctx.load_h3m(tmp_path / "missing.h3m")
+
+
 def test_saving_png_json_and_text(ctx: rmg.Context, builtin: rmg.Template, tmp_path) -> None:
     m = ctx.generate(builtin, size="S")
     png = tmp_path / "map.png"

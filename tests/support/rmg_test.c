@@ -119,6 +119,18 @@ const char *rmg_test_shared(const char *relative)
     return path_join(base, relative);
 }
 
+const char *rmg_test_shared_present(const char *relative)
+{
+    const char *path = rmg_test_shared(relative);
+    FILE *f = fopen(path, "rb");
+    if (!f) {
+        print_message("skipped: %s is absent (the shared folder, ../shared)\n", relative);
+        return NULL;
+    }
+    fclose(f);
+    return path;
+}
+
 const char *rmg_test_source(const char *relative)
 {
     return path_join(RMG_SOURCE_DIR, relative);

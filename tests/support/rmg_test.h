@@ -45,6 +45,8 @@ size_t rmg_test_oom_sweep(rmg_test_op op, void *user, size_t max_k, size_t strid
 /* Absolute path of a file under the shared folder (env RMG_SHARED_DIR, else the build-time
  * default). Returned buffer is static per call site use; copy if needed. */
 const char *rmg_test_shared(const char *relative);
+/* The same when the file exists; else NULL, after a one-line note that the test skips it. */
+const char *rmg_test_shared_present(const char *relative);
 /* Absolute path of a file in the source tree. */
 const char *rmg_test_source(const char *relative);
 

@@ -9,9 +9,11 @@
 
 static const char info_help[] =
     "usage: rmg info [--content] [--sod] [--load FILE] [--merge FILE]... [--list KIND] [--json]\n"
+    "       rmg info MAP.h3m\n"
     "\n"
     "Prints the library version. With --content, also the ruleset: its name, version, variant\n"
-    "and how many entities of each kind it has.\n"
+    "and how many entities of each kind it has. With an .h3m map: its format, name, size,\n"
+    "players and objects by class.\n"
     "\n"
     "options:\n"
     "  --content      summarise the ruleset (default: the built-in HotA ruleset)\n"
@@ -23,7 +25,8 @@ static const char info_help[] =
     "  --json         print JSON instead of text\n"
     "  --help         this text\n"
     "\n"
-    "exit codes: 0 done, 2 bad usage or content that cannot be loaded\n";
+    "exit codes: 0 done, 1 a malformed or unsupported .h3m, 2 bad usage, an unreadable file or\n"
+    "content that cannot be loaded\n";
 
 static const char *const kind_names[RMG_CONTENT_KIND_COUNT] = {
     "terrains", "factions", "creatures", "objects", "map_objects", "artifacts", "spells", "skills", "heroes"};
@@ -131,8 +134,16 @@ static void print_json(const rmg_content *c, int list)
     printf("}\n");
 }
 
+static bool is_h3m(const char *s)
+{
+    size_t n = strlen(s);
+    return n > 4 && strcmp(s + n - 4, ".h3m") == 0;
+}
+
 int rmg_cmd_info(int argc, char **argv)
 {
+    if (argc == 2 && is_h3m(argv[1]))
+        return rmg_cmd_info_h3m(argv[1]);
     info_args a;
     int rc = parse_args(argc, argv, &a);
     if (rc >= 0)

@@ -17,8 +17,9 @@ static const command commands[] = {
     {"convert", rmg_cmd_convert, "convert a template between formats (.yaml, .h3t, .json)"},
     {"objects", rmg_cmd_objects, "print the effective object list of a template or zone"},
     {"guard", rmg_cmd_guard, "compute a guard from a value and strengths"},
-    {"info", rmg_cmd_info, "version and content summary"},
+    {"info", rmg_cmd_info, "version and content summary, or what an .h3m map holds"},
     {"stats", rmg_cmd_stats, "generate many maps and report statistics"},
+    {"render", rmg_cmd_render, "write an .h3m map as the project's exports (PNG preview, JSON, text)"},
 };
 
 static void usage(FILE *out)

@@ -128,6 +128,8 @@ FUNCTIONS: Sequence[Tuple[str, List[Any], Any]] = (
     ("rmg_map_to_text", [_p, _pp, POINTER(c_size_t)], _status),
     ("rmg_map_save", [_p, c_char_p], _status),
     ("rmg_map_save_png", [_p, c_char_p], _status),
+    # h3m.h
+    ("rmg_map_load_h3m", [_p, c_char_p, _pp], _status),
     # stage.h
     ("rmg_stage_api_version", [], c_uint),
     ("rmg_stage_plugin_init", [POINTER(S.StagePlugin)], None),

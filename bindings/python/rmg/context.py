@@ -312,6 +312,16 @@ class Context:
             self._generating = False
         return self.adopt_result(status, out, Map._wrap)
 
+    def load_h3m(self, path: "os.PathLike[str] | str") -> "Map":
+        """Reads an .h3m map file (SoD, or HotA up to 1.8 without scripts) into a Map: terrain,
+        roads, objects with their footprints; no zones (rmg_map_load_h3m). Raises
+        :class:`rmg.Error` with the byte offset of a malformed file."""
+        from .map import Map
+
+        out = c_void_p()
+        status = self._lib.rmg_map_load_h3m(self.handle, os.fsencode(path), byref(out))
+        return self.adopt_result(status, out, Map._wrap)
+
     # ---- stage plugins -------------------------------------------------------------------
 
     def set_stage(

@@ -460,7 +460,8 @@ class Map(ContextObject):
         return self._ctx.take_string(self._lib.rmg_map_to_text, self.handle)
 
     def save(self, path: PathLike) -> None:
-        """Writes a file chosen by extension: .json, .png or .txt."""
+        """Writes a file chosen by extension: .json, .png, .txt or .h3m (the game's map file, for
+        the game of the context's ruleset: HotA, or SoD for ``Context(game="sod")``)."""
         self._ctx.check(self._lib.rmg_map_save(self.handle, os.fsencode(path)))
 
     def save_png(self, path: PathLike) -> None:

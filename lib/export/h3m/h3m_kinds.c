@@ -120,8 +120,7 @@ static int lower_ascii(int ch)
     return ch >= 'A' && ch <= 'Z' ? ch - 'A' + 'a' : ch;
 }
 
-/* Def names compare without case, as the game reads them. */
-static bool same_def(const char *a, const char *b)
+bool rmg__h3m_same_def(const char *a, const char *b)
 {
     for (; *a && *b; a++, b++)
         if (lower_ascii((unsigned char)*a) != lower_ascii((unsigned char)*b))
@@ -171,7 +170,7 @@ static int column_shift(const rmg__h3m_known_template *t, const rmg__h3m_want *w
 /* How well a row suits the object (higher is better, -1 unusable); *shift as column_shift. */
 static int row_score(const rmg__h3m_known_template *t, const rmg__h3m_want *w, int *shift)
 {
-    if (w->def && !same_def(t->def, w->def))
+    if (w->def && !rmg__h3m_same_def(t->def, w->def))
         return -1;
     if (!w->hota && t->edition != RMG__H3M_EDITION_SOD)
         return -1;
