@@ -7,7 +7,7 @@
 #include <string.h>
 
 #include "rmg_test.h"
-#include "export/h3m/h3m_views.h"
+#include "map/map_views.h"
 
 #define MAX_TILES (2 * 32 * 32)
 
@@ -19,7 +19,7 @@ typedef struct grid {
     int w, h, levels;
     uint8_t terrain[MAX_TILES];
     uint8_t view[MAX_TILES], flags[MAX_TILES];
-    rmg__h3m_view_range range[MAX_TILES];
+    rmg__map_view_range range[MAX_TILES];
 } grid;
 
 static grid *grid_of(const char *const *rows, int h)
@@ -54,8 +54,8 @@ static grid *grid_filled(int w, int h, uint8_t terrain)
 
 static void compute(grid *g, bool hota, uint64_t seed)
 {
-    rmg__h3m_terrain_views(g->terrain, g->w, g->h, g->levels, hota, seed, g->view, g->flags);
-    rmg__h3m_terrain_view_ranges(g->terrain, g->w, g->h, g->levels, hota, g->range);
+    rmg__map_terrain_views(g->terrain, g->w, g->h, g->levels, hota, seed, g->view, g->flags);
+    rmg__map_terrain_view_ranges(g->terrain, g->w, g->h, g->levels, hota, g->range);
 }
 
 /* The tile at (x, y) fits a pattern with frames lo..hi and mirror flip, and its view and flag bits
@@ -63,12 +63,12 @@ static void compute(grid *g, bool hota, uint64_t seed)
 static void assert_view(const grid *g, int x, int y, int lo, int hi, int flip)
 {
     int t = y * g->w + x;
-    const rmg__h3m_view_range *r = &g->range[t];
+    const rmg__map_view_range *r = &g->range[t];
     if (!r->fits || r->lo != lo || r->hi != hi || r->flip != flip)
         fail_msg("tile (%d,%d): expected %d-%d mirror %d, got %s %d-%d mirror %d", x, y, lo, hi, flip,
                  r->fits ? "fits" : "unfit", r->lo, r->hi, r->flip);
     assert_in_range(g->view[t], lo, hi);
-    assert_int_equal(g->flags[t] & RMG__H3M_FLAG_TERRAIN_FLIP, flip);
+    assert_int_equal(g->flags[t] & RMG__VIEW_FLAG_TERRAIN_FLIP, flip);
 }
 
 /* ---- interiors ---------------------------------------------------------------------------- */
@@ -97,7 +97,7 @@ static void test_interior_uses_plain_and_decorated_frames(void **state)
             plain += g->view[t] < c->decorated_lo;
             decorated += g->view[t] >= c->decorated_lo;
             /* mirror and coast cleared, the other bits kept */
-            assert_int_equal(g->flags[t], 0xFF & ~(RMG__H3M_FLAG_TERRAIN_FLIP | RMG__H3M_FLAG_COAST));
+            assert_int_equal(g->flags[t], 0xFF & ~(RMG__VIEW_FLAG_TERRAIN_FLIP | RMG__VIEW_FLAG_COAST));
         }
         if (c->decorated_lo <= c->hi) {
             /* one in four or five in the game's maps */
@@ -291,15 +291,15 @@ static void test_coast_bit_on_land_next_to_water(void **state)
                         water_near = true;
                 }
             bool land = g->terrain[y * g->w + x] != RMG_TERRAIN_WATER;
-            assert_int_equal((g->flags[y * g->w + x] & RMG__H3M_FLAG_COAST) != 0, land && water_near);
+            assert_int_equal((g->flags[y * g->w + x] & RMG__VIEW_FLAG_COAST) != 0, land && water_near);
         }
     /* not across the map's edge: (6,0) is water, (0,1) the next tile in memory is not next to it */
-    assert_false(g->flags[1 * g->w + 0] & RMG__H3M_FLAG_COAST);
-    assert_true(g->flags[0 * g->w + 2] & RMG__H3M_FLAG_COAST);  /* beside (3,1) */
-    assert_true(g->flags[1 * g->w + 5] & RMG__H3M_FLAG_COAST);  /* beside (6,0) */
-    assert_true(g->flags[4 * g->w + 1] & RMG__H3M_FLAG_COAST);  /* beside (0,5) */
-    assert_true(g->flags[3 * g->w + 5] & RMG__H3M_FLAG_COAST);  /* rock counts as land */
-    assert_false(g->flags[1 * g->w + 3] & RMG__H3M_FLAG_COAST); /* water itself */
+    assert_false(g->flags[1 * g->w + 0] & RMG__VIEW_FLAG_COAST);
+    assert_true(g->flags[0 * g->w + 2] & RMG__VIEW_FLAG_COAST);  /* beside (3,1) */
+    assert_true(g->flags[1 * g->w + 5] & RMG__VIEW_FLAG_COAST);  /* beside (6,0) */
+    assert_true(g->flags[4 * g->w + 1] & RMG__VIEW_FLAG_COAST);  /* beside (0,5) */
+    assert_true(g->flags[3 * g->w + 5] & RMG__VIEW_FLAG_COAST);  /* rock counts as land */
+    assert_false(g->flags[1 * g->w + 3] & RMG__VIEW_FLAG_COAST); /* water itself */
     free(g);
 }
 
@@ -311,11 +311,11 @@ static void test_single_tile_island_is_unfit_and_smoothed(void **state)
     static const char *const rows[] = {"dddddd", "dddddd", "ddgddd", "dddddd", "dddwdd", "dddddd"};
     grid *g = grid_of(rows, 6);
     uint32_t unfit[8];
-    size_t n = rmg__h3m_unfit_tiles(g->terrain, g->w, g->h, 1, unfit, 8);
+    size_t n = rmg__map_unfit_tiles(g->terrain, g->w, g->h, 1, unfit, 8);
     assert_int_equal(n, 2);
     assert_int_equal(unfit[0], 2 * 6 + 2);
     assert_int_equal(unfit[1], 4 * 6 + 3);
-    assert_int_equal(rmg__h3m_unfit_tiles(g->terrain, g->w, g->h, 1, NULL, 0), 2);
+    assert_int_equal(rmg__map_unfit_tiles(g->terrain, g->w, g->h, 1, NULL, 0), 2);
 
     /* the lake is locked with its shore: only the grass tile may change */
     uint8_t keep[36] = {0};
@@ -324,7 +324,7 @@ static void test_single_tile_island_is_unfit_and_smoothed(void **state)
             keep[y * 6 + x] = 1;
     uint8_t before[36];
     memcpy(before, g->terrain, sizeof before);
-    assert_int_equal(rmg__h3m_smooth_terrain(g->terrain, keep, g->w, g->h, 1), 1);
+    assert_int_equal(rmg__map_smooth_terrain(g->terrain, keep, g->w, g->h, 1), 1);
     assert_int_equal(g->terrain[2 * 6 + 2], RMG_TERRAIN_DIRT);
     for (int t = 0; t < 36; t++)
         if (keep[t] || t == 2 * 6 + 2)
@@ -332,14 +332,14 @@ static void test_single_tile_island_is_unfit_and_smoothed(void **state)
         else
             assert_int_equal(g->terrain[t], before[t]);
     assert_int_equal(g->terrain[4 * 6 + 3], RMG_TERRAIN_WATER);
-    n = rmg__h3m_unfit_tiles(g->terrain, g->w, g->h, 1, unfit, 8);
+    n = rmg__map_unfit_tiles(g->terrain, g->w, g->h, 1, unfit, 8);
     assert_int_equal(n, 1); /* the locked lake stays as the caller wants it */
     assert_int_equal(unfit[0], 4 * 6 + 3);
 
     /* unlocked, the lake goes too */
-    assert_int_equal(rmg__h3m_smooth_terrain(g->terrain, NULL, g->w, g->h, 1), 1);
-    assert_int_equal(rmg__h3m_unfit_tiles(g->terrain, g->w, g->h, 1, NULL, 0), 0);
-    assert_int_equal(rmg__h3m_smooth_terrain(g->terrain, NULL, g->w, g->h, 1), 0);
+    assert_int_equal(rmg__map_smooth_terrain(g->terrain, NULL, g->w, g->h, 1), 1);
+    assert_int_equal(rmg__map_unfit_tiles(g->terrain, g->w, g->h, 1, NULL, 0), 0);
+    assert_int_equal(rmg__map_smooth_terrain(g->terrain, NULL, g->w, g->h, 1), 0);
     free(g);
 }
 
@@ -350,9 +350,9 @@ static void test_smoothing_repairs_thin_shapes(void **state)
     static const char *const rows[] = {"gggggggg", "gggggggg", "llllllgg", "gggggggg",
                                        "ggglgggg", "gggglggg", "gggggggg", "gggggggg"};
     grid *g = grid_of(rows, 8);
-    assert_true(rmg__h3m_unfit_tiles(g->terrain, g->w, g->h, 1, NULL, 0) > 0);
-    assert_true(rmg__h3m_smooth_terrain(g->terrain, NULL, g->w, g->h, 1) > 0);
-    assert_int_equal(rmg__h3m_unfit_tiles(g->terrain, g->w, g->h, 1, NULL, 0), 0);
+    assert_true(rmg__map_unfit_tiles(g->terrain, g->w, g->h, 1, NULL, 0) > 0);
+    assert_true(rmg__map_smooth_terrain(g->terrain, NULL, g->w, g->h, 1) > 0);
+    assert_int_equal(rmg__map_unfit_tiles(g->terrain, g->w, g->h, 1, NULL, 0), 0);
     free(g);
 }
 
@@ -397,14 +397,14 @@ static void test_smoothing_terminates_on_noise(void **state)
         }
         memcpy(&copy, &g, sizeof g);
         memcpy(original, g.terrain, (size_t)n);
-        size_t changes = rmg__h3m_smooth_terrain(g.terrain, keep, g.w, g.h, g.levels);
-        size_t again = rmg__h3m_smooth_terrain(copy.terrain, keep, g.w, g.h, g.levels);
+        size_t changes = rmg__map_smooth_terrain(g.terrain, keep, g.w, g.h, g.levels);
+        size_t again = rmg__map_smooth_terrain(copy.terrain, keep, g.w, g.h, g.levels);
         assert_int_equal(changes, again);
         assert_memory_equal(g.terrain, copy.terrain, (size_t)n);
         for (int t = 0; t < n; t++)
             if (keep[t])
                 assert_int_equal(g.terrain[t], original[t]);
-        size_t bad = rmg__h3m_unfit_tiles(g.terrain, g.w, g.h, g.levels, unfit, MAX_TILES);
+        size_t bad = rmg__map_unfit_tiles(g.terrain, g.w, g.h, g.levels, unfit, MAX_TILES);
         if (!lock_per_16)
             assert_int_equal(bad, 0);
         for (size_t i = 0; i < bad; i++) {
@@ -428,7 +428,7 @@ static void test_smoothing_keeps_locked_water_shapes(void **state)
     for (int t = 0; t < 48; t++)
         keep[t] = g->terrain[t] == RMG_TERRAIN_WATER;
     memcpy(before, g->terrain, sizeof before);
-    rmg__h3m_smooth_terrain(g->terrain, keep, g->w, g->h, 1);
+    rmg__map_smooth_terrain(g->terrain, keep, g->w, g->h, 1);
     for (int t = 0; t < 48; t++)
         assert_int_equal(g->terrain[t] == RMG_TERRAIN_WATER, before[t] == RMG_TERRAIN_WATER);
     free(g);
@@ -444,7 +444,7 @@ static void test_same_seed_same_bytes(void **state)
     a.w = b.w = 24, a.h = b.h = 20, a.levels = b.levels = 2;
     for (int t = 0; t < 24 * 20 * 2; t++)
         a.terrain[t] = b.terrain[t] = (uint8_t)(next_random(&x) % 100 < 90 ? RMG_TERRAIN_GRASS : RMG_TERRAIN_WATER);
-    rmg__h3m_smooth_terrain(a.terrain, NULL, a.w, a.h, a.levels);
+    rmg__map_smooth_terrain(a.terrain, NULL, a.w, a.h, a.levels);
     memcpy(b.terrain, a.terrain, sizeof a.terrain);
     compute(&a, false, 123);
     compute(&b, false, 123);
@@ -511,13 +511,13 @@ static void check_line_cases(const line_case *cases, size_t count, bool river)
         line_layer(type, c, river ? 2 : 3);
         memset(flags, 0xFF, sizeof flags);
         if (river)
-            rmg__h3m_river_views(type, 5, 5, 1, 11, view, flags);
+            rmg__map_river_views(type, 5, 5, 1, 11, view, flags);
         else
-            rmg__h3m_road_views(type, 5, 5, 1, 11, view, flags);
+            rmg__map_road_views(type, 5, 5, 1, 11, view, flags);
         int shift = river ? 2 : 4;
-        uint8_t mask = river ? RMG__H3M_FLAG_RIVER_FLIP : RMG__H3M_FLAG_ROAD_FLIP;
-        rmg__h3m_view_range r;
-        assert_true(rmg__h3m_line_view_range(type, 5, 5, river, 12, &r));
+        uint8_t mask = river ? RMG__VIEW_FLAG_RIVER_FLIP : RMG__VIEW_FLAG_ROAD_FLIP;
+        rmg__map_view_range r;
+        assert_true(rmg__map_line_view_range(type, 5, 5, river, 12, &r));
         if (r.lo != c->lo || r.hi != c->hi || r.flip != c->flip)
             fail_msg("%s case %zu: expected %d-%d mirror %d, got %d-%d mirror %d", river ? "river" : "road", i, c->lo,
                      c->hi, c->flip, r.lo, r.hi, r.flip);
@@ -526,7 +526,7 @@ static void check_line_cases(const line_case *cases, size_t count, bool river)
         assert_int_equal(flags[12] & (uint8_t)~mask, 0xFF & ~mask); /* other bits kept */
         assert_int_equal(view[0], 0);                               /* no line: view 0, no mirror */
         assert_int_equal(flags[0] & mask, 0);
-        assert_false(rmg__h3m_line_view_range(type, 5, 5, river, 0, &r));
+        assert_false(rmg__map_line_view_range(type, 5, 5, river, 0, &r));
     }
 }
 
@@ -551,11 +551,11 @@ static void test_roads_of_other_types_do_not_connect(void **state)
     road[2 * 5 + 2] = 3;
     road[3 * 5 + 2] = 1; /* dirt going on below */
     road[4 * 5 + 2] = 1;
-    rmg__h3m_road_views(road, 5, 5, 1, 5, view, flags);
+    rmg__map_road_views(road, 5, 5, 1, 5, view, flags);
     assert_int_equal(view[2 * 5 + 2], 14); /* cobblestone: end, road above */
-    assert_int_equal((flags[2 * 5 + 2] & RMG__H3M_FLAG_ROAD_FLIP) >> 4, 2);
+    assert_int_equal((flags[2 * 5 + 2] & RMG__VIEW_FLAG_ROAD_FLIP) >> 4, 2);
     assert_int_equal(view[3 * 5 + 2], 14); /* dirt: end, road below */
-    assert_int_equal((flags[3 * 5 + 2] & RMG__H3M_FLAG_ROAD_FLIP) >> 4, 0);
+    assert_int_equal((flags[3 * 5 + 2] & RMG__VIEW_FLAG_ROAD_FLIP) >> 4, 0);
 }
 
 int main(void)

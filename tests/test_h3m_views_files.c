@@ -11,7 +11,7 @@
 
 #include "rmg_test.h"
 #include "export/h3m/h3m_doc.h"
-#include "export/h3m/h3m_views.h"
+#include "map/map_views.h"
 
 enum { GROUP_DIRT, GROUP_SAND, GROUP_NORMAL, GROUP_WATER, GROUP_ROCK, GROUP_HOTA, GROUP_COUNT };
 static const char *const GROUP_NAMES[GROUP_COUNT] = {"dirt", "sand", "normal", "water", "rock", "hota"};
@@ -104,7 +104,7 @@ static void free_layers(tile_layers *l)
     free(l->river);
 }
 
-static bool agrees(const rmg__h3m_view_range *r, uint8_t view, unsigned flip)
+static bool agrees(const rmg__map_view_range *r, uint8_t view, unsigned flip)
 {
     return r->fits && view >= r->lo && view <= r->hi && flip == r->flip;
 }
@@ -123,20 +123,20 @@ static void assert_agreement(const char *file, const char *what, size_t good, si
 /* Terrain views per group, and the coast bit everywhere. */
 static void check_terrain(const sample *s, const tile_layers *l)
 {
-    rmg__h3m_view_range *ranges = malloc(l->n * sizeof *ranges);
+    rmg__map_view_range *ranges = malloc(l->n * sizeof *ranges);
     uint8_t *view = malloc(l->n), *flags = calloc(l->n, 1);
     assert_non_null(ranges);
     assert_non_null(view);
     assert_non_null(flags);
-    rmg__h3m_terrain_view_ranges(l->terrain, l->size, l->size, l->levels, l->hota, ranges);
-    rmg__h3m_terrain_views(l->terrain, l->size, l->size, l->levels, l->hota, 1, view, flags);
+    rmg__map_terrain_view_ranges(l->terrain, l->size, l->size, l->levels, l->hota, ranges);
+    rmg__map_terrain_views(l->terrain, l->size, l->size, l->levels, l->hota, 1, view, flags);
     size_t good[GROUP_COUNT] = {0}, total[GROUP_COUNT] = {0}, coast_differs = 0;
     for (size_t t = 0; t < l->n; t++) {
         const uint8_t *tile = &l->bytes[7 * t];
         int g = group_of(tile[0]);
         total[g]++;
-        good[g] += agrees(&ranges[t], tile[1], tile[6] & RMG__H3M_FLAG_TERRAIN_FLIP);
-        coast_differs += ((flags[t] ^ tile[6]) & RMG__H3M_FLAG_COAST) != 0;
+        good[g] += agrees(&ranges[t], tile[1], tile[6] & RMG__VIEW_FLAG_TERRAIN_FLIP);
+        coast_differs += ((flags[t] ^ tile[6]) & RMG__VIEW_FLAG_COAST) != 0;
     }
     for (int g = 0; g < GROUP_COUNT; g++)
         assert_agreement(s->file, GROUP_NAMES[g], good[g], total[g], s->terrain[g]);
@@ -153,8 +153,8 @@ static void check_lines(const sample *s, const tile_layers *l, bool river)
     int view_byte = river ? 3 : 5, shift = river ? 2 : 4;
     size_t good = 0, total = 0;
     for (size_t t = 0; t < l->n; t++) {
-        rmg__h3m_view_range r;
-        if (!rmg__h3m_line_view_range(type, l->size, l->size, river, t, &r))
+        rmg__map_view_range r;
+        if (!rmg__map_line_view_range(type, l->size, l->size, river, t, &r))
             continue;
         const uint8_t *tile = &l->bytes[7 * t];
         total++;
@@ -176,7 +176,7 @@ static void test_views_agree_with_the_file(void **state)
     check_lines(s, &l, false);
     check_lines(s, &l, true);
     /* a map made by the game or its editor leaves no tile without a frame */
-    assert_int_equal(rmg__h3m_unfit_tiles(l.terrain, l.size, l.size, l.levels, NULL, 0), 0);
+    assert_int_equal(rmg__map_unfit_tiles(l.terrain, l.size, l.size, l.levels, NULL, 0), 0);
     free_layers(&l);
     rmg_context_destroy(ctx);
 }

@@ -3,6 +3,7 @@
 #include <string.h>
 
 #include "connect_state.h"
+#include "map/map_views.h"
 
 /* ---- terrain ------------------------------------------------------------------------------- */
 
@@ -45,6 +46,88 @@ static void paint_zone_terrains(rmg__connect_state *s)
             m->terrain[t] = (uint8_t)z->terrain;
         }
     }
+}
+
+/* The game draws a tile with a frame of its terrain's sprite set chosen from its neighbours, and
+ * some shapes (a one-tile peninsula, a lone tile, terrains touching at a corner) have no frame:
+ * such land tiles take a neighbour's terrain (lib/map/map_views.c). Water and rock keep theirs,
+ * since they decide where a hero walks; a mirror pack's copy is made afterwards, so both levels
+ * agree. */
+static void smooth_land(rmg__connect_state *s)
+{
+    struct rmg_map *m = s->b.m;
+    uint8_t *keep = s->b.mark; /* free scratch at the stage's start */
+    for (uint32_t t = 0; t < s->b.n; t++)
+        keep[t] = (m->flags[t] & (RMG__T_WATER | RMG__T_ROCK)) != 0;
+    rmg__map_smooth_terrain(m->terrain, keep, m->width, m->height, m->levels);
+    memset(keep, 0, s->b.n);
+}
+
+/* The land zone most of t's neighbours belong to (ties: the lower id), 0 when none. */
+static int land_neighbour_zone(const rmg__connect_state *s, uint32_t t)
+{
+    uint32_t nb[8];
+    int n = rmg__grid_nbrs(&s->b, t, nb), best = 0, best_count = 0;
+    for (int i = 0; i < n; i++) {
+        int z = s->b.m->tile_zone[nb[i]], count = 0;
+        if (!rmg__grid_land_zone(&s->b, z))
+            continue;
+        for (int k = 0; k < n; k++)
+            count += s->b.m->tile_zone[nb[k]] == z;
+        if (count > best_count || (count == best_count && z < best)) {
+            best = z;
+            best_count = count;
+        }
+    }
+    return best;
+}
+
+/* A rock tile thinner than the rock sprites can draw joins the land zone beside it (the border
+ * sealing that follows keeps zones apart as everywhere). Returns how many tiles moved. Not on
+ * mirror maps, whose underground zones are the surface's copies tile for tile. */
+static size_t widen_thin_rock(rmg__connect_state *s, uint32_t *unfit, size_t cap)
+{
+    struct rmg_map *m = s->b.m;
+    size_t n = rmg__map_unfit_tiles(m->terrain, m->width, m->height, m->levels, unfit, cap), moved = 0;
+    for (size_t i = 0; i < n && i < cap; i++) {
+        uint32_t t = unfit[i];
+        int zone = (m->flags[t] & RMG__T_ROCK) ? land_neighbour_zone(s, t) : 0;
+        if (!zone)
+            continue;
+        rmg__map_zone *from = rmg__grid_zone(&s->b, m->tile_zone[t]), *to = &m->zones.items[zone - 1];
+        if (from && from->n_tiles)
+            from->n_tiles--;
+        to->n_tiles++;
+        m->tile_zone[t] = (uint16_t)zone;
+        m->terrain[t] = (uint8_t)to->terrain;
+        m->flags[t] &= (uint16_t)~(RMG__T_ROCK | RMG__T_BLOCKED);
+        moved++;
+    }
+    return moved;
+}
+
+/* The game draws a tile with a frame of its terrain's sprite set chosen from its neighbours, and
+ * some shapes (a one-tile peninsula, a lone tile, terrains touching at a corner, a rock line one
+ * tile wide) have no frame (lib/map/map_views.c): land tiles take a neighbour's terrain, thin rock
+ * joins the land beside it. Water keeps its tiles. */
+static rmg_status smooth_terrain(rmg__connect_state *s, bool mirror)
+{
+    smooth_land(s);
+    if (mirror)
+        return RMG_OK;
+    uint32_t *unfit = s->b.queue; /* scratch of b.n tiles, free at the stage's start */
+    size_t moved = 0;
+    for (int pass = 0; pass < 3; pass++) {
+        size_t k = widen_thin_rock(s, unfit, s->b.n);
+        if (!k)
+            break;
+        moved += k;
+        smooth_land(s);
+    }
+    if (!moved)
+        return RMG_OK;
+    rmg__grid_zone_index_free(&s->b, &s->zi); /* tiles changed zones */
+    return rmg__grid_index_zones(&s->b, &s->zi);
 }
 
 /* ---- borders ------------------------------------------------------------------------------- */
@@ -256,16 +339,21 @@ static rmg_status state_init(rmg__connect_state *s, rmg__gen *g)
 rmg_status rmg__stage_connect(rmg__gen *g)
 {
     if (!g || !g->map || !g->tpl)
-        return rmg__error_set(g ? g->ctx : NULL, RMG_ERR_INVALID_ARG, "build: no map or template");
+        return rmg__error_set(g ? g->ctx : NULL, RMG_ERR_INVALID_ARG, "connect: no map or template");
     rmg__connect_state s;
     rmg_status st = state_init(&s, g);
     if (st != RMG_OK)
         return st;
+    bool mirror = g->pack && g->pack->mirror && g->map->levels > 1;
     paint_zone_terrains(&s);
+    st = smooth_terrain(&s, mirror);
+    if (st != RMG_OK) {
+        state_free(&s);
+        return st;
+    }
     seal_borders(&s);
     st = root_skeletons(&s);
     size_t mirror_links = 0;
-    bool mirror = g->pack && g->pack->mirror && g->map->levels > 1;
     if (st == RMG_OK)
         st = rmg__connect_mirror_reserve(&s, &mirror_links);
     if (st == RMG_OK)

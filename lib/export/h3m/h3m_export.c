@@ -14,7 +14,7 @@
 #include "h3m_doc.h"
 #include "h3m_export.h"
 #include "h3m_kinds.h"
-#include "h3m_views.h"
+#include "map/map_views.h"
 
 /* HotA 1.7.3: the newest 1.7 format, read by HotA 1.7.3 and 1.8 (and VCMI); librmg places no
  * 1.8 content (Bulwark, Trapper's Lodge), so 1.8's sub-version 9 would add nothing. */
@@ -196,8 +196,8 @@ static rmg_status write_tiles(exporter *e)
         return rmg__error_nomem(m->ctx);
     uint8_t *terrain_view = views, *road_view = views + n, *flags = views + 2 * n;
     memset(flags, 0, n);
-    rmg__h3m_terrain_views(m->terrain, m->width, m->height, m->levels, e->hota, m->seed, terrain_view, flags);
-    rmg__h3m_road_views(m->road, m->width, m->height, m->levels, m->seed, road_view, flags);
+    rmg__map_terrain_views(m->terrain, m->width, m->height, m->levels, e->hota, m->seed, terrain_view, flags);
+    rmg__map_road_views(m->road, m->width, m->height, m->levels, m->seed, road_view, flags);
     uint8_t *out = e->doc->tiles;
     for (size_t t = 0; t < n; t++, out += RMG__H3M_TILE_BYTES) {
         out[0] = m->terrain[t];

@@ -18,7 +18,7 @@
  * With these the recomputed views agree with every stored one of the SoD random map and all but
  * a handful of tiles of the editor-made maps.
  */
-#include "h3m_views.h"
+#include "map_views.h"
 
 #include <string.h>
 
@@ -574,10 +574,10 @@ static bool match_tile(const level_map *m, int x, int y, match *out)
 /* ---- frames ------------------------------------------------------------------------------ */
 
 /* The frames a match allows and the mirror bits that go with them. */
-static rmg__h3m_view_range match_range(view_group g, const match *mt)
+static rmg__map_view_range match_range(view_group g, const match *mt)
 {
     const frames *f = &FRAMES[mt->pattern][g];
-    rmg__h3m_view_range r = {f->lo, f->hi, (uint8_t)mt->flip, true};
+    rmg__map_view_range r = {f->lo, f->hi, (uint8_t)mt->flip, true};
     if (mt->border == BORDER_SAND && f->sand_lo != NO_FRAME) {
         r.lo = f->sand_lo;
         r.hi = f->sand_hi;
@@ -674,7 +674,7 @@ static void choose_view(const level_map *m, int x, int y, size_t t, void *user)
     view_output *o = user;
     view_group g = group_of(terrain_at(m, x, y));
     uint64_t hash = tile_hash(o->seed, t, SALT_TERRAIN);
-    uint8_t flip = 0, kept = (uint8_t)(o->flags[t] & ~(RMG__H3M_FLAG_TERRAIN_FLIP | RMG__H3M_FLAG_COAST));
+    uint8_t flip = 0, kept = (uint8_t)(o->flags[t] & ~(RMG__VIEW_FLAG_TERRAIN_FLIP | RMG__VIEW_FLAG_COAST));
     match mt;
     if (uniform_inside(m, x, y)) { /* most tiles: an interior, and no coast */
         o->view[t] = interior_frame(g, hash);
@@ -685,14 +685,14 @@ static void choose_view(const level_map *m, int x, int y, size_t t, void *user)
     if (mt.pattern == P_N1) {
         o->view[t] = interior_frame(g, hash);
     } else {
-        rmg__h3m_view_range r = match_range(g, &mt);
+        rmg__map_view_range r = match_range(g, &mt);
         o->view[t] = pick_in(r.lo, r.hi, hash);
         flip = r.flip;
     }
-    o->flags[t] = (uint8_t)(kept | flip | (is_coast(m, x, y) ? RMG__H3M_FLAG_COAST : 0));
+    o->flags[t] = (uint8_t)(kept | flip | (is_coast(m, x, y) ? RMG__VIEW_FLAG_COAST : 0));
 }
 
-void rmg__h3m_terrain_views(const uint8_t *terrain, int w, int h, int levels, bool hota, uint64_t seed, uint8_t *view,
+void rmg__map_terrain_views(const uint8_t *terrain, int w, int h, int levels, bool hota, uint64_t seed, uint8_t *view,
                             uint8_t *flags)
 {
     view_output o = {seed, view, flags};
@@ -701,15 +701,15 @@ void rmg__h3m_terrain_views(const uint8_t *terrain, int w, int h, int levels, bo
 
 static void store_range(const level_map *m, int x, int y, size_t t, void *user)
 {
-    rmg__h3m_view_range *out = user;
+    rmg__map_view_range *out = user;
     match mt;
     bool fits = tile_match(m, x, y, &mt);
     out[t] = match_range(group_of(terrain_at(m, x, y)), &mt);
     out[t].fits = fits;
 }
 
-void rmg__h3m_terrain_view_ranges(const uint8_t *terrain, int w, int h, int levels, bool hota,
-                                  rmg__h3m_view_range *out)
+void rmg__map_terrain_view_ranges(const uint8_t *terrain, int w, int h, int levels, bool hota,
+                                  rmg__map_view_range *out)
 {
     visit_tiles(terrain, w, h, levels, hota, store_range, out);
 }
@@ -789,13 +789,13 @@ static int line_diagonals(const line_layer *l, int x, int y, uint8_t type)
 }
 
 /* The frames and mirror of the road or river tile at (x, y). */
-static rmg__h3m_view_range line_range(const line_layer *l, const line_view *table, int x, int y)
+static rmg__map_view_range line_range(const line_layer *l, const line_view *table, int x, int y)
 {
     uint8_t type = l->type[(size_t)y * (size_t)l->w + (size_t)x];
     const line_view *v = &table[line_neighbours(l, x, y, type)];
     if (line_diagonals(l, x, y, type) & v->diagonals)
-        return (rmg__h3m_view_range){v->diagonal_lo, v->diagonal_hi, v->flip, true};
-    return (rmg__h3m_view_range){v->lo, v->hi, v->flip, true};
+        return (rmg__map_view_range){v->diagonal_lo, v->diagonal_hi, v->flip, true};
+    return (rmg__map_view_range){v->lo, v->hi, v->flip, true};
 }
 
 static void line_views(const uint8_t *type, int w, int h, int levels, uint64_t seed, const line_view *table,
@@ -807,7 +807,7 @@ static void line_views(const uint8_t *type, int w, int h, int levels, uint64_t s
         for (int y = 0; y < h; y++)
             for (int x = 0; x < w; x++) {
                 size_t t = (size_t)z * plane + (size_t)y * (size_t)w + (size_t)x;
-                rmg__h3m_view_range r = {0, 0, 0, false};
+                rmg__map_view_range r = {0, 0, 0, false};
                 view[t] = 0;
                 if (type[t]) {
                     r = line_range(&l, table, x, y);
@@ -818,7 +818,7 @@ static void line_views(const uint8_t *type, int w, int h, int levels, uint64_t s
     }
 }
 
-bool rmg__h3m_line_view_range(const uint8_t *type, int w, int h, bool river, size_t tile, rmg__h3m_view_range *out)
+bool rmg__map_line_view_range(const uint8_t *type, int w, int h, bool river, size_t tile, rmg__map_view_range *out)
 {
     size_t plane = level_size(w, h), z = tile / plane, rest = tile % plane;
     line_layer l = {type + z * plane, w, h};
@@ -828,16 +828,16 @@ bool rmg__h3m_line_view_range(const uint8_t *type, int w, int h, bool river, siz
     return true;
 }
 
-void rmg__h3m_road_views(const uint8_t *road, int w, int h, int levels, uint64_t seed, uint8_t *view,
+void rmg__map_road_views(const uint8_t *road, int w, int h, int levels, uint64_t seed, uint8_t *view,
                          uint8_t *flags)
 {
-    line_views(road, w, h, levels, seed, ROAD_VIEWS, RMG__H3M_FLAG_ROAD_FLIP, 4, SALT_ROAD, view, flags);
+    line_views(road, w, h, levels, seed, ROAD_VIEWS, RMG__VIEW_FLAG_ROAD_FLIP, 4, SALT_ROAD, view, flags);
 }
 
-void rmg__h3m_river_views(const uint8_t *river, int w, int h, int levels, uint64_t seed, uint8_t *view,
+void rmg__map_river_views(const uint8_t *river, int w, int h, int levels, uint64_t seed, uint8_t *view,
                           uint8_t *flags)
 {
-    line_views(river, w, h, levels, seed, RIVER_VIEWS, RMG__H3M_FLAG_RIVER_FLIP, 2, SALT_RIVER, view, flags);
+    line_views(river, w, h, levels, seed, RIVER_VIEWS, RMG__VIEW_FLAG_RIVER_FLIP, 2, SALT_RIVER, view, flags);
 }
 
 /* ---- unfit tiles and smoothing ----------------------------------------------------------- */
@@ -864,7 +864,7 @@ static void list_unfit(const level_map *m, int x, int y, size_t t, void *user)
     l->count++;
 }
 
-size_t rmg__h3m_unfit_tiles(const uint8_t *terrain, int w, int h, int levels, uint32_t *out, size_t cap)
+size_t rmg__map_unfit_tiles(const uint8_t *terrain, int w, int h, int levels, uint32_t *out, size_t cap)
 {
     unfit_list l = {out, cap, 0};
     visit_tiles(terrain, w, h, levels, false, list_unfit, &l);
@@ -974,7 +974,7 @@ static int majority_terrain(smooth_level *s, int x, int y)
 }
 
 /* The replacement for an unfit tile: by majority in the first passes, later sand, which fits in
- * any neighbourhood and so ends the smoothing (see rmg__h3m_smooth_terrain). */
+ * any neighbourhood and so ends the smoothing (see rmg__map_smooth_terrain). */
 static int replacement(smooth_level *s, int x, int y, bool sand_only)
 {
     if (!sand_only)
@@ -1017,7 +1017,7 @@ static size_t smooth_pass(smooth_level *s, bool backward, bool sand_only)
  * Every change obeys may_become (locked tiles never change; water and rock only where the
  * body they belong to, or would join, is unlocked around the tile).
  */
-size_t rmg__h3m_smooth_terrain(uint8_t *terrain, const uint8_t *keep, int w, int h, int levels)
+size_t rmg__map_smooth_terrain(uint8_t *terrain, const uint8_t *keep, int w, int h, int levels)
 {
     size_t plane = level_size(w, h), changes = 0;
     matcher tables;
