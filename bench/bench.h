@@ -33,6 +33,7 @@ typedef struct bench_result {
     double cpu_med, cpu_min, cpu_max;      /* ms per map (process CPU time) */
     double stage_med[RMG_STAGE_COUNT];     /* ms, from rmg_map_stage_ms */
     double fingerprint_med;                /* CPU ms of the first rmg_map_fingerprint (on request) */
+    double h3m_med;                        /* CPU ms of rmg_map_to_h3m (the game's file) */
     double floor_ms;                       /* one BFS flood fill over every tile */
     size_t peak_bytes;                     /* largest peak over the seeds */
     double attempts_mean;

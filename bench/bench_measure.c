@@ -60,7 +60,7 @@ static void summarize(double *v, size_t n, double *med, double *mn, double *mx)
 }
 
 typedef struct samples {
-    double *wall, *cpu, *fingerprint, *stage[RMG_STAGE_COUNT];
+    double *wall, *cpu, *fingerprint, *h3m, *stage[RMG_STAGE_COUNT];
 } samples;
 
 static int samples_alloc(samples *s, int n)
@@ -69,6 +69,7 @@ static int samples_alloc(samples *s, int n)
     int ok = (s->wall = calloc((size_t)n, sizeof(double))) != NULL;
     ok = ok && (s->cpu = calloc((size_t)n, sizeof(double))) != NULL;
     ok = ok && (s->fingerprint = calloc((size_t)n, sizeof(double))) != NULL;
+    ok = ok && (s->h3m = calloc((size_t)n, sizeof(double))) != NULL;
     for (int i = 0; ok && i < RMG_STAGE_COUNT; i++)
         ok = (s->stage[i] = calloc((size_t)n, sizeof(double))) != NULL;
     return ok ? 0 : -1;
@@ -79,6 +80,7 @@ static void samples_free(samples *s)
     free(s->wall);
     free(s->cpu);
     free(s->fingerprint);
+    free(s->h3m);
     for (int i = 0; i < RMG_STAGE_COUNT; i++)
         free(s->stage[i]);
 }
@@ -138,6 +140,15 @@ int bench_measure(rmg_context *ctx, bench_alloc *alloc, const bench_job *job, in
         double f0 = bench_cpu_ms();
         (void)rmg_map_fingerprint(map);
         s.fingerprint[ok] = bench_cpu_ms() - f0;
+        /* The .h3m file of the map (the game's format, issue 22): a host's export, after. */
+        unsigned char *file = NULL;
+        size_t file_len = 0;
+        double h0 = bench_cpu_ms();
+        if (rmg_map_to_h3m(map, NULL, &file, &file_len) == RMG_OK)
+            s.h3m[ok] = bench_cpu_ms() - h0;
+        else
+            snprintf(out->error, sizeof out->error, "seed %d: .h3m: %s", seed, rmg_context_errmsg(ctx));
+        rmg_free(ctx, file);
         record_map(map, out, &s, ok, seed);
         ok++;
         rmg_map_destroy(map);
@@ -148,6 +159,7 @@ int bench_measure(rmg_context *ctx, bench_alloc *alloc, const bench_job *job, in
     for (int st = 0; st < RMG_STAGE_COUNT; st++)
         out->stage_med[st] = bench_median(s.stage[st], ok);
     out->fingerprint_med = bench_median(s.fingerprint, ok);
+    out->h3m_med = bench_median(s.h3m, ok);
     if (ok)
         out->attempts_mean /= (double)ok;
     samples_free(&s);

@@ -38,7 +38,8 @@ void bench_print_row(FILE *out, const bench_result *r)
     fprintf(out, "%-14s   stages ms:", "");
     for (int s = 1; s < RMG_STAGE_COUNT; s++)
         fprintf(out, " %s %.1f", rmg__stage_name((rmg_stage_id)s), r->stage_med[s]);
-    fprintf(out, "  (fingerprint on request %.1f)", r->fingerprint_med);
+    fprintf(out, "  (fingerprint on request %.1f, .h3m export %.1f = %.0f%% of generation)", r->fingerprint_med,
+            r->h3m_med, r->cpu_med > 0 ? 100.0 * r->h3m_med / r->cpu_med : 0);
     fprintf(out, "  attempts %.2f  template '%s'%s%s\n", r->attempts_mean, r->template_name, r->note[0] ? "  note: " : "",
             r->note);
     if (r->error[0])
@@ -78,7 +79,7 @@ static void json_row(FILE *f, const bench_result *r)
     for (int s = 0; s < RMG_STAGE_COUNT; s++)
         fprintf(f, "%s\"%s\": %.3f", s ? ", " : "", rmg__stage_name((rmg_stage_id)s), r->stage_med[s]);
     fprintf(f, "},\n     \"fingerprint_ms_median\": %.3f, \"fingerprint_note\": \"computed on the first request, "
-               "not part of rmg_generate\"", r->fingerprint_med);
+               "not part of rmg_generate\", \"h3m_export_ms_median\": %.3f", r->fingerprint_med, r->h3m_med);
     double tiles = tiles_of(r);
     fprintf(f, ",\n     \"maps_per_second\": %.3f, \"floor_ms\": %.4f, \"ratio_to_floor\": %.1f, \"peak_bytes\": %zu,"
                " \"ns_per_tile\": %.2f,\n     \"note\": ",

@@ -3,7 +3,7 @@
 # template, options and seed give the same map whatever the build (-O0, -O2, ASan+UBSan) and
 # however many threads `rmg stats` uses. Builds the rmg command three ways, prints per-seed
 # fingerprints for a set of templates with 1 and 2 threads, compares them all, and compares the
-# JSON bytes of one map per case.
+# JSON and .h3m (HotA and SoD) bytes of one map per case.
 #   scripts/check-determinism.sh            (builds in build/det-*; RUNS=N seeds per case, default 3)
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -42,7 +42,8 @@ for f in O0 O2 asan; do
       "$dir/rmg" stats "${args[@]}" --runs "$runs" --threads "$threads" --fingerprints \
         | grep -E '^seed ' >"$work/$f.$i.t$threads" || true
     done
-    "$dir/rmg" generate "${args[@]}" --seed 1 --quiet -o "$work/$f.$i.json"
+    "$dir/rmg" generate "${args[@]}" --seed 1 --quiet -o "$work/$f.$i.json" -o "$work/$f.$i.h3m"
+    "$dir/rmg" generate "${args[@]}" --seed 1 --game sod --quiet -o "$work/$f.$i.sod.h3m" 2>/dev/null || true
   done
   echo "determinism: built and ran $f ($((SECONDS - t0)) s so far)"
 done
@@ -59,6 +60,10 @@ for i in "${!cases[@]}"; do
         diff "$ref" "$work/$f.$i.t$threads" | head -5; fail=1; }
     done
     cmp -s "$work/O0.$i.json" "$work/$f.$i.json" || { echo "DIFFER: case ${cases[$i]}: JSON of $f"; fail=1; }
+    cmp -s "$work/O0.$i.h3m" "$work/$f.$i.h3m" || { echo "DIFFER: case ${cases[$i]}: .h3m of $f"; fail=1; }
+    if [ -f "$work/O0.$i.sod.h3m" ]; then
+      cmp -s "$work/O0.$i.sod.h3m" "$work/$f.$i.sod.h3m" || { echo "DIFFER: case ${cases[$i]}: SoD .h3m of $f"; fail=1; }
+    fi
   done
   echo "determinism: ${cases[$i]}: $(wc -l <"$ref") seeds, fingerprints $(tr '\n' ' ' <"$ref")"
 done

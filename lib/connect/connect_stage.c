@@ -88,10 +88,11 @@ static int land_neighbour_zone(const rmg__connect_state *s, uint32_t t)
 static size_t widen_thin_rock(rmg__connect_state *s, uint32_t *unfit, size_t cap)
 {
     struct rmg_map *m = s->b.m;
-    size_t n = rmg__map_unfit_tiles(m->terrain, m->width, m->height, m->levels, unfit, cap), moved = 0;
+    size_t n = rmg__map_unfit_tiles_of(m->terrain, m->width, m->height, m->levels, RMG_TERRAIN_ROCK, unfit, cap),
+           moved = 0;
     for (size_t i = 0; i < n && i < cap; i++) {
         uint32_t t = unfit[i];
-        int zone = (m->flags[t] & RMG__T_ROCK) ? land_neighbour_zone(s, t) : 0;
+        int zone = land_neighbour_zone(s, t);
         if (!zone)
             continue;
         rmg__map_zone *from = rmg__grid_zone(&s->b, m->tile_zone[t]), *to = &m->zones.items[zone - 1];
@@ -112,18 +113,10 @@ static size_t widen_thin_rock(rmg__connect_state *s, uint32_t *unfit, size_t cap
  * joins the land beside it. Water keeps its tiles. */
 static rmg_status smooth_terrain(rmg__connect_state *s, bool mirror)
 {
+    /* Rock first: a rock tile's frame does not depend on which land terrain surrounds it, so the
+     * land smoothing after it settles everything. */
+    size_t moved = mirror ? 0 : widen_thin_rock(s, s->b.queue /* scratch of b.n tiles */, s->b.n);
     smooth_land(s);
-    if (mirror)
-        return RMG_OK;
-    uint32_t *unfit = s->b.queue; /* scratch of b.n tiles, free at the stage's start */
-    size_t moved = 0;
-    for (int pass = 0; pass < 3; pass++) {
-        size_t k = widen_thin_rock(s, unfit, s->b.n);
-        if (!k)
-            break;
-        moved += k;
-        smooth_land(s);
-    }
     if (!moved)
         return RMG_OK;
     rmg__grid_zone_index_free(&s->b, &s->zi); /* tiles changed zones */

@@ -249,10 +249,18 @@ static void open_space(rmg__grid *b, const uint32_t *tiles, size_t n, const uint
 
 /* ---- step 5: obstacle objects -------------------------------------------------------------- */
 
+/* An obstacle's footprint as the tiles to test: offsets back from the anchor's index (the map
+ * width is fixed for the run) and how far up and left the footprint reaches. */
+typedef struct obstacle_shape {
+    const rmg__object_def *def;
+    uint32_t offset[48];
+    uint8_t n, max_dx, max_dy;
+} obstacle_shape;
+
 typedef struct obstacle_defs {
     const rmg__object_def **defs;  /* content obstacles, biggest footprint first */
     size_t n;
-    const rmg__object_def **fit;   /* scratch (n): those of one terrain, same order */
+    obstacle_shape *fit;           /* scratch (n): the shapes of one terrain's, same order */
 } obstacle_defs;
 
 static int popcount48(uint64_t m)
@@ -266,7 +274,8 @@ static int popcount48(uint64_t m)
 static rmg_status collect_obstacle_defs(rmg__grid *b, obstacle_defs *od)
 {
     const struct rmg_content *c = b->g->content;
-    od->defs = od->fit = NULL;
+    od->defs = NULL;
+    od->fit = NULL;
     od->n = 0;
     if (!c || !c->map_objects)
         return RMG_OK;
@@ -320,17 +329,27 @@ static bool obstacle_fits(const rmg__grid *b, uint64_t block, uint32_t anchor, i
     return true;
 }
 
+static void shape_of(const rmg__grid *b, const rmg__object_def *d, obstacle_shape *sh)
+{
+    sh->def = d;
+    sh->n = sh->max_dx = sh->max_dy = 0;
+    for (uint64_t rest = d->footprint.block & RMG__GRID_FOOT_BITS; rest; rest &= rest - 1) {
+        int bit = rmg__grid_low_bit(rest), dx = 7 - bit % 8, dy = 5 - bit / 8;
+        sh->offset[sh->n++] = (uint32_t)dy * (uint32_t)b->w + (uint32_t)dx;
+        sh->max_dx = (uint8_t)RMG__MAX(sh->max_dx, dx);
+        sh->max_dy = (uint8_t)RMG__MAX(sh->max_dy, dy);
+    }
+}
+
 /* The same test on the zone being filled, through MK_COVER (coverable() of its tiles, kept up
  * to date as objects land): one byte per footprint tile instead of three arrays. */
-static bool obstacle_fits_zone(const rmg__grid *b, uint64_t block, uint32_t anchor, int ax, int ay)
+static bool obstacle_fits_zone(const rmg__grid *b, const obstacle_shape *sh, uint32_t anchor, int ax, int ay)
 {
-    for (uint64_t rest = block & RMG__GRID_FOOT_BITS; rest; rest &= rest - 1) {
-        int bit = rmg__grid_low_bit(rest), dx = 7 - bit % 8, dy = 5 - bit / 8;
-        if (ax < dx || ay < dy)
-            return false; /* off the map (footprints extend up and left of the anchor only) */
-        if (!(b->mark[anchor - (uint32_t)dy * (uint32_t)b->w - (uint32_t)dx] & MK_COVER))
+    if (ax < sh->max_dx || ay < sh->max_dy)
+        return false; /* off the map (footprints extend up and left of the anchor only) */
+    for (int k = 0; k < sh->n; k++)
+        if (!(b->mark[anchor - sh->offset[k]] & MK_COVER))
             return false;
-    }
     return true;
 }
 
@@ -353,7 +372,7 @@ static rmg_status obstacle_objects(rmg__grid *b, const rmg__map_zone *z, uint32_
     size_t n_fit = 0;
     for (size_t k = 0; k < od->n; k++)
         if (!od->defs[k]->terrains || (od->defs[k]->terrains & terrain_bit))
-            od->fit[n_fit++] = od->defs[k];
+            shape_of(b, od->defs[k], &od->fit[n_fit++]);
     for (size_t i = 0; i < n; i++) {
         uint32_t t = tiles[i];
         if (!(b->mark[t] & MK_COVER))
@@ -361,8 +380,8 @@ static rmg_status obstacle_objects(rmg__grid *b, const rmg__map_zone *z, uint32_
         int x, y, level;
         rmg__grid_xyz(b, t, &x, &y, &level);
         for (size_t k = 0; k < n_fit; k++) {
-            const rmg__object_def *d = od->fit[k];
-            if (!obstacle_fits_zone(b, d->footprint.block, t, x, y))
+            const rmg__object_def *d = od->fit[k].def;
+            if (!obstacle_fits_zone(b, &od->fit[k], t, x, y))
                 continue;
             rmg__map_object *o = rmg__map_add_object(b->m, d->key, RMG_OBJECT_OBSTACLE, x, y, z->level);
             if (!o)
@@ -535,8 +554,9 @@ static rmg_status cover_leftovers(rmg__grid *b, const obstacle_defs *od)
     struct rmg_map *m = b->m;
     for (uint32_t t = 0; t < b->n; t++) {
         int zone = m->tile_zone[t];
-        if (!zone || !rmg__grid_land_zone(b, zone) || !coverable_tile(b, zone, t))
-            continue;
+        if ((m->flags[t] & (RMG__T_BLOCKED | RMG__T_WATER | RMG__T_ROCK | RMG__T_PASSAGE)) != RMG__T_BLOCKED ||
+            m->tile_object[t] || !zone || !rmg__grid_land_zone(b, zone))
+            continue; /* coverable_tile, the flags first */
         const rmg__map_zone *z = &m->zones.items[zone - 1];
         const rmg__object_def *d = z->terrain >= 0 && z->terrain < RMG_TERRAIN_COUNT ? single[z->terrain] : NULL;
         if (!d)
@@ -592,7 +612,7 @@ rmg_status rmg__finish_obstacles(rmg__gen *g)
     rmg__grid_levels_free(b.ctx, &levels);
     rmg__free(b.ctx, clear_blocks);
     rmg__free(b.ctx, (void *)od.defs);
-    rmg__free(b.ctx, (void *)od.fit);
+    rmg__free(b.ctx, od.fit);
     rmg__grid_free(&b);
     return st;
 }

@@ -83,13 +83,28 @@ void rmg__map_free(struct rmg_map *m)
     rmg__free(ctx, m);
 }
 
+/* The map's copy of an object key: one per key text (a slot taken by another key copies anew). */
+static const char *intern_key(struct rmg_map *m, const char *key)
+{
+    uint32_t h = 2166136261u; /* FNV-1a */
+    for (const unsigned char *p = (const unsigned char *)key; *p; p++)
+        h = (h ^ *p) * 16777619u;
+    const char **slot = &m->key_copies[h % RMG__ARRAY_LEN(m->key_copies)];
+    if (*slot && strcmp(*slot, key) == 0)
+        return *slot;
+    const char *copy = rmg__arena_strdup(&m->arena, key);
+    if (copy)
+        *slot = copy;
+    return copy;
+}
+
 rmg__map_object *rmg__map_add_object(struct rmg_map *m, const char *key, rmg_map_object_kind kind, int x, int y,
                                      int z)
 {
     rmg__map_object o;
     memset(&o, 0, sizeof o);
     o.id = (uint32_t)m->objects.count + 1;
-    o.key = key ? rmg__arena_strdup(&m->arena, key) : NULL;
+    o.key = key ? intern_key(m, key) : NULL;
     if (key && !o.key) {
         rmg__error_nomem(m->ctx);
         return NULL;

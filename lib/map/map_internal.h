@@ -193,6 +193,9 @@ struct rmg_map {
     int attempts;
     struct rmg__place_report *place_report; /* place stage report (map arena), NULL before place */
     rmg__map_setup setup;
+    /* Object keys repeat (a G map holds tens of thousands of obstacles of a few hundred kinds):
+     * rmg__map_add_object keeps one arena copy per key, found by a hash of the key's text. */
+    const char *key_copies[1024];
 };
 
 /* ---- generation state ---------------------------------------------------------------------- */

@@ -852,12 +852,13 @@ static bool tile_fits(const level_map *m, int x, int y)
 typedef struct unfit_list {
     uint32_t *out;
     size_t cap, count;
+    int only;            /* a terrain id: only its tiles are judged; -1 every tile */
 } unfit_list;
 
 static void list_unfit(const level_map *m, int x, int y, size_t t, void *user)
 {
     unfit_list *l = user;
-    if (tile_fits(m, x, y))
+    if ((l->only >= 0 && terrain_at(m, x, y) != l->only) || tile_fits(m, x, y))
         return;
     if (l->count < l->cap)
         l->out[l->count] = (uint32_t)t;
@@ -866,7 +867,12 @@ static void list_unfit(const level_map *m, int x, int y, size_t t, void *user)
 
 size_t rmg__map_unfit_tiles(const uint8_t *terrain, int w, int h, int levels, uint32_t *out, size_t cap)
 {
-    unfit_list l = {out, cap, 0};
+    return rmg__map_unfit_tiles_of(terrain, w, h, levels, -1, out, cap);
+}
+
+size_t rmg__map_unfit_tiles_of(const uint8_t *terrain, int w, int h, int levels, int only, uint32_t *out, size_t cap)
+{
+    unfit_list l = {out, cap, 0, only};
     visit_tiles(terrain, w, h, levels, false, list_unfit, &l);
     return l.count;
 }
@@ -984,20 +990,63 @@ static int replacement(smooth_level *s, int x, int y, bool sand_only)
     return RMG_TERRAIN_SAND;
 }
 
-/* One sweep over the level, forward or backward; returns the number of changes. */
-static size_t smooth_pass(smooth_level *s, bool backward, bool sand_only)
+/* The tiles the next pass looks at: the neighbourhoods of the tiles this pass changed, and the
+ * unfit tiles it could not change (a later phase may). A bounded list on the stack (the function
+ * allocates nothing); past its size the next pass looks at every tile. */
+#define WORK_CAP 2048
+typedef struct worklist {
+    uint32_t tile[WORK_CAP];
+    size_t count;
+    bool everything;
+} worklist;
+
+static void work_add(worklist *l, size_t i)
 {
-    size_t changes = 0, n = level_size(s->map.w, s->map.h);
-    for (size_t k = 0; k < n; k++) {
-        size_t i = backward ? n - 1 - k : k;
-        int x = (int)(i % (size_t)s->map.w), y = (int)(i / (size_t)s->map.w);
-        if (locked(s, i) || tile_fits(&s->map, x, y))
-            continue;
-        int to = replacement(s, x, y, sand_only);
-        if (to >= 0) {
-            s->terrain[i] = (uint8_t)to;
-            changes++;
-        }
+    if (l->count < WORK_CAP)
+        l->tile[l->count++] = (uint32_t)i;
+    else
+        l->everything = true;
+}
+
+static void work_add_around(worklist *l, const level_map *m, int x, int y)
+{
+    for (int dy = -1; dy <= 1; dy++)
+        for (int dx = -1; dx <= 1; dx++)
+            if (inside(m, x + dx, y + dy))
+                work_add(l, (size_t)(y + dy) * (size_t)m->w + (size_t)(x + dx));
+}
+
+/* Looks at tile i: an unlocked unfit tile changes (into next: its neighbourhood), or stays unfit
+ * (into next: itself). Returns 1 for a change. */
+static size_t smooth_tile(smooth_level *s, size_t i, bool sand_only, worklist *next)
+{
+    int x = (int)(i % (size_t)s->map.w), y = (int)(i / (size_t)s->map.w);
+    if (locked(s, i) || tile_fits(&s->map, x, y))
+        return 0;
+    int to = replacement(s, x, y, sand_only);
+    if (to < 0) {
+        work_add(next, i);
+        return 0;
+    }
+    s->terrain[i] = (uint8_t)to;
+    work_add_around(next, &s->map, x, y);
+    return 1;
+}
+
+/* One pass, forward or backward over the level when `todo` says everything, else over its
+ * tiles in order; returns the number of changes and leaves the next pass's tiles in `next`. */
+static size_t smooth_pass(smooth_level *s, const worklist *todo, bool backward, bool sand_only, worklist *next)
+{
+    size_t changes = 0;
+    next->count = 0;
+    next->everything = false;
+    if (todo->everything) {
+        size_t n = level_size(s->map.w, s->map.h);
+        for (size_t k = 0; k < n; k++)
+            changes += smooth_tile(s, backward ? n - 1 - k : k, sand_only, next);
+    } else {
+        for (size_t k = 0; k < todo->count; k++)
+            changes += smooth_tile(s, todo->tile[backward ? todo->count - 1 - k : k], sand_only, next);
     }
     return changes;
 }
@@ -1006,9 +1055,39 @@ static size_t smooth_pass(smooth_level *s, bool backward, bool sand_only)
  * a painter would; what they have not settled after this many passes goes to sand. */
 #define MAJORITY_PASSES 8
 
+/* The smoothing of one level (rmg__map_smooth_terrain's rule); two worklists alternate. */
+static size_t smooth_level_terrain(smooth_level *s)
+{
+    worklist lists[2]; /* 16 KiB of stack */
+    worklist *todo = &lists[0], *next = &lists[1];
+    todo->count = 0;
+    todo->everything = true; /* the first pass looks at every tile */
+    size_t changes = 0;
+    int pass = 0;
+    for (; pass < MAJORITY_PASSES; pass++) {
+        size_t n = smooth_pass(s, todo, pass % 2 != 0, false, next);
+        changes += n;
+        worklist *t = todo;
+        todo = next;
+        next = t;
+        if (n == 0)
+            break;
+    }
+    for (size_t n = 1; n > 0 && (todo->everything || todo->count > 0); pass++) {
+        n = smooth_pass(s, todo, pass % 2 != 0, true, next);
+        changes += n;
+        worklist *t = todo;
+        todo = next;
+        next = t;
+    }
+    return changes;
+}
+
 /*
- * The smoothing rule. Tiles are visited in a fixed order (rows forward, then backward, in turn);
- * an unlocked tile that fits no pattern changes its terrain:
+ * The smoothing rule. Tiles are visited in a fixed order (every tile, rows forward, in the first
+ * pass; then the neighbourhoods of the changes and the tiles left unfit, in the order the last pass
+ * met them, forward and backward in turn); an unlocked tile that fits no pattern changes its
+ * terrain:
  *   1. in the first MAJORITY_PASSES passes to the terrain most of its 8 neighbours have (ties:
  *      lower terrain id), preferring one with which the tile fits;
  *   2. then to sand, which fits whatever surrounds it. Sand tiles never change again in this phase,
@@ -1025,17 +1104,7 @@ size_t rmg__map_smooth_terrain(uint8_t *terrain, const uint8_t *keep, int w, int
     for (int z = 0; z < levels; z++) {
         uint8_t *level = terrain + (size_t)z * plane;
         smooth_level s = {level, keep ? keep + (size_t)z * plane : NULL, {level, w, h, &tables}};
-        int pass = 0;
-        for (; pass < MAJORITY_PASSES; pass++) {
-            size_t n = smooth_pass(&s, pass % 2 != 0, false);
-            changes += n;
-            if (n == 0)
-                break;
-        }
-        for (size_t n = 1; n > 0; pass++) {
-            n = smooth_pass(&s, pass % 2 != 0, true);
-            changes += n;
-        }
+        changes += smooth_level_terrain(&s);
     }
     return changes;
 }

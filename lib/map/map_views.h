@@ -55,6 +55,8 @@ bool rmg__map_line_view_range(const uint8_t *type, int w, int h, bool river, siz
  * Returns how many there are and copies the first `cap` tile indexes into out (out may be NULL
  * when cap is 0). */
 size_t rmg__map_unfit_tiles(const uint8_t *terrain, int w, int h, int levels, uint32_t *out, size_t cap);
+/* The same among the tiles of one terrain only (only = a terrain id). */
+size_t rmg__map_unfit_tiles_of(const uint8_t *terrain, int w, int h, int levels, int only, uint32_t *out, size_t cap);
 
 /* Changes the terrain of unlocked tiles (keep[t] == 0; keep NULL locks nothing) until every
  * unlocked tile fits a pattern (judged as rmg__map_unfit_tiles does). An unfit tile takes the

@@ -454,7 +454,9 @@ static void check_game_blocking(validator *v)
     size_t first = 0;
     for (size_t t = 0; t < m->n_tiles; t++) {
         uint16_t f = m->flags[t];
-        if ((f & (RMG__T_BLOCKED | RMG__T_WATER | RMG__T_ROCK)) != RMG__T_BLOCKED || !rmg__map_tile_passable(m, t))
+        /* A tile under an object is blocked by it: the stages flag BLOCKED only what a footprint
+         * covers or what an obstacle is to cover. */
+        if ((f & (RMG__T_BLOCKED | RMG__T_WATER | RMG__T_ROCK)) != RMG__T_BLOCKED || m->tile_object[t])
             continue;
         if (n++ == 0)
             first = t;

@@ -94,6 +94,13 @@ rmg__h3m_template *rmg__h3m_add_template(rmg__h3m_doc *doc, uint32_t *index)
     return t;
 }
 
+rmg_status rmg__h3m_reserve_objects(rmg__h3m_doc *doc, size_t count)
+{
+    if (!rmg__vec_grow(doc->ctx, (void **)&doc->objects, &doc->object_cap, count, sizeof *doc->objects))
+        return rmg__error_nomem(doc->ctx);
+    return RMG_OK;
+}
+
 rmg__h3m_object *rmg__h3m_add_object(rmg__h3m_doc *doc, uint32_t template_index)
 {
     if (template_index >= doc->template_count) {

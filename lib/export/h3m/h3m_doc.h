@@ -688,6 +688,8 @@ rmg_status rmg__h3m_str_setn(rmg__h3m_doc *doc, rmg__h3m_str *s, const void *byt
  * the template; the template must exist). The pointer is valid until the next add. */
 rmg__h3m_template *rmg__h3m_add_template(rmg__h3m_doc *doc, uint32_t *index);
 rmg__h3m_object *rmg__h3m_add_object(rmg__h3m_doc *doc, uint32_t template_index);
+/* Room for `count` objects in all, so that adding them moves nothing (a writer that knows). */
+rmg_status rmg__h3m_reserve_objects(rmg__h3m_doc *doc, size_t count);
 /* The body an object of this template class/subclass has in the document's format. */
 rmg__h3m_body_kind rmg__h3m_body_kind_of(const rmg__h3m_doc *doc, uint32_t class_id, uint32_t subclass);
 /* Number of tile bytes of the document (size * size * levels * 7), 0 on overflow. */
@@ -708,7 +710,7 @@ rmg_status rmg__h3m_write(rmg_context *ctx, const rmg__h3m_doc *doc, uint8_t **o
 /* The largest uncompressed stream accepted (a defence against zip bombs; the largest real
  * maps are under 4 MiB). */
 #define RMG__H3M_MAX_STREAM ((size_t)64 * 1024 * 1024)
-/* gzip with the editor's header (deterministic: no name, mtime 0), raw deflate at level 9. */
+/* gzip with the editor's header (deterministic: no name, mtime 0), raw deflate at level 1. */
 rmg_status rmg__h3m_compress(rmg_context *ctx, const uint8_t *in, size_t len, uint8_t **out, size_t *out_len);
 /* One gzip member (trailing bytes refused), or a copy of an uncompressed stream that starts
  * with a known format number. */

@@ -11,6 +11,8 @@
 #include <stdio.h>
 #include <string.h>
 
+#include <xxhash.h>
+
 #include "h3m_doc.h"
 #include "h3m_export.h"
 #include "h3m_kinds.h"
@@ -22,6 +24,25 @@
 #define NAME_MAX 30         /* the editor's limits */
 #define DESCRIPTION_MAX 300
 
+/* What decides an object's template (rmg__h3m_object_template): objects of one kind share it, so
+ * the search among the rows runs once per kind, not once per object (a G map has tens of
+ * thousands of obstacles of a few hundred kinds). */
+typedef struct template_key {
+    uint64_t block, visit;
+    int32_t faction, creature, artifact, color;
+    int32_t terrain, castle;
+} template_key;
+
+typedef struct template_memo {
+    uint64_t hash;                        /* 0: empty slot */
+    const char *key;                      /* the object key */
+    template_key k;
+    const rmg__h3m_known_template *row;   /* NULL: none fits */
+    int cls, sub, shift;
+} template_memo;
+
+#define MEMO_SLOTS 4096 /* a power of two; more kinds than slots only cost searches */
+
 typedef struct exporter {
     const struct rmg_map *m;
     const struct rmg_content *c;
@@ -29,6 +50,7 @@ typedef struct exporter {
     bool hota;
     uint32_t next_id;       /* identifiers of towns, heroes and monsters (§15) */
     uint32_t *row_index;    /* per known template: its index in the document + 1, 0 not yet there */
+    template_memo *memo;    /* MEMO_SLOTS */
 } exporter;
 
 static rmg_status refuse(exporter *e, const char *fmt, ...) RMG__PRINTF(2, 3);
@@ -590,10 +612,43 @@ static rmg_status write_body(exporter *e, const rmg__map_object *o, int cls, int
 
 /* ---- objects -------------------------------------------------------------------------------------- */
 
+static const rmg__h3m_known_template *object_template(exporter *e, const rmg__map_object *o, int *cls, int *sub,
+                                                      int *shift)
+{
+    template_key k;
+    memset(&k, 0, sizeof k); /* the hash reads the padding too */
+    k.block = o->block;
+    k.visit = o->visit;
+    k.faction = o->faction;
+    k.creature = o->creature;
+    k.artifact = o->artifact;
+    k.color = o->color;
+    k.castle = o->castle;
+    k.terrain = rmg__h3m_object_terrain(e->m, o);
+    uint64_t hash = XXH3_64bits_withSeed(&k, sizeof k, XXH3_64bits(o->key, strlen(o->key))) | 1u;
+    for (size_t probe = 0; probe < MEMO_SLOTS; probe++) {
+        template_memo *slot = &e->memo[(hash + probe) & (MEMO_SLOTS - 1)];
+        if (slot->hash == hash && !memcmp(&slot->k, &k, sizeof k) && !strcmp(slot->key, o->key)) {
+            *cls = slot->cls, *sub = slot->sub, *shift = slot->shift;
+            return slot->row;
+        }
+        if (slot->hash == 0) {
+            slot->row = rmg__h3m_object_template(e->m, o, e->hota, cls, sub, shift);
+            slot->hash = hash;
+            slot->key = o->key;
+            slot->k = k;
+            slot->cls = *cls, slot->sub = *sub, slot->shift = *shift;
+            return slot->row;
+        }
+    }
+    return rmg__h3m_object_template(e->m, o, e->hota, cls, sub, shift); /* the table is full */
+}
+
 static rmg_status write_object(exporter *e, const rmg__map_object *o)
 {
     int cls = -1, sub = -1, shift = 0;
-    const rmg__h3m_known_template *t = rmg__h3m_object_template(e->m, o, e->hota, &cls, &sub, &shift);
+    const rmg__h3m_known_template *t =
+        o->key ? object_template(e, o, &cls, &sub, &shift) : rmg__h3m_object_template(e->m, o, e->hota, &cls, &sub, &shift);
     if (!t && !e->hota && rmg__h3m_object_template(e->m, o, true, &cls, &sub, &shift))
         return refuse(e, "object %u (%s) at %d,%d,%d is HotA content (class %d subclass %d): write the map for HotA",
                       o->id, o->key, o->x, o->y, o->z, cls, sub);
@@ -618,7 +673,9 @@ static rmg_status write_object(exporter *e, const rmg__map_object *o)
 
 static rmg_status write_objects(exporter *e)
 {
-    rmg_status st = write_first_templates(e);
+    rmg_status st = rmg__h3m_reserve_objects(e->doc, e->m->objects.count);
+    if (st == RMG_OK)
+        st = write_first_templates(e);
     for (size_t i = 0; i < e->m->objects.count && st == RMG_OK; i++)
         st = write_object(e, &e->m->objects.items[i]);
     return st;
@@ -629,7 +686,7 @@ static rmg_status write_objects(exporter *e)
 rmg_status rmg__h3m_from_map(const struct rmg_map *m, bool hota, rmg__h3m_doc **out)
 {
     *out = NULL;
-    exporter e = {m, rmg__content_peek(m->ctx), NULL, hota, 1, NULL};
+    exporter e = {m, rmg__content_peek(m->ctx), NULL, hota, 1, NULL, NULL};
     if (!e.c)
         return rmg__error_set(m->ctx, RMG_ERR_INVALID_ARG, "h3m: the map's context has no game content");
     rmg_status st = check_size(&e);
@@ -639,7 +696,8 @@ rmg_status rmg__h3m_from_map(const struct rmg_map *m, bool hota, rmg__h3m_doc **
     if (st != RMG_OK)
         return st;
     e.row_index = rmg__calloc(m->ctx, rmg__h3m_n_known_templates, sizeof *e.row_index);
-    if (!e.row_index)
+    e.memo = rmg__calloc(m->ctx, MEMO_SLOTS, sizeof *e.memo);
+    if (!e.row_index || !e.memo)
         st = rmg__error_nomem(m->ctx);
     if (st == RMG_OK)
         st = rmg__h3m_doc_defaults(e.doc, hota ? RMG__H3M_HOTA : RMG__H3M_SOD, HOTA_SUB, (uint32_t)m->width, m->levels);
@@ -654,6 +712,7 @@ rmg_status rmg__h3m_from_map(const struct rmg_map *m, bool hota, rmg__h3m_doc **
     if (st == RMG_OK)
         st = check_players(&e);
     rmg__free(m->ctx, e.row_index);
+    rmg__free(m->ctx, e.memo);
     if (st != RMG_OK) {
         rmg__h3m_doc_free(e.doc);
         return st;

@@ -210,7 +210,7 @@ const rmg__h3m_known_template *rmg__h3m_pick_template(int cls, int subclass, con
 
 /* The terrain the object stands on: under its entry, else under its anchor when that lies on
  * the map, else its zone's. */
-static int object_terrain(const struct rmg_map *m, const rmg__map_object *o)
+int rmg__h3m_object_terrain(const struct rmg_map *m, const rmg__map_object *o)
 {
     int x = o->x, y = o->y;
     for (int bit = 47; bit >= 0; bit--)
@@ -232,7 +232,7 @@ const rmg__h3m_known_template *rmg__h3m_object_template(const struct rmg_map *m,
     if (!c || !rmg__h3m_object_class(c, o, cls, subclass))
         return NULL;
     const rmg__object_def *d = object_def(c, o->key);
-    rmg__h3m_want w = {o->block, o->visit, NULL, object_terrain(m, o), hota, o->castle};
+    rmg__h3m_want w = {o->block, o->visit, NULL, rmg__h3m_object_terrain(m, o), hota, o->castle};
     if (o->kind == RMG_OBJECT_OBSTACLE)
         w.def = d->def; /* an obstacle is its sprite: the class holds many of every shape */
     return rmg__h3m_pick_template(*cls, *subclass, &w, shift);

@@ -28,6 +28,9 @@ const rmg__h3m_known_template *rmg__h3m_pick_template(int cls, int subclass, con
  * the content names none or no row has the object's footprint. */
 const rmg__h3m_known_template *rmg__h3m_object_template(const struct rmg_map *m, const rmg__map_object *o, bool hota,
                                                   int *cls, int *subclass, int *shift);
+/* The terrain an object stands on as its template choice sees it: under its entry, else under its
+ * anchor when that lies on the map, else its zone's. */
+int rmg__h3m_object_terrain(const struct rmg_map *m, const rmg__map_object *o);
 /* Def names compare without case, as the game reads them. */
 bool rmg__h3m_same_def(const char *a, const char *b);
 /* A row's masks in the content layout. */
