@@ -512,6 +512,7 @@ MAP_OBJECTS = [
     ("pandoras_box", 6, 0, "Pandora's Box", None),
     ("spell_scroll", 93, 0, "Spell Scroll", None),
     ("shipyard", 87, 0, "Shipyard", None),
+    ("boat", 8, 0, "Boat", "stands on water"),
     ("airship_yard", 87, 1, "Airship Yard", None),
     ("artifact", 5, None, "Artifact", "subclass = artifact id"),
 ]
@@ -522,7 +523,7 @@ def gen_map_objects(data, outdir, templates, classes, creatures):
     out = []
     header(out, "object-classes.tsv and object-templates.tsv", [
         "Map objects that are not zone content: towns, monsters, monoliths, gates, guards, huts,",
-        "shipyards, resources, mines, creature dwellings (one per H3M dwelling subclass; `creatures`",
+        "shipyards, boats, resources, mines, creature dwellings (one per H3M dwelling subclass; `creatures`",
         "names the creature) and decorative obstacles (family obstacle; terrains = the terrains",
         "whose editor menu lists them). Same footprint notation and anchors as objects.yaml."])
     out.append("map_objects:")

@@ -148,6 +148,16 @@ static const rmg__map_connection *conn_of(const fx *f, int tpl_index)
     return NULL;
 }
 
+/* The connection whose objects hold object id, 0 none. */
+static int conn_of_object(const fx *f, uint32_t id)
+{
+    for (size_t i = 0; i < f->m->conns.count; i++)
+        for (size_t k = 0; k < f->m->conns.items[i].objects.count; k++)
+            if (f->m->conns.items[i].objects.items[k] == id)
+                return f->m->conns.items[i].id;
+    return 0;
+}
+
 static bool walkable(const struct rmg_map *m, size_t t)
 {
     uint16_t fl = m->flags[t];
@@ -603,29 +613,71 @@ static void test_monolith_colours_run_out_with_a_clear_error(void **state)
     assert_true(n_colors >= 32);
     for (size_t i = 0; i < n_colors; i++)
         assert_true(tc[i].width == 1 || tc[i].width == 2);
+    /* 20 two-way colours make 20 links, the 12 one-way colours 6 more (two each): the 27th
+     * link fails. */
+    size_t links = 20 + 12 / 2;
     fx f;
     two_strips(&f, 120, 120, 20);
-    for (size_t i = 0; i <= n_colors; i++)
+    for (size_t i = 0; i <= links; i++)
         assert_non_null(fx_conn(&f, 1, 2, RMG_CONNECTION_WIDE, RMG_LINK_MONOLITH, 0));
     assert_int_equal(rmg__stage_connect(&f.g), RMG_ERR_IMPOSSIBLE);
-    /* The message names the connection, every colour the game data has (20 two-way monoliths
-     * and portals, 12 one-way entrance pairs) and where they went. */
+    /* The message names the connection, every colour the game data has and where they went. */
     char want[160];
     snprintf(want, sizeof want, "connection %zu: the link of zones 1-2 needs a monolith but all %zu monolith colours "
-             "are taken", n_colors, n_colors);
+             "are taken", links, n_colors); /* the error counts connections from 0 */
     const char *msg = rmg_context_errmsg(f.ctx);
     assert_non_null(strstr(msg, want));
     assert_int_equal(n_colors, 32);
-    assert_non_null(strstr(msg, "(20 two-way monoliths and portals, 12 one-way entrance pairs; 0 by mirror links, 32 by "
-                                "connections realized as monoliths)"));
-    /* Every realized pair got its own colour. */
-    for (size_t i = 0; i < f.m->conns.count; i++)
-        for (size_t j = i + 1; j < f.m->conns.count; j++) {
-            const rmg__map_object *a = &f.m->objects.items[f.m->conns.items[i].objects.items[0] - 1];
-            const rmg__map_object *b = &f.m->objects.items[f.m->conns.items[j].objects.items[0] - 1];
-            assert_false(a->color == b->color && !strcmp(a->key, b->key));
+    assert_non_null(strstr(msg, "(20 two-way monoliths and portals, one link each, and 12 one-way colours, two a link: "
+                                "an entrance and an exit each way; 0 by mirror links, 32 by connections)"));
+    /* Every teleport colour serves one link only. */
+    for (size_t i = 0; i < f.m->objects.count; i++)
+        for (size_t j = i + 1; j < f.m->objects.count; j++) {
+            const rmg__map_object *a = &f.m->objects.items[i], *b = &f.m->objects.items[j];
+            bool same_class = !strcmp(a->key, b->key) || (strstr(a->key, "one_way") && strstr(b->key, "one_way"));
+            if (a->kind == RMG_OBJECT_MONOLITH && b->kind == RMG_OBJECT_MONOLITH && a->color == b->color && same_class)
+                assert_int_equal(conn_of_object(&f, a->id), conn_of_object(&f, b->id));
         }
-    assert_int_equal(f.m->conns.count, n_colors);
+    assert_int_equal(f.m->conns.count, links);
+    fx_done(&f);
+}
+
+/* Issue 19: past the two-way colours a link is two one-way monoliths of two colours, an entrance
+ * and an exit each way; never two entrances (an entrance leads only to exits of its colour). */
+static void test_one_way_links_pair_entrances_with_exits(void **state)
+{
+    (void)state;
+    fx f;
+    two_strips(&f, 120, 120, 20);
+    for (size_t i = 0; i < 21; i++)
+        assert_non_null(fx_conn(&f, 1, 2, RMG_CONNECTION_STANDARD, RMG_LINK_MONOLITH, 5000));
+    assert_int_equal(rmg__stage_connect(&f.g), RMG_OK);
+    const rmg__map_connection *c = conn_of(&f, 20);
+    assert_int_equal(c->realized, RMG_REALIZED_ONE_WAY_MONOLITH);
+    assert_int_equal(c->objects.count, 4);
+    const rmg__map_object *o[4];
+    for (int k = 0; k < 4; k++)
+        o[k] = &f.m->objects.items[c->objects.items[k] - 1];
+    /* a's entrance, b's entrance, b's exit (a's colour), a's exit (b's colour). */
+    assert_string_equal(o[0]->key, "monolith_one_way_entrance");
+    assert_string_equal(o[1]->key, "monolith_one_way_entrance");
+    assert_string_equal(o[2]->key, "monolith_one_way_exit");
+    assert_string_equal(o[3]->key, "monolith_one_way_exit");
+    assert_int_equal(o[0]->zone, 1);
+    assert_int_equal(o[1]->zone, 2);
+    assert_int_equal(o[2]->zone, 2);
+    assert_int_equal(o[3]->zone, 1);
+    assert_int_equal(o[2]->color, o[0]->color);
+    assert_int_equal(o[3]->color, o[1]->color);
+    assert_int_not_equal(o[0]->color, o[1]->color);
+    assert_int_equal(o[0]->link, o[2]->id);
+    assert_int_equal(o[1]->link, o[3]->id);
+    /* Guards before the entrances; roads lead to the entrances (the first two tiles). */
+    assert_int_equal(c->guard_slots.count, 2);
+    assert_int_equal(c->tiles.count, 4);
+    assert_int_equal(f.m->tile_zone[c->tiles.items[0]], 1);
+    assert_int_equal(f.m->tile_zone[c->tiles.items[1]], 2);
+    assert_sealed(&f);
     fx_done(&f);
 }
 
@@ -662,7 +714,16 @@ static void test_wat02_shipyards_over_water_else_monolith(void **state)
                     wet = true;
             }
         assert_true(wet);
+        /* Issue 19: the game builds the boat on the first free water of the twelve tiles around
+         * the entry; here that is the water zone, and the hero can board it. */
+        uint32_t entry = (uint32_t)rmg__tile(60, 30, o->x - 1, o->y, 0);
+        uint32_t spot = rmg__map_boat_spot(f.m, entry);
+        assert_int_not_equal(spot, UINT32_MAX);
+        assert_int_equal(f.m->tile_zone[spot], 2);
+        assert_true(f.m->flags[spot] & RMG__T_FREE);
+        /* The crossing is guarded where it lands (CON-03 value 5000): a slot at each shipyard. */
     }
+    assert_int_equal(c->guard_slots.count, 2);
     fx_done(&f);
     water_fixture(&f, RMG_WATER_NONE, 21);
     assert_int_equal(rmg__stage_connect(&f.g), RMG_OK);
@@ -1270,6 +1331,7 @@ int main(void)
         cmocka_unit_test(test_con05_border_guard_colours_tents_and_fallback),
         cmocka_unit_test(test_con21_monolith_repulsion_moves_it_away),
         cmocka_unit_test(test_monolith_colours_run_out_with_a_clear_error),
+        cmocka_unit_test(test_one_way_links_pair_entrances_with_exits),
         cmocka_unit_test(test_wat02_shipyards_over_water_else_monolith),
         cmocka_unit_test(test_wat03_zon31_mirror_copy_and_link_at_the_same_place),
         cmocka_unit_test(test_wat03_mirror_copy_identical_after_obstacles),

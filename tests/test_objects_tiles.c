@@ -98,10 +98,10 @@ static void check_open_set(const world *w)
     assert_int_equal(n, expect);
 }
 
-static const rmg__pl_item one_tile = {"resource_gold", RMG_OBJECT_RESOURCE, 0, 0};
+static const rmg__pl_item one_tile = {"resource_gold", RMG_OBJECT_RESOURCE, 0, 0, true};
 /* 2x2 blocked with its entry at the bottom right (anchor bit 47 is the bottom-right tile). */
 static const rmg__pl_item two_by_two = {"creature_dwelling", RMG_OBJECT_TREASURE,
-                                        ((uint64_t)3 << 38) | ((uint64_t)3 << 46), (uint64_t)1 << 47};
+                                        ((uint64_t)3 << 38) | ((uint64_t)3 << 46), (uint64_t)1 << 47, false};
 
 /* The open set follows stamps, carved paths, seals and rollbacks exactly. */
 static void test_open_set_follows_changes(void **state)
@@ -341,7 +341,7 @@ static void test_trs03_clusters_pack(void **state)
 /* The town footprint of the content (".###." / "#####" / "##V##", anchored bottom right). */
 static const rmg__pl_item town = {"castle", RMG_OBJECT_TOWN,
                                   ((uint64_t)7 << 28) | ((uint64_t)31 << 35) | ((uint64_t)3 << 43) | ((uint64_t)3 << 46),
-                                  (uint64_t)1 << 45};
+                                  (uint64_t)1 << 45, false};
 
 static bool network_tile(const world *w, size_t t, const void *arg)
 {

@@ -56,7 +56,8 @@ typedef enum rmg_map_object_kind {
     RMG_OBJECT_SEER_HUT = 9,
     RMG_OBJECT_SHIPYARD = 10,
     RMG_OBJECT_AIRSHIP_YARD = 11,
-    RMG_OBJECT_OBSTACLE = 12
+    RMG_OBJECT_OBSTACLE = 12,
+    RMG_OBJECT_BOAT = 13          /* since 0.4: a boat on water where no shipyard fits */
 } rmg_map_object_kind;
 
 typedef enum rmg_map_guard_target {

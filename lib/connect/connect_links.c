@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "connect_state.h"
+#include "map/map_reach.h"
 
 #define PASSAGE_SPACING 10   /* minimum Chebyshev distance between passages of one connection */
 #define BORDER_PER_PASSAGE 32
@@ -441,9 +442,10 @@ static rmg_status colors_exhausted(rmg__connect_state *s, const link *l)
     size_t n = s->n_colors - absent;
     return rmg__error_gen(s->b.ctx, RMG_ERR_IMPOSSIBLE, "build", -1, (int)l->index,
                           "the link of zones %d-%d needs a monolith but all %zu monolith colours are taken (%zu "
-                          "two-way monoliths and portals, %zu one-way entrance pairs; %zu by mirror links, %zu by "
-                          "connections realized as monoliths); the game has no other land teleport colours, so this "
-                          "placement has too many links between zones that do not touch",
+                          "two-way monoliths and portals, one link each, and %zu one-way colours, two a link: an "
+                          "entrance and an exit each way; %zu by mirror links, %zu by connections); the game has no "
+                          "other land teleport colours, so this placement has too many links between zones that do "
+                          "not touch",
                           l->tc->zone_a, l->tc->zone_b, n, n - one_way, one_way, mirror, n - mirror);
 }
 
@@ -474,6 +476,65 @@ static rmg_status link_pair(rmg__connect_state *s, link *l, uint32_t ids[2], uin
     return guard_or_border_guard(s, l, approach);
 }
 
+/* Places the requests in order (zone and key of each), undoing all of them when one finds no
+ * room; true when all stand. ids and approaches follow the requests. */
+static bool place_all(rmg__connect_state *s, link *l, rmg__connect_request *rq, size_t n, uint32_t *ids,
+                      uint32_t *approach, rmg_status *st)
+{
+    for (size_t i = 0; i < n; i++) {
+        ids[i] = rmg__connect_place(s, &rq[i], &approach[i], st);
+        if (*st != RMG_OK)
+            return false;
+        if (!ids[i]) {
+            l->crowded = rq[i].zone;
+            while (i-- > 0)
+                rmg__connect_undo_last_object(s);
+            return false;
+        }
+    }
+    return true;
+}
+
+/* When the two-way colours are gone, a link is two one-way monoliths of two colours, one
+ * each way: A's entrance leads to B's exit and B's entrance to A's exit. A one-way entrance
+ * leads only to exits of its own colour, so two entrances paired would lead nowhere. The
+ * guards stand before the entrances; roads lead to them (the first tiles of the link). */
+static rmg_status realize_one_way(rmg__connect_state *s, link *l, int c1, bool *ok)
+{
+    const rmg__teleport_color *colors = rmg__teleport_colors(&(size_t){0});
+    int c2 = take_teleport_color(s);
+    if (c2 < 0) {
+        s->color_used[c1] = COLOR_FREE;
+        return colors_exhausted(s, l);
+    }
+    rmg__connect_score score = l->tc->monolith_repulsion ? RMG__SCORE_REPEL : RMG__SCORE_NORMAL;
+    int sub1 = colors[c1].subclass, sub2 = colors[c2].subclass;
+    rmg__connect_request rq[4] = {
+        {l->a, "monolith_one_way_entrance", RMG_OBJECT_MONOLITH, sub1, score, 0, l->border_guard, false},
+        {l->b, "monolith_one_way_entrance", RMG_OBJECT_MONOLITH, sub2, score, 0, l->border_guard, false},
+        {l->b, "monolith_one_way_exit", RMG_OBJECT_MONOLITH, sub1, score, 0, false, false},
+        {l->a, "monolith_one_way_exit", RMG_OBJECT_MONOLITH, sub2, score, 0, false, false},
+    };
+    uint32_t ids[4], approach[4];
+    rmg_status st = RMG_OK;
+    if (!place_all(s, l, rq, 4, ids, approach, &st)) {
+        s->color_used[c1] = s->color_used[c2] = COLOR_FREE;
+        return st;
+    }
+    *ok = true;
+    l->c.realized = RMG_REALIZED_ONE_WAY_MONOLITH;
+    struct rmg_map *m = s->b.m;
+    m->objects.items[ids[0] - 1].link = ids[2];
+    m->objects.items[ids[2] - 1].link = ids[0];
+    m->objects.items[ids[1] - 1].link = ids[3];
+    m->objects.items[ids[3] - 1].link = ids[1];
+    for (int i = 0; i < 4; i++)
+        if ((st = PUSH_U32(s->b.ctx, &l->c.objects, ids[i])) != RMG_OK ||
+            (st = PUSH_U32(s->b.ctx, &l->c.tiles, approach[i] - (uint32_t)m->width)) != RMG_OK)
+            return st;
+    return guard_or_border_guard(s, l, approach);
+}
+
 /* Gate, monolith or shipyard pair. */
 static rmg_status realize_pair(rmg__connect_state *s, link *l, way w, bool *ok)
 {
@@ -485,6 +546,8 @@ static rmg_status realize_pair(rmg__connect_state *s, link *l, way w, bool *ok)
         color = take_teleport_color(s);
         if (color < 0)
             return colors_exhausted(s, l);
+        if (colors[color].h3_class == 43)
+            return realize_one_way(s, l, color, ok);
         rq.key = colors[color].key;
         rq.kind = RMG_OBJECT_MONOLITH;
         rq.color = colors[color].subclass;
@@ -497,31 +560,22 @@ static rmg_status realize_pair(rmg__connect_state *s, link *l, way w, bool *ok)
         rq.seal = false;
     }
     uint32_t ids[2], approach[2];
-    rmg_status st;
-    ids[0] = rmg__connect_place(s, &rq, &approach[0], &st);
-    if (st != RMG_OK)
-        return st;
-    if (ids[0]) {
-        rq.zone = l->b;
-        ids[1] = rmg__connect_place(s, &rq, &approach[1], &st);
-        if (st != RMG_OK)
-            return st;
-        if (!ids[1])
-            rmg__connect_undo_last_object(s);
-    }
-    if (!ids[0] || !ids[1]) {
-        l->crowded = ids[0] ? l->b : l->a;
+    rmg__connect_request pair[2] = {rq, rq};
+    pair[1].zone = l->b;
+    rmg_status st = RMG_OK;
+    if (!place_all(s, l, pair, 2, ids, approach, &st)) {
         if (color >= 0)
             s->color_used[color] = COLOR_FREE;
-        return RMG_OK;
+        return st;
     }
     *ok = true;
     l->c.realized = w == WAY_GATE ? RMG_REALIZED_GATE : w == WAY_WATER ? RMG_REALIZED_WATER : RMG_REALIZED_MONOLITH;
     if (w == WAY_WATER) {
+        /* The crossing lands at the shipyards: their approaches are guarded like a monolith's. */
         for (int side = 0; side < 2; side++)
             if ((st = PUSH_U32(s->b.ctx, &l->c.objects, ids[side])) != RMG_OK)
                 return st;
-        return RMG_OK;
+        return guard_or_border_guard(s, l, approach);
     }
     return link_pair(s, l, ids, approach);
 }
@@ -794,4 +848,50 @@ rmg_status rmg__connect_mirror_links(rmg__connect_state *s)
 {
     size_t links;
     return each_mirror_link(s, &links, build_mirror_link);
+}
+
+/* ---- zones left to flying heroes ------------------------------------------------------------ */
+
+rmg_status rmg__connect_warn_apart(rmg__connect_state *s)
+{
+    struct rmg_map *m = s->b.m;
+    size_t n_ids = m->zones.count + 1;
+    rmg__reach r;
+    uint8_t *meant = rmg__calloc(s->b.ctx, 2 * n_ids, 1);
+    uint32_t *queue = rmg__malloc(s->b.ctx, n_ids * sizeof *queue);
+    rmg_status st = meant && queue ? rmg__reach_init(&r, m, s->b.g->content, s->b.ctx) : rmg__error_nomem(s->b.ctx);
+    if (st != RMG_OK) {
+        rmg__free(s->b.ctx, meant);
+        rmg__free(s->b.ctx, queue);
+        return st;
+    }
+    uint8_t *any = meant + n_ids;
+    for (size_t i = 0; i < m->zones.count; i++)
+        if (m->zones.items[i].owner > 0) {
+            rmg__reach_zones(&r, m->zones.items[i].id, true, meant, n_ids, queue);
+            for (size_t z = 1; z < n_ids; z++)
+                any[z] |= meant[z];
+        }
+    rmg__reach_free(&r);
+    /* One warning names them all by template zone (a mirror copy shares its zone's number). */
+    rmg__buf list;
+    rmg__buf_init(&list, s->b.ctx);
+    size_t n = 0, named = 0;
+    for (size_t i = 0; i < m->zones.count; i++) {
+        const rmg__map_zone *z = &m->zones.items[i];
+        if (z->tpl_index < 0 || !rmg__grid_land_zone(&s->b, z->id) || any[z->id])
+            continue;
+        n++;
+        if (!rmg__map_mirror_of(m, z->id))
+            rmg__buf_printf(&list, "%s%d", named++ ? ", " : "", z->tpl_id);
+    }
+    if (list.failed)
+        st = rmg__error_nomem(s->b.ctx);
+    else if (n)
+        st = rmg__map_warn(m, "%zu zone(s) joined to no start zone by a connection or a teleport, which only heroes who "
+                           "fly or cross water reach: template zone(s) %.*s", n, (int)list.len, list.data);
+    rmg__buf_free(&list);
+    rmg__free(s->b.ctx, meant);
+    rmg__free(s->b.ctx, queue);
+    return st;
 }

@@ -72,6 +72,34 @@ static bool approach_ok(const rmg__grid *b, const rmg__connect_request *rq, uint
            (rq->crowded || !(b->mark[t] & RMG__MK_NEAR_OBJECT));
 }
 
+/* Whether two tiles of one level touch (8 neighbours). */
+static bool touching(const rmg__grid *b, uint32_t a, uint32_t c)
+{
+    return a != c && rmg__grid_cheb(b, a, c) == 1 && rmg__grid_z(b, a) == rmg__grid_z(b, c);
+}
+
+uint32_t rmg__connect_boarding(const rmg__grid *b, uint32_t visit, uint32_t spot, int zone)
+{
+    if (touching(b, visit, spot))
+        return visit;
+    for (int d = 0; d < 8; d++) {
+        uint32_t u;
+        const uint16_t bad = RMG__T_BLOCKED | RMG__T_BORDER | RMG__T_OBJECT | RMG__T_ENTRY | RMG__T_WATER | RMG__T_ROCK;
+        if (rmg__grid_nbr(b, visit, d, &u) && touching(b, u, spot) && b->m->tile_zone[u] == zone &&
+            !(b->m->flags[u] & bad))
+            return u;
+    }
+    return RMG__NO_TILE;
+}
+
+/* A shipyard there builds its boat on water_zone (any water with 0) where the hero can board. */
+static bool boat_fits(const rmg__grid *b, const rmg__connect_request *rq, const foot *f)
+{
+    uint32_t spot = rmg__map_boat_spot(b->m, f->visit);
+    return spot != UINT32_MAX && (!rq->water_zone || b->m->tile_zone[spot] == rq->water_zone) &&
+           rmg__connect_boarding(b, f->visit, spot, rq->zone) != RMG__NO_TILE;
+}
+
 static bool touches_zone(const rmg__grid *b, const foot *f, int zone)
 {
     for (size_t i = 0; i < f->n; i++)
@@ -141,7 +169,7 @@ static bool fits(const rmg__grid *b, const rmg__connect_request *rq, const rmg__
             return false;
     if (in_foot(f, f->approach) || !approach_ok(b, rq, f->approach))
         return false;
-    if (rq->water_zone && !touches_zone(b, f, rq->water_zone))
+    if (rq->kind == RMG_OBJECT_SHIPYARD ? !boat_fits(b, rq, f) : rq->water_zone && !touches_zone(b, f, rq->water_zone))
         return false;
     return !rq->seal || seal_possible(b, f);
 }
@@ -302,6 +330,16 @@ static uint32_t commit_object(rmg__connect_state *s, const rmg__connect_request 
     if (rq->seal)
         seal_around(s, f);
     mark_object_surroundings(s, f);
+    if (rq->kind == RMG_OBJECT_SHIPYARD) {
+        /* The boat's tile stays clear of the sea's content, and the land the hero boards from
+         * of later objects (it joins the zone's paths). */
+        uint32_t spot = rmg__map_boat_spot(s->b.m, f->visit);
+        uint32_t board = spot != UINT32_MAX ? rmg__connect_boarding(&s->b, f->visit, spot, rq->zone) : RMG__NO_TILE;
+        if (spot != UINT32_MAX)
+            s->b.m->flags[spot] |= RMG__T_FREE;
+        if (board != RMG__NO_TILE && board != f->visit && (*st = rmg__connect_add_free(s, rq->zone, board)) != RMG_OK)
+            return 0;
+    }
     return id;
 }
 

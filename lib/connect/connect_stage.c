@@ -351,10 +351,14 @@ rmg_status rmg__stage_connect(rmg__gen *g)
         st = rmg__connect_mirror_reserve(&s, &mirror_links);
     if (st == RMG_OK)
         st = rmg__connect_links(&s);
+    if (st == RMG_OK)
+        st = rmg__connect_water_travel(&s);
     if (st == RMG_OK && mirror)
         st = rmg__connect_mirror_copy(&s);
     if (st == RMG_OK && mirror && mirror_links)
         st = rmg__connect_mirror_links(&s);
+    if (st == RMG_OK)
+        st = rmg__connect_warn_apart(&s);
     state_free(&s);
     return st;
 }

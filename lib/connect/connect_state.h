@@ -73,6 +73,9 @@ uint32_t rmg__connect_place(rmg__connect_state *s, const rmg__connect_request *r
 /* Places the surface and underground teleports of a mirror link at the same (x, y) (ZON-31). */
 uint32_t rmg__connect_place_mirror(rmg__connect_state *s, const rmg__connect_request *top, const rmg__connect_request *bottom,
                               uint32_t approach[2], uint32_t ids[2], rmg_status *st);
+/* Where a hero boards the boat a shipyard with entry `visit` builds at `spot`: the entry itself
+ * when they touch, else an open land tile of the zone beside both; RMG__NO_TILE when none. */
+uint32_t rmg__connect_boarding(const rmg__grid *b, uint32_t visit, uint32_t spot, int zone);
 /* Removes the last object added (a half-built pair) and clears its footprint from the tiles. */
 void rmg__connect_undo_last_object(rmg__connect_state *s);
 
@@ -83,6 +86,11 @@ rmg_status rmg__connect_links(rmg__connect_state *s);
 rmg_status rmg__connect_mirror_reserve(rmg__connect_state *s, size_t *links);
 /* Places every mirror link's teleports (ZON-29..36). */
 rmg_status rmg__connect_mirror_links(rmg__connect_state *s);
+/* Shipyards where the players need them to cross the seas (connect_water.c). */
+rmg_status rmg__connect_water_travel(rmg__connect_state *s);
+/* Warns about the land zones no start zone is joined to (a template's prize for flying heroes,
+ * or one that water alone reaches). */
+rmg_status rmg__connect_warn_apart(rmg__connect_state *s);
 /* Copies the built surface onto the underground copy tile for tile: terrain, borders,
  * skeleton, objects and connections (WAT-03). */
 rmg_status rmg__connect_mirror_copy(rmg__connect_state *s);

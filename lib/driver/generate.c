@@ -105,7 +105,7 @@ static void annotate_zones(rmg__gen *g)
         z->monster_strength = tz->monster_strength;
         if (rmg__map_mirror_of(m, z->id)) {
             z->owner = mirror_owner(g, s->owner);
-            z->human = false;
+            z->human = tz->kind == RMG_ZONE_HUMAN_START && z->owner > 0 && z->owner <= g->opt.humans;
             continue;
         }
         if (!z->owner)

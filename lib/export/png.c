@@ -136,6 +136,7 @@ static rgb object_colour(const rmg__map_object *o)
         return hex(0x60ff60);
     case RMG_OBJECT_SHIPYARD:
     case RMG_OBJECT_AIRSHIP_YARD:
+    case RMG_OBJECT_BOAT:
         return hex(0x80c0ff);
     case RMG_OBJECT_OBSTACLE:
         return hex(0x404040);

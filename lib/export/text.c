@@ -28,6 +28,8 @@ static char object_char(const rmg__map_object *o)
         return 'Y';
     case RMG_OBJECT_AIRSHIP_YARD:
         return 'A';
+    case RMG_OBJECT_BOAT:
+        return 'b';
     case RMG_OBJECT_OBSTACLE:
         return '#';
     case RMG_OBJECT_TREASURE:

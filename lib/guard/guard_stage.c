@@ -231,6 +231,7 @@ static bool object_guardable(const guard_stage *gs, const rmg__map_object *o)
     case RMG_OBJECT_KEYMASTER_TENT:
     case RMG_OBJECT_RESOURCE:
     case RMG_OBJECT_OBSTACLE:
+    case RMG_OBJECT_BOAT:
         return false;
     default:
         return !never_grouped(gs->g->content, o->key);

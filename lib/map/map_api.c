@@ -87,12 +87,22 @@ bool rmg__map_tile_walkable(const struct rmg_map *m, size_t t)
     return !(f & RMG__T_BLOCKED);
 }
 
-bool rmg__map_object_blocks(const struct rmg_map *m, const rmg__map_object *o, size_t t)
+static bool mask_covers(const struct rmg_map *m, const rmg__map_object *o, uint64_t mask, size_t t)
 {
     size_t plane = (size_t)m->width * (size_t)m->height;
     int x = (int)(t % plane % (size_t)m->width), y = (int)(t % plane / (size_t)m->width);
     int dx = o->x - x, dy = o->y - y;
-    return dx >= 0 && dx < 8 && dy >= 0 && dy < 6 && (o->block >> ((5 - dy) * 8 + (7 - dx)) & 1u);
+    return dx >= 0 && dx < 8 && dy >= 0 && dy < 6 && (mask >> ((5 - dy) * 8 + (7 - dx)) & 1u);
+}
+
+bool rmg__map_object_blocks(const struct rmg_map *m, const rmg__map_object *o, size_t t)
+{
+    return mask_covers(m, o, o->block, t);
+}
+
+bool rmg__map_object_visits(const struct rmg_map *m, const rmg__map_object *o, size_t t)
+{
+    return mask_covers(m, o, o->visit, t);
 }
 
 bool rmg__map_tile_passable(const struct rmg_map *m, size_t t)
@@ -466,4 +476,33 @@ size_t rmg_map_group_objects(const rmg_map *map, size_t index, uint32_t *buf, si
         return 0;
     const rmg__map_group *g = &map->groups.items[index];
     return copy_ids(g->objects.items, g->objects.count, buf, cap);
+}
+
+/* Where the game puts a shipyard's boat, relative to the shipyard's entry, in the order it tries
+ * them: the two columns beside the object first, then the row below, then the row above. */
+static const int8_t BOAT_DX[12] = {-2, 2, -2, 2, -1, 1, 0, -2, 2, -1, 1, 0};
+static const int8_t BOAT_DY[12] = {0, 0, 1, 1, 1, 1, 1, -1, -1, -1, -1, -1};
+
+bool rmg__map_free_water(const struct rmg_map *m, size_t t)
+{
+    if (!(m->flags[t] & RMG__T_WATER))
+        return false;
+    uint32_t id = m->tile_object[t];
+    return !id || id > m->objects.count || !rmg__map_object_blocks(m, &m->objects.items[id - 1], t);
+}
+
+uint32_t rmg__map_boat_spot(const struct rmg_map *m, uint32_t entry)
+{
+    size_t plane = (size_t)m->width * (size_t)m->height;
+    int x = (int)(entry % plane % (size_t)m->width), y = (int)(entry % plane / (size_t)m->width);
+    int z = (int)(entry / plane);
+    for (int k = 0; k < 12; k++) {
+        int nx = x + BOAT_DX[k], ny = y + BOAT_DY[k];
+        if (nx < 0 || ny < 0 || nx >= m->width || ny >= m->height)
+            continue;
+        size_t t = rmg__tile(m->width, m->height, nx, ny, z);
+        if (rmg__map_free_water(m, t))
+            return (uint32_t)t;
+    }
+    return UINT32_MAX;
 }

@@ -47,6 +47,17 @@ const rmg__teleport_color *rmg__teleport_colors(size_t *count)
     return COLORS;
 }
 
+const rmg__teleport_color *rmg__teleport_color_of(const rmg__map_object *o)
+{
+    if (o->kind != RMG_OBJECT_MONOLITH || o->color < 0)
+        return NULL;
+    bool two_way = o->key && strcmp(o->key, "monolith_two_way") == 0;
+    for (size_t i = 0; i < RMG__ARRAY_LEN(COLORS); i++)
+        if (COLORS[i].subclass == o->color && (COLORS[i].h3_class == 45) == two_way)
+            return &COLORS[i];
+    return NULL;
+}
+
 uint32_t rmg__map_key_colors_used(const struct rmg_map *m)
 {
     uint32_t used = 0;
@@ -72,13 +83,8 @@ const char *rmg__color_name(const rmg__map_object *o)
     case RMG_OBJECT_TREASURE:
         return (size_t)o->color < RMG__ARRAY_LEN(keymaster) ? keymaster[o->color] : NULL;
     case RMG_OBJECT_MONOLITH: {
-        bool two_way = o->key && strcmp(o->key, "monolith_two_way") == 0;
-        size_t n = 0;
-        const rmg__teleport_color *colors = rmg__teleport_colors(&n);
-        for (size_t i = 0; i < n; i++)
-            if (colors[i].subclass == o->color && (colors[i].h3_class == 45) == two_way)
-                return colors[i].color;
-        return NULL;
+        const rmg__teleport_color *tc = rmg__teleport_color_of(o);
+        return tc ? tc->color : NULL;
     }
     default:
         return NULL;

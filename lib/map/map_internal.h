@@ -231,6 +231,8 @@ typedef struct rmg__gen {
     rmg_generate_options opt;     /* resolved: width/height/levels/players/... */
     uint64_t root_seed;
     rmg__arena scratch;           /* per-generation scratch, freed after finish */
+    int level_players, level_humans; /* the counts the template's filters and the solver see
+                                   * (rmg__level_counts: half of a mirror map's) */
     bool *zone_active;            /* per template zone: exists for these player counts */
     bool *conn_active;            /* per template connection */
     int *zone_map_id;             /* per template zone: map zone id (place), 0 inactive */
@@ -289,12 +291,31 @@ rmg_status rmg__map_validate_internal(const struct rmg_map *m, rmg_context *ctx)
 bool rmg__map_tile_passable(const struct rmg_map *m, size_t t);
 /* Whether object o's blocked mask covers tile t. */
 bool rmg__map_object_blocks(const struct rmg_map *m, const rmg__map_object *o, size_t t);
+/* Water no object blocks: a boat may stand there. */
+bool rmg__map_free_water(const struct rmg_map *m, size_t t);
+/* The tile where the game puts the boat a shipyard with this entry builds: the first free water
+ * tile of twelve around the entry in the game's order (the two columns beside the three-tile
+ * object, then the row below, then the row above); UINT32_MAX when none is. */
+uint32_t rmg__map_boat_spot(const struct rmg_map *m, uint32_t entry);
+/* Whether object o's visit mask covers tile t (one of its entries). */
+bool rmg__map_object_visits(const struct rmg_map *m, const rmg__map_object *o, size_t t);
 /* The stages' and the validator's notion: land a hero walks on or visits (not flagged blocked,
  * or an object's entry). */
 bool rmg__map_tile_walkable(const struct rmg_map *m, size_t t);
 /* Whether entity `index` of an artifact, spell, skill or hero kind is allowed on the map
  * (map_setup.c); -1 for another kind or an index the map has no flag for. */
 int rmg__map_allowed(const struct rmg_map *m, rmg_content_kind kind, size_t index);
+
+/* The object's class and subclass as the game knows them (map_class.c); false when the content
+ * does not name them (a key of no content row, a placement without its creature or colour). */
+bool rmg__map_object_class(const struct rmg_content *c, const rmg__map_object *o, int *cls, int *subclass);
+/* Whether the game lets a hero enter an object of class cls from the three tiles above its entry:
+ * monsters, heroes, artifacts, resources and treasure (its editor groups 2-5) and the classes of
+ * sea and pass-through objects (boats, buoys, flotsam, garrisons, border guards and gates,
+ * campfires, scholars...); every other object only from its sides and below. */
+bool rmg__map_visitable_from_top(int cls);
+/* The content row of a map object key (object table first, then the map objects), NULL if none. */
+const rmg__object_def *rmg__map_object_def(const struct rmg_content *c, const char *key);
 
 /* ---- colours (map_colors.c) --------------------------------------------------------------- */
 
@@ -306,10 +327,14 @@ typedef struct rmg__teleport_color {
     const char *color;       /* lowercase colour word for exports ("green", "blue", ...) */
 } rmg__teleport_color;
 
-/* Land teleport colours usable for an ordinary two-way connection, in the order they are
- * handed out (mirror links should use the end of the list, ZON-36). Pairs of one-way
- * entrances of one colour act as two-way when no exit of the colour exists (ZON-36 note). */
+/* Land teleport colours in the order connections take them (mirror links should use the end
+ * of the list, ZON-36): the two-way colours, then the one-way ones, which a connection takes
+ * two at a time (an entrance and an exit each way), since an entrance leads only to exits of
+ * its own colour. */
 const rmg__teleport_color *rmg__teleport_colors(size_t *count);
+/* The colour entry of a monolith object (class 45 for two-way keys, 43/44 one-way), NULL if
+ * none. */
+const rmg__teleport_color *rmg__teleport_color_of(const rmg__map_object *o);
 /* Number of Border Guard / Keymaster's Tent colours (class 9/10 subclasses 0..7). */
 #define RMG__KEY_COLORS 8
 /* Keymaster colours used by border-guard connections (bit per colour), read from the map's

@@ -521,6 +521,8 @@ static void write_connections(json_out *w, const struct rmg_map *m)
         out_id_list(w, c->guards.items, c->guards.count);
         OUT_LIT(w, ",\"tiles\":");
         out_tile_list(w, m, c->tiles.items, c->tiles.count);
+        OUT_LIT(w, ",\"objects\":");
+        out_id_list(w, c->objects.items, c->objects.count);
         if (c->why) {
             OUT_LIT(w, ",\"why\":");
             out_string(w, c->why);
@@ -641,6 +643,9 @@ static void write_object(json_out *w, const struct rmg_map *m, const struct rmg_
         out_str(w, color);
         out_char(w, '"');
     }
+    const rmg__teleport_color *tc = rmg__teleport_color_of(o);
+    if (tc)
+        out_str(w, tc->width == 2 ? ",\"teleport\":\"portal\"" : ",\"teleport\":\"monolith\"");
     if (o->creature >= 0 && c && (size_t)o->creature < c->n_creatures) {
         OUT_LIT(w, ",\"creature\":");
         out_string(w, c->creatures[o->creature].key);

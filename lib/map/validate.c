@@ -23,6 +23,7 @@
 #include <string.h>
 
 #include "map_internal.h"
+#include "map_reach.h"
 
 /* The rules checked, each with the stage that makes it hold. A zone's free area is split or an
  * entry cut off by what objects (and the obstacles after them) put down; a retry from objects
@@ -37,6 +38,8 @@ typedef enum rule {
     RULE_CAP,
     RULE_CONNECTION,
     RULE_GAME_BLOCKED,
+    RULE_PLAYABLE_ZONES,
+    RULE_PLAYABLE,
 } rule;
 
 static const struct {
@@ -52,6 +55,8 @@ static const struct {
     [RULE_CAP] = {"object counts within their fixed caps (OBJ-07)", RMG_STAGE_OBJECTS},
     [RULE_CONNECTION] = {"every connection realized, or unrealized with a reason", RMG_STAGE_CONNECT},
     [RULE_GAME_BLOCKED] = {"every blocked land tile is blocked by an object, as in the game", RMG_STAGE_FINISH},
+    [RULE_PLAYABLE_ZONES] = {"every player reaches every zone, as the game moves heroes", RMG_STAGE_CONNECT},
+    [RULE_PLAYABLE] = {"every player reaches every town and object, as the game moves heroes", RMG_STAGE_OBJECTS},
 };
 
 /* Per tile, what the flood fills need to know (one byte, built once): whether the tile is
@@ -470,6 +475,64 @@ static void check_game_blocking(validator *v)
                   m->tile_zone[first]);
 }
 
+/* ---- playable as the game moves heroes --------------------------------------------------------- */
+
+/* Zones a flood touched: a tile of the zone reached on foot or by boat. */
+static void reached_zones(const struct rmg_map *m, const rmg__reach *r, uint8_t *zone_hit, size_t n_zone_ids)
+{
+    memset(zone_hit, 0, n_zone_ids);
+    for (size_t t = 0; t < m->n_tiles; t++)
+        if (r->tile[t] && m->tile_zone[t] < n_zone_ids)
+            zone_hit[m->tile_zone[t]] = 1;
+}
+
+/* One line per player: what the player's hero cannot reach from the main town (the first
+ * object missed and how many) in the zones the map means him to reach (rmg__reach_zones; a zone
+ * the template leaves to flying heroes is not asked for). An object missed in a zone the hero
+ * never enters is the connections' to mend, one in a zone he enters the objects'. */
+static void check_player(validator *v, rmg__reach *r, int player, uint32_t start, uint8_t *zone_hit, uint8_t *meant)
+{
+    const struct rmg_map *m = v->m;
+    rmg__reach_zones(r, m->tile_zone[start], true, meant, v->n_zone_ids, v->queue);
+    rmg__reach_from(r, start, 0);
+    reached_zones(m, r, zone_hit, v->n_zone_ids);
+    size_t missed = 0, first = 0;
+    for (size_t i = 0; i < m->objects.count; i++) {
+        int z = m->objects.items[i].zone;
+        bool asked = z > 0 && (size_t)z < v->n_zone_ids && meant[z];
+        if (asked && r->beh[i] && !r->object[i] && missed++ == 0)
+            first = i;
+    }
+    if (!missed)
+        return;
+    const rmg__map_object *o = &m->objects.items[first];
+    bool zone_entered = o->zone >= 0 && (size_t)o->zone < v->n_zone_ids && zone_hit[o->zone];
+    violation(v, zone_entered ? RULE_PLAYABLE : RULE_PLAYABLE_ZONES, o->zone,
+              "player %d's hero cannot reach %zu object(s) from the main town, first %s %u at %d,%d,%d (zone %d%s)",
+              player, missed, o->key ? o->key : "object", o->id, o->x, o->y, o->z, o->zone,
+              zone_entered ? "" : ", a zone the hero never enters");
+}
+
+static rmg_status check_playable(validator *v, const struct rmg_content *content)
+{
+    const struct rmg_map *m = v->m;
+    rmg__reach r;
+    uint8_t *zone_hit = rmg__malloc(v->ctx, 2 * (v->n_zone_ids ? v->n_zone_ids : 1));
+    rmg_status st = zone_hit ? rmg__reach_init(&r, m, content, v->ctx) : rmg__error_nomem(v->ctx);
+    if (st != RMG_OK) {
+        rmg__free(v->ctx, zone_hit);
+        return st;
+    }
+    for (int p = 1; p <= 8; p++) {
+        uint32_t start = rmg__reach_start(m, p);
+        if (start != UINT32_MAX)
+            check_player(v, &r, p, start, zone_hit, zone_hit + v->n_zone_ids);
+    }
+    rmg__reach_free(&r);
+    rmg__free(v->ctx, zone_hit);
+    return RMG_OK;
+}
+
 /* Inside generation the checks stop for a cancel or the time budget (a large map's flood fills
  * take a while); rmg_map_validate on a finished map always runs to the end. */
 static rmg_status checkpoint(const validator *v, bool stoppable, double fraction)
@@ -497,7 +560,9 @@ static rmg_status run_checks(validator *v, const struct rmg_content *content, ui
     check_overlaps(v, v->queue);
     check_terrains_and_counts(v, content, v->queue);
     check_game_blocking(v);
-    return RMG_OK;
+    if ((st = checkpoint(v, stoppable, 0.8)) != RMG_OK)
+        return st;
+    return check_playable(v, content);
 }
 
 /* Runs every check on m; on RMG_OK, v->count violations are in v->report (the caller frees it). */

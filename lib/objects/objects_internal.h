@@ -173,6 +173,8 @@ typedef struct rmg__pl_item {
     const char *key;
     rmg_map_object_kind kind;
     uint64_t block, visit;         /* content footprint; both 0 = one tile with its entry */
+    bool from_top;                 /* the game lets a hero enter from the row above
+                                    * (rmg__map_visitable_from_top) */
 } rmg__pl_item;
 
 typedef struct rmg__pl_request {

@@ -326,7 +326,7 @@ typedef struct town_spec {
 static rmg_status place_town(stage *s, zone_ctx *z, const town_spec *t, rmg_rng *rng)
 {
     rmg__map_zone *mz = &s->m->zones.items[z->id - 1];
-    rmg__pl_item it = {t->castle ? "castle" : "town", RMG_OBJECT_TOWN, 0, 0};
+    rmg__pl_item it = {t->castle ? "castle" : "town", RMG_OBJECT_TOWN, 0, 0, false};
     footprint_of(s, it.key, NULL, &it);
     rmg__pl_request req = {z->id, &it, 1, false, false, true, mz->cx, mz->cy, mz->level, 0, 256, false};
     rmg__pl_result res;
@@ -439,6 +439,7 @@ static void item_for_row(const rmg__object_def *d, rmg_map_object_kind kind, rmg
     it->kind = kind;
     it->block = d->footprint.block;
     it->visit = d->footprint.visit;
+    it->from_top = rmg__map_visitable_from_top(d->map_class);
 }
 
 static bool zone_guarded(const stage *s, const zone_ctx *z)
@@ -461,7 +462,7 @@ static rmg_status place_resources(stage *s, zone_ctx *z, const rmg__map_object *
     long row = find_row(s->c, resource_keys[resource]);
     int n = (int)rmg_rng_range(rng, 0, 3), x, y, level = mine->z;
     object_entry(mine, &x, &y);
-    rmg__pl_item it = {resource_keys[resource], RMG_OBJECT_RESOURCE, 0, 0};
+    rmg__pl_item it = {resource_keys[resource], RMG_OBJECT_RESOURCE, 0, 0, true};
     footprint_of(s, resource_keys[resource], row >= 0 ? &s->c->objects[row] : NULL, &it);
     for (int i = 0; i < n; i++) {
         rmg__pl_request req = {z->id, &it, 1, false, false, true, x, y, level, 9, 16, false};
@@ -919,7 +920,7 @@ static rmg_status seer_hut(stage *s, zone_ctx *z, uint32_t art_id, rmg_rng *rng,
     long a = pick_quest_artifact(s, rng);
     if (a < 0 || s->n_arts >= RMG__ARRAY_LEN(s->arts_taken))
         return RMG_OK;
-    rmg__pl_item it = {"seer_hut", RMG_OBJECT_SEER_HUT, 0, 0};
+    rmg__pl_item it = {"seer_hut", RMG_OBJECT_SEER_HUT, 0, 0, false};
     footprint_of(s, it.key, NULL, &it);
     int zones[256];
     size_t nzs = other_zones(s, z->id, rng, zones, 256);

@@ -424,6 +424,29 @@ static bool touches_free(const rmg__placer *p, size_t t)
     return p->near_free[t] > 0;
 }
 
+/* Whether a hero on tile `from` may step onto the entry e of an item: the game refuses entries
+ * approached from the row above unless the object opens that side (rmg__map_visitable_from_top). */
+static bool approach_ok(const rmg__placer *p, const rmg__pl_item *it, size_t from, size_t e)
+{
+    size_t w = (size_t)p->m->width;
+    return it->from_top || from / w != e / w - 1;
+}
+
+/* touches_free for an entry: a free tile beside or below it. */
+static bool entry_touches_free(const rmg__placer *p, const rmg__pl_item *it, size_t e)
+{
+    if (!touches_free(p, e))
+        return false;
+    if (it->from_top)
+        return true;
+    size_t nbs[8];
+    int n = neighbours(p, e, nbs);
+    for (int k = 0; k < n; k++)
+        if (public_free(p->m->flags[nbs[k]]) && approach_ok(p, it, nbs[k], e))
+            return true;
+    return false;
+}
+
 /* ---- footprints ---------------------------------------------------------------------------------- */
 
 static void normalize(uint64_t *block, uint64_t *visit)
@@ -640,11 +663,12 @@ static void next_epoch(rmg__placer *p)
 }
 
 /* Connects `from` to the FREE network by a shortest path over open land of the zone; the
- * path is marked FREE. Status: RMG_OK with *ok set, or RMG_ERR_NOMEM. */
-static rmg_status connect(rmg__placer *p, size_t from, int zone, bool *ok)
+ * path is marked FREE. When `from` is the entry of entry_of (else NULL), the path leaves it
+ * where the game lets a hero come in. Status: RMG_OK with *ok set, or RMG_ERR_NOMEM. */
+static rmg_status connect(rmg__placer *p, size_t from, const rmg__pl_item *entry_of, int zone, bool *ok)
 {
     *ok = false;
-    if (touches_free(p, from)) {
+    if (entry_of ? entry_touches_free(p, entry_of, from) : touches_free(p, from)) {
         *ok = true;
         return RMG_OK;
     }
@@ -664,7 +688,7 @@ static rmg_status connect(rmg__placer *p, size_t from, int zone, bool *ok)
         int n_nb = neighbours(p, t, nbs);
         for (int k = 0; k < n_nb; k++) {
             size_t nb = nbs[k];
-            if (p->seen[nb] == p->epoch || !is_open(p, nb, zone))
+            if (p->seen[nb] == p->epoch || !is_open(p, nb, zone) || (t == from && entry_of && !approach_ok(p, entry_of, nb, from)))
                 continue;
             p->seen[nb] = p->epoch;
             p->prev[nb] = (uint32_t)t;
@@ -1050,7 +1074,7 @@ static rmg_status try_single(rmg__placer *p, const rmg__pl_request *req, size_t 
             return st;
     }
     if (req->items[0].visit || !req->items[0].block) {
-        rmg_status st = connect(p, e, req->zone, &ok);
+        rmg_status st = connect(p, e, &req->items[0], req->zone, &ok);
         if (st != RMG_OK)
             return st;
     }
@@ -1094,7 +1118,8 @@ static int cluster_put(rmg__placer *p, const rmg__pl_request *req, const rmg__pl
         for (int k = 0; k < n_nb; k++) {
             size_t e = nbs[k];
             int ax, ay, az;
-            if (!is_open(p, e, req->zone) || touches_outside(p, e) || !fits_at(p, it, e, req->zone, &ax, &ay, &az))
+            if (!approach_ok(p, it, p->cluster[i].tile, e) || !is_open(p, e, req->zone) || touches_outside(p, e) ||
+                !fits_at(p, it, e, req->zone, &ax, &ay, &az))
                 continue;
             uint64_t block = it->block, visit = it->visit;
             normalize(&block, &visit);
@@ -1235,7 +1260,8 @@ static bool dead_end(rmg__placer *p, const rmg__pl_request *req, size_t hub, boo
         int i = 0, ax, ay, az;
         if (visit & (visit - 1))
             break;
-        while (i < n_room && (p->seen[room[i]] == p->epoch || !fits_dry(p, it, room[i], req->zone, &ax, &ay, &az)))
+        while (i < n_room && (p->seen[room[i]] == p->epoch || !approach_ok(p, it, hub, room[i]) ||
+                              !fits_dry(p, it, room[i], req->zone, &ax, &ay, &az)))
             i++;
         if (i == n_room) {
             bool left = false;
@@ -1284,7 +1310,7 @@ static rmg_status try_cluster(rmg__placer *p, const rmg__pl_request *req, size_t
         return rmg__error_nomem(p->ctx);
     /* The hub's path first: entries then keep clear of it like of any other free path. */
     bool ok;
-    rmg_status st = connect(p, hub, req->zone, &ok);
+    rmg_status st = connect(p, hub, NULL, req->zone, &ok);
     if (st == RMG_OK && !ok && !p->search_cut)
         no_path_region(p);
     if (st != RMG_OK || !ok || (!joined && dead_end(p, req, hub, false)))

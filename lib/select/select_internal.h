@@ -14,6 +14,9 @@ rmg_status rmg__stage_select(rmg__gen *g, const rmg_generate_options *asked);
 
 /* Fills the options the caller left open with values template t supports. */
 void rmg__resolve_options(const rmg__template *t, rmg_generate_options *o);
+/* The player counts a template's filters see: the map's, but on a mirror pack those of one
+ * level (half the players; the humans among them, at most that many). */
+void rmg__level_counts(const struct rmg_pack *pack, int players, int humans, int *level_players, int *level_humans);
 /* The setup rmg_generate makes of `asked` for template t of the pack (*o, open options
  * resolved, mirror packs included) and whether t accepts it; if not, why (why may be NULL). */
 bool rmg__select_setup(const struct rmg_pack *pack, const rmg__template *t, const rmg_generate_options *asked,

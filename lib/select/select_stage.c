@@ -43,15 +43,28 @@ static int natural_players(const rmg__template *t, const rmg_generate_options *o
     return 0;
 }
 
-/* One human unless the template asks for more (some templates are for 2+ humans only). */
+/* Whether the template's zones are joined for the setup (a template of up to JOIN_PROBE_ZONES
+ * zones is probed; a larger one counts as joined here, activate_parts checks it). */
+#define JOIN_PROBE_ZONES 256
+static bool joined_for(const rmg__template *t, int players, int humans)
+{
+    size_t parent[JOIN_PROBE_ZONES];
+    return t->n_zones > JOIN_PROBE_ZONES || rmg__template_unjoined_zone(t, players, humans, true, parent, NULL) == 0;
+}
+
+/* One human unless the template asks for more (some templates are for 2+ humans only, some
+ * build their connections only for a hot-seat count: the first count whose zones are all
+ * joined comes first). */
 static int natural_humans(const rmg__template *t, const rmg_generate_options *o)
 {
     rmg_generate_options probe = *o;
-    for (int h = 1; h <= 8; h++) {
-        probe.humans = h;
-        if (o->players ? rmg__template_fits(t, &probe, NULL, 0) : natural_players(t, &probe) > 0)
-            return h;
-    }
+    for (int pass = 0; pass < 2; pass++)
+        for (int h = 1; h <= 8; h++) {
+            probe.humans = h;
+            int players = o->players ? (rmg__template_fits(t, &probe, NULL, 0) ? o->players : 0) : natural_players(t, &probe);
+            if (players > 0 && (pass == 1 || o->water != RMG_WATER_NONE || joined_for(t, players, h)))
+                return h;
+        }
     return 1;
 }
 
@@ -89,9 +102,20 @@ void rmg__resolve_options(const rmg__template *t, rmg_generate_options *o)
         o->humans = o->players;
 }
 
+void rmg__level_counts(const struct rmg_pack *pack, int players, int humans, int *level_players, int *level_humans)
+{
+    *level_players = players;
+    *level_humans = humans;
+    if (pack && pack->mirror && players > 1) {
+        *level_players = (players + 1) / 2;
+        *level_humans = humans < *level_players ? humans : *level_players;
+    }
+}
+
 /* Mirror packs (WAT-03/06) need two levels, but their size range counts the surface only (the
- * underground is its copy: mt_Andromeda accepts exactly XL), and their underground copies of
- * the start zones host as many players again when the template accepts them. */
+ * underground is its copy: mt_Andromeda accepts exactly XL), and their filters count the players
+ * of one level: the underground copies of the start zones host as many players again (the copy
+ * of player p's zone is player p + k's, k players a level). A mirror map has 2k players. */
 static bool fits_pack(const struct rmg_pack *pack, const rmg__template *t, const rmg_generate_options *o, char *why,
                       size_t whylen)
 {
@@ -102,7 +126,14 @@ static bool fits_pack(const struct rmg_pack *pack, const rmg__template *t, const
                 snprintf(why, whylen, "a mirror template needs an underground level (WAT-06)");
             return false;
         }
+        if (o->players % 2) {
+            if (why)
+                snprintf(why, whylen, "a mirror map holds as many players on each level: %d players cannot be "
+                         "shared between its two levels", o->players);
+            return false;
+        }
         probe.levels = 1;
+        rmg__level_counts(pack, o->players, o->humans, &probe.players, &probe.humans);
     }
     return rmg__template_fits(t, &probe, why, whylen);
 }
@@ -113,16 +144,16 @@ static void resolve_for_pack(const struct rmg_pack *pack, const rmg__template *t
         rmg__resolve_options(t, o);
         return;
     }
+    /* The surface's counts are resolved as for a one-level template, then doubled. */
     int levels = o->levels ? o->levels : 2;
-    o->levels = 1;
-    if (!o->players) {
-        rmg_generate_options probe = *o;
-        rmg__resolve_options(t, &probe);
-        probe.players = 2 * template_start_zones(t);
-        if (probe.players <= 8 && rmg__template_fits(t, &probe, NULL, 0))
-            o->players = probe.players;
-    }
-    rmg__resolve_options(t, o);
+    rmg_generate_options probe = *o;
+    probe.levels = 1;
+    rmg__level_counts(pack, o->players, o->humans, &probe.players, &probe.humans);
+    rmg__resolve_options(t, &probe);
+    int asked_players = o->players, asked_humans = o->humans;
+    *o = probe;
+    o->players = asked_players ? asked_players : 2 * probe.players > 8 ? 8 : 2 * probe.players;
+    o->humans = asked_humans ? asked_humans : probe.humans;
     o->levels = levels;
 }
 
@@ -240,6 +271,29 @@ static rmg_status check_town_counts(rmg__gen *g)
     return RMG_OK;
 }
 
+/* Without water no boat joins what the connections leave apart: players who cannot meet make no
+ * game, so the setup is refused with the zones and the reason (a treasure zone left apart is the
+ * template's design: a prize for flying heroes, which the map validation does not ask walkers
+ * to reach). Mirror packs join zones by their mirror links' colours too (ZON-36): the map
+ * validation judges those. */
+static rmg_status check_joined(rmg__gen *g)
+{
+    const rmg__template *t = g->tpl;
+    if (g->opt.water != RMG_WATER_NONE || !t->n_zones || (g->pack && g->pack->mirror))
+        return RMG_OK;
+    size_t *parent = rmg__arena_alloc(&g->scratch, t->n_zones * sizeof *parent);
+    if (!parent)
+        return rmg__error_nomem(g->ctx);
+    int home = 0, lost = rmg__template_unjoined_zone(t, g->level_players, g->level_humans, true, parent, &home);
+    if (!lost)
+        return RMG_OK;
+    return rmg__error_gen(g->ctx, RMG_ERR_IMPOSSIBLE, "select", lost, -1,
+                          "template '%s' for %d players (%d human): no chain of connections that exist for this "
+                          "setup joins the start zones %d and %d (the connections' player restrictions leave them "
+                          "apart), so no hero could go from one to the other; try other player counts or water",
+                          t->name ? t->name : "", g->opt.players, g->opt.humans, lost, home);
+}
+
 /* Zones and connections that exist for the chosen player counts (restrictions, PCK-02). */
 static rmg_status activate_parts(rmg__gen *g)
 {
@@ -249,9 +303,10 @@ static rmg_status activate_parts(rmg__gen *g)
     g->conn_active = rmg__arena_alloc(&g->scratch, (t->n_connections + 1) * sizeof *g->conn_active);
     if (!g->zone_active || !g->zone_map_id || !g->conn_active)
         return rmg__error_nomem(g->ctx);
+    rmg__level_counts(g->pack, g->opt.players, g->opt.humans, &g->level_players, &g->level_humans);
     size_t active = 0;
     for (size_t i = 0; i < t->n_zones; i++) {
-        g->zone_active[i] = rmg__zone_active(&t->zones[i], g->opt.players, g->opt.humans);
+        g->zone_active[i] = rmg__zone_active(&t->zones[i], g->level_players, g->level_humans);
         active += g->zone_active[i];
     }
     if (!active)
@@ -262,9 +317,10 @@ static rmg_status activate_parts(rmg__gen *g)
         const rmg__connection *c = &t->connections[i];
         long a = rmg__template_find_zone(t, c->zone_a), b = rmg__template_find_zone(t, c->zone_b);
         g->conn_active[i] = a >= 0 && b >= 0 && g->zone_active[a] && g->zone_active[b] &&
-                            rmg__connection_active(c, g->opt.players, g->opt.humans);
+                            rmg__connection_active(c, g->level_players, g->level_humans);
     }
-    return check_town_counts(g);
+    rmg_status st = check_joined(g);
+    return st == RMG_OK ? check_town_counts(g) : st;
 }
 
 rmg_status rmg__stage_select(rmg__gen *g, const rmg_generate_options *asked)

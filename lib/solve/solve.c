@@ -87,8 +87,8 @@ rmg_status rmg__stage_solve(rmg__gen *g)
     in.tpl = g->tpl;
     in.zone_active = g->zone_active;
     in.conn_active = g->conn_active;
-    in.players = g->opt.players;
-    in.humans = g->opt.humans;
+    in.players = g->level_players;
+    in.humans = g->level_humans;
     in.water = g->opt.water;
     rmg__gen_stream(g, "solve", 0, &in.rng_types);
     rmg__gen_stream(g, "solve", 1, &in.rng_factions);

@@ -120,3 +120,42 @@ bool rmg__template_fits(const rmg__template *t, const rmg_generate_options *o, c
     return true;
 }
 
+
+/* Union-find root with path halving. */
+static size_t root_of(size_t *parent, size_t i)
+{
+    while (parent[i] != i)
+        i = parent[i] = parent[parent[i]];
+    return i;
+}
+
+int rmg__template_unjoined_zone(const rmg__template *t, int players, int humans, bool starts_only, size_t *parent,
+                                int *home_id)
+{
+    for (size_t i = 0; i < t->n_zones; i++)
+        parent[i] = i;
+    for (size_t i = 0; i < t->n_connections; i++) {
+        const rmg__connection *c = &t->connections[i];
+        long a = rmg__template_find_zone(t, c->zone_a), b = rmg__template_find_zone(t, c->zone_b);
+        if (a < 0 || b < 0 || c->type == RMG_CONNECTION_FICTIVE || !rmg__connection_active(c, players, humans) ||
+            !rmg__zone_active(&t->zones[a], players, humans) || !rmg__zone_active(&t->zones[b], players, humans))
+            continue;
+        parent[root_of(parent, (size_t)a)] = root_of(parent, (size_t)b);
+    }
+    /* The component of the first active start zone (else of the first active zone). */
+    long home = -1;
+    for (size_t i = 0; i < t->n_zones; i++) {
+        const rmg__zone *z = &t->zones[i];
+        if (!rmg__zone_active(z, players, humans))
+            continue;
+        if (home < 0 || (z->owner > 0 && t->zones[home].owner < 1))
+            home = (long)i;
+    }
+    if (home_id)
+        *home_id = home >= 0 ? t->zones[home].id : 0;
+    for (size_t i = 0; home >= 0 && i < t->n_zones; i++)
+        if (rmg__zone_active(&t->zones[i], players, humans) && (!starts_only || t->zones[i].owner > 0) &&
+            root_of(parent, i) != root_of(parent, (size_t)home))
+            return t->zones[i].id;
+    return 0;
+}

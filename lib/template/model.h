@@ -216,6 +216,13 @@ bool rmg__filter_accepts(const rmg__player_filter *f, int players, int humans);
 bool rmg__zone_active(const rmg__zone *z, int players, int humans);
 bool rmg__connection_active(const rmg__connection *c, int players, int humans);
 
+/* A zone (a start zone with an owner, with starts_only) that no chain of connections existing
+ * for the setup (active, not fictive) joins to the first start zone (its id in *home_id, may be
+ * NULL), 0 when every such zone is joined; it is reachable by boat or flying at best. parent:
+ * scratch of t->n_zones entries. */
+int rmg__template_unjoined_zone(const rmg__template *t, int players, int humans, bool starts_only, size_t *parent,
+                                int *home_id);
+
 struct rmg_generate_options;
 /* PCK-02: picks the template for a setup at random (rng) among those that fit, or the one named
  * in options->template_name. RMG_ERR_NOT_FOUND with an explanation when none fits. */

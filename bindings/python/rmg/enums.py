@@ -133,6 +133,7 @@ class ObjectKind(enum.IntEnum):
     SHIPYARD = 10
     AIRSHIP_YARD = 11
     OBSTACLE = 12
+    BOAT = 13
 
 
 class GuardTarget(enum.IntEnum):

@@ -4,90 +4,9 @@
  * with (the object's footprint), so the written map plays as generated: the row is chosen
  * among those of the object's class and subclass whose masks equal the footprint.
  */
-#include <stddef.h>
 #include <string.h>
 
 #include "h3m_kinds.h"
-
-/* ---- class and subclass ------------------------------------------------------------------------ */
-
-static const rmg__object_def *object_def(const struct rmg_content *c, const char *key)
-{
-    long k = rmg__content_find_object(c, key);
-    if (k >= 0)
-        return &c->objects[k];
-    k = rmg__content_find_map_object(c, key);
-    return k >= 0 ? &c->map_objects[k] : NULL;
-}
-
-/* A creature dwelling of the generic row takes the subclass of the creature's dwelling map
- * object whose footprint it was placed with (a creature may have several graphics). */
-static int dwelling_subclass(const struct rmg_content *c, const rmg__map_object *o)
-{
-    int fallback = -1;
-    for (size_t i = 0; i < c->n_map_objects; i++) {
-        const rmg__object_def *d = &c->map_objects[i];
-        if (strcmp(d->family, "creature_dwelling") != 0 || d->n_creatures < 1 || d->creatures[0] != o->creature)
-            continue;
-        if (d->footprint.block == o->block && d->footprint.visit == o->visit)
-            return d->map_subclass;
-        if (fallback < 0)
-            fallback = d->map_subclass;
-    }
-    return fallback;
-}
-
-static int indexed_id(int index, size_t count, const void *items, size_t item_size, size_t id_offset)
-{
-    if (index < 0 || (size_t)index >= count)
-        return -1;
-    int id;
-    memcpy(&id, (const char *)items + (size_t)index * item_size + id_offset, sizeof id);
-    return id;
-}
-
-/* The subclass a placement decides (the content row says -1): a town's faction, a monster's
- * creature, an artifact's id, a coloured object's colour, a dwelling's creature. */
-static int placed_subclass(const struct rmg_content *c, const rmg__object_def *d, const rmg__map_object *o)
-{
-    switch (d->map_class) {
-    case 98: /* town */
-        return o->faction;
-    case 54: /* monster */
-        return indexed_id(o->creature, c->n_creatures, c->creatures, sizeof *c->creatures,
-                          offsetof(rmg__creature, id));
-    case 5: /* artifact */
-        return indexed_id(o->artifact, c->n_artifacts, c->artifacts, sizeof *c->artifacts,
-                          offsetof(rmg__artifact, id));
-    case 17: /* creature dwelling */
-        return dwelling_subclass(c, o);
-    default: /* keymaster tents and the other coloured objects */
-        return o->color;
-    }
-}
-
-bool rmg__h3m_object_class(const struct rmg_content *c, const rmg__map_object *o, int *cls, int *subclass)
-{
-    const rmg__object_def *d = o->key ? object_def(c, o->key) : NULL;
-    if (!d || d->map_class < 0)
-        return false;
-    *cls = d->map_class;
-    *subclass = d->map_subclass;
-    /* A quest artifact's row is its whole package (the hut with the quest, MIS-13/14): the object
-     * lying on the map is the artifact itself. */
-    if (strncmp(d->family, "seer_artifact_", 14) == 0 && o->kind != RMG_OBJECT_SEER_HUT) {
-        *cls = 5;
-        *subclass = indexed_id(o->artifact, c->n_artifacts, c->artifacts, sizeof *c->artifacts,
-                               offsetof(rmg__artifact, id));
-        return *subclass >= 0;
-    }
-    /* Teleports and gates of a colour are one content row per kind: the colour is the subclass. */
-    if (o->kind == RMG_OBJECT_MONOLITH || o->kind == RMG_OBJECT_BORDER_GUARD || o->kind == RMG_OBJECT_KEYMASTER_TENT)
-        *subclass = o->color >= 0 ? o->color : *subclass;
-    else if (*subclass < 0)
-        *subclass = placed_subclass(c, d, o);
-    return *subclass >= 0;
-}
 
 /* ---- templates --------------------------------------------------------------------------------- */
 
@@ -229,9 +148,9 @@ const rmg__h3m_known_template *rmg__h3m_object_template(const struct rmg_map *m,
 {
     *shift = 0;
     const struct rmg_content *c = rmg__content_peek(m->ctx);
-    if (!c || !rmg__h3m_object_class(c, o, cls, subclass))
+    if (!c || !rmg__map_object_class(c, o, cls, subclass))
         return NULL;
-    const rmg__object_def *d = object_def(c, o->key);
+    const rmg__object_def *d = rmg__map_object_def(c, o->key);
     rmg__h3m_want w = {o->block, o->visit, NULL, rmg__h3m_object_terrain(m, o), hota, o->castle};
     if (o->kind == RMG_OBJECT_OBSTACLE)
         w.def = d->def; /* an obstacle is its sprite: the class holds many of every shape */

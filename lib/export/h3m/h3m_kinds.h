@@ -5,10 +5,6 @@
 #include "export/export_internal.h"
 #include "h3m_templates.h"
 
-/* The object's class and subclass as the game knows them; false when the content does not name
- * them (a key of no content row, a placement without its creature or colour). */
-bool rmg__h3m_object_class(const struct rmg_content *c, const rmg__map_object *o, int *cls, int *subclass);
-
 /* What a template must match. */
 typedef struct rmg__h3m_want {
     uint64_t block, visit;  /* the object's footprint (content layout: bit row*8 + col) */

@@ -1,0 +1,551 @@
+/*
+ * Where a hero can go, as the game decides it (issue 19). The model:
+ *  - on foot a hero steps to any of the 8 neighbours that is land no object blocks;
+ *  - an object is visited by stepping onto one of its entry tiles from a neighbour; most objects
+ *    cannot be entered from the three tiles above the entry (the game opens that side only for
+ *    monsters, heroes, artifacts, resources and treasure, and a few more classes:
+ *    rmg__map_visitable_from_top);
+ *    after the visit the hero stands on the entry and may step on in any direction;
+ *  - monsters are fought: a monster's tile is open once it is beaten. With RMG__REACH_NO_FIGHT
+ *    a hero refuses every fight: a monster's tile and its 8 neighbours (its zone of control,
+ *    where it attacks) stop him;
+ *  - a two-way monolith leads to the other teleports of its class and colour, a one-way
+ *    entrance to the one-way exits of its colour only (when the map has no exit of the colour,
+ *    its entrances lead to each other, as the guide says of mirror links, ZON-36), a
+ *    subterranean gate to the gate the game pairs it with (gate_pairs());
+ *  - a Border Guard (or Border Gate) opens once a Keymaster's Tent of its colour was visited;
+ *  - a visited shipyard builds a boat where the game puts it (rmg__map_boat_spot), boarded like
+ *    a Boat object from a neighbouring tile; a boat sails over water no object blocks, visits
+ *    water objects and lands on any free land neighbour.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "map_internal.h"
+#include "map_reach.h"
+
+enum behaviour {
+    B_NONE,        /* no entry: never visited */
+    B_PLAIN,       /* visited, then stood on */
+    B_MONSTER,
+    B_TELEPORT,    /* two-way monolith or one-way entrance: channel leads to its exits */
+    B_EXIT,        /* one-way exit: stood on */
+    B_GATE,
+    B_LOCK,        /* border guard / gate: opens with its colour's tent */
+    B_TENT,
+    B_SHIPYARD,
+    B_BOAT,
+};
+
+static bool monster_class(int cls)
+{
+    return cls == 54 || (cls >= 71 && cls <= 75) || (cls >= 162 && cls <= 164);
+}
+
+/* Class and subclass from the content, else from what the map says of the object. */
+static void classify(const struct rmg_content *c, const rmg__map_object *o, int *cls, int *sub)
+{
+    if (c && rmg__map_object_class(c, o, cls, sub))
+        return;
+    *sub = o->color;
+    switch (o->kind) {
+    case RMG_OBJECT_MONSTER: *cls = 54; break;
+    case RMG_OBJECT_TOWN: *cls = 98; break;
+    case RMG_OBJECT_GATE: *cls = 103; break;
+    case RMG_OBJECT_BORDER_GUARD: *cls = 9; break;
+    case RMG_OBJECT_KEYMASTER_TENT: *cls = 10; break;
+    case RMG_OBJECT_SHIPYARD: *cls = 87; break;
+    case RMG_OBJECT_MONOLITH:
+        *cls = !o->key ? 45 : !strcmp(o->key, "monolith_one_way_entrance") ? 43 : !strcmp(o->key, "monolith_one_way_exit") ? 44 : 45;
+        break;
+    default: *cls = -1; break;
+    }
+}
+
+static enum behaviour behaviour_of(int cls)
+{
+    if (monster_class(cls))
+        return B_MONSTER;
+    switch (cls) {
+    case 43: case 45: return B_TELEPORT;
+    case 44: return B_EXIT;
+    case 103: return B_GATE;
+    case 9: case 212: return B_LOCK;
+    case 10: return B_TENT;
+    case 87: return B_SHIPYARD;
+    case 8: return B_BOAT;
+    default: return B_PLAIN;
+    }
+}
+
+/* ---- setup ------------------------------------------------------------------------------------ */
+
+static rmg_status find_shores(rmg__reach *r);
+
+static uint32_t visit_point(const rmg__reach *r, uint32_t o)
+{
+    return r->n_entries[o] ? r->entries[r->first_entry[o]] : UINT32_MAX;
+}
+
+/* The game pairs each surface gate, taken in the order of their entry tiles (row, then column),
+ * with the nearest underground gate not yet taken (squared distance; the first in object order on
+ * a tie). A gate left over leads nowhere. */
+static void gate_pairs(rmg__reach *r)
+{
+    const struct rmg_map *m = r->m;
+    size_t plane = (size_t)m->width * (size_t)m->height;
+    for (;;) {
+        /* Next surface gate without a partner, by its entry tile index (= row, then column). */
+        uint32_t next = UINT32_MAX, next_t = UINT32_MAX;
+        for (uint32_t i = 0; i < r->n_objects; i++) {
+            uint32_t t = visit_point(r, i);
+            if (r->beh[i] == B_GATE && r->partner[i] == UINT32_MAX && !r->gate_done[i] && t < plane && t < next_t) {
+                next = i;
+                next_t = t;
+            }
+        }
+        if (next == UINT32_MAX)
+            return;
+        r->gate_done[next] = 1;
+        int64_t best = INT64_MAX;
+        uint32_t best_i = UINT32_MAX;
+        int x = (int)(next_t % (size_t)m->width), y = (int)(next_t / (size_t)m->width);
+        for (uint32_t i = 0; i < r->n_objects; i++) {
+            uint32_t t = visit_point(r, i);
+            if (r->beh[i] != B_GATE || r->partner[i] != UINT32_MAX || t == UINT32_MAX || t < plane)
+                continue;
+            int dx = (int)((t % plane) % (size_t)m->width) - x, dy = (int)((t % plane) / (size_t)m->width) - y;
+            int64_t d = (int64_t)dx * dx + (int64_t)dy * dy;
+            if (d < best) {
+                best = d;
+                best_i = i;
+            }
+        }
+        if (best_i != UINT32_MAX) {
+            r->partner[next] = best_i;
+            r->partner[best_i] = next;
+        }
+    }
+}
+
+typedef struct entry_ctx {
+    rmg__reach *r;
+    uint32_t o;
+    const struct rmg_map *m;
+} entry_ctx;
+
+static void add_entry(void *user, int x, int y)
+{
+    entry_ctx *e = user;
+    const struct rmg_map *m = e->m;
+    const rmg__map_object *o = &m->objects.items[e->o];
+    if (x < 0 || y < 0 || x >= m->width || y >= m->height)
+        return;
+    e->r->entries[e->r->n_entry_tiles++] = (uint32_t)rmg__tile(m->width, m->height, x, y, o->z);
+    e->r->n_entries[e->o]++;
+}
+
+static int popcount64(uint64_t v)
+{
+    int n = 0;
+    for (; v; v &= v - 1)
+        n++;
+    return n;
+}
+
+rmg_status rmg__reach_init(rmg__reach *r, const struct rmg_map *m, const struct rmg_content *c, rmg_context *ctx)
+{
+    memset(r, 0, sizeof *r);
+    r->m = m;
+    r->ctx = ctx;
+    r->n_objects = (uint32_t)m->objects.count;
+    size_t n_obj = r->n_objects ? r->n_objects : 1, n_entry = 0;
+    for (uint32_t i = 0; i < r->n_objects; i++)
+        n_entry += (size_t)popcount64(m->objects.items[i].visit);
+    r->tile = rmg__calloc(ctx, m->n_tiles ? m->n_tiles : 1, 1);
+    r->queue = rmg__malloc(ctx, (m->n_tiles ? m->n_tiles : 1) * 2 * sizeof *r->queue);
+    r->object = rmg__calloc(ctx, n_obj, 1);
+    r->beh = rmg__calloc(ctx, n_obj, 1);
+    r->gate_done = rmg__calloc(ctx, n_obj, 1);
+    r->top_ok = rmg__calloc(ctx, n_obj, 1);
+    r->channel = rmg__malloc(ctx, n_obj * sizeof *r->channel);
+    r->partner = rmg__malloc(ctx, n_obj * sizeof *r->partner);
+    r->first_entry = rmg__malloc(ctx, n_obj * sizeof *r->first_entry);
+    r->n_entries = rmg__calloc(ctx, n_obj, sizeof *r->n_entries);
+    r->entries = rmg__malloc(ctx, (n_entry ? n_entry : 1) * sizeof *r->entries);
+    r->zoc = rmg__calloc(ctx, m->n_tiles ? m->n_tiles : 1, 1);
+    r->teleports = rmg__malloc(ctx, n_obj * sizeof *r->teleports);
+    if (!r->teleports || !r->tile || !r->queue || !r->object || !r->beh || !r->gate_done || !r->top_ok || !r->channel ||
+        !r->partner || !r->first_entry || !r->n_entries || !r->entries || !r->zoc) {
+        rmg__reach_free(r);
+        return rmg__error_nomem(ctx);
+    }
+    for (uint32_t i = 0; i < r->n_objects; i++) {
+        const rmg__map_object *o = &m->objects.items[i];
+        int cls, sub;
+        classify(c, o, &cls, &sub);
+        r->beh[i] = (uint8_t)(o->visit ? behaviour_of(cls) : B_NONE);
+        r->top_ok[i] = rmg__map_visitable_from_top(cls);
+        /* Teleports of one channel lead to each other: class and colour (one-way entrances to
+         * the exits, class 44, of their colour). */
+        r->channel[i] = cls == 43 ? 44 * 256 + sub : cls * 256 + sub;
+        if (r->beh[i] == B_LOCK || r->beh[i] == B_TENT)
+            r->channel[i] = (uint32_t)(sub & 31);
+        r->partner[i] = UINT32_MAX;
+        r->first_entry[i] = (uint32_t)r->n_entry_tiles;
+        entry_ctx e = {r, i, m};
+        rmg__footprint_tiles(o->visit, o->x, o->y, add_entry, &e);
+    }
+    for (uint32_t i = 0; i < r->n_objects; i++)
+        if (r->beh[i] == B_TELEPORT || r->beh[i] == B_EXIT)
+            r->teleports[r->n_teleports++] = i;
+    gate_pairs(r);
+    rmg_status st = find_shores(r);
+    if (st != RMG_OK) {
+        rmg__reach_free(r);
+        return st;
+    }
+    /* Zones of control: a monster's tile and its 8 neighbours on its level. */
+    int w = m->width, h = m->height;
+    for (uint32_t i = 0; i < r->n_objects; i++) {
+        if (r->beh[i] != B_MONSTER)
+            continue;
+        const rmg__map_object *o = &m->objects.items[i];
+        for (int dy = -1; dy <= 1; dy++)
+            for (int dx = -1; dx <= 1; dx++)
+                if (o->x + dx >= 0 && o->y + dy >= 0 && o->x + dx < w && o->y + dy < h)
+                    r->zoc[rmg__tile(w, h, o->x + dx, o->y + dy, o->z)] = 1;
+    }
+    return RMG_OK;
+}
+
+void rmg__reach_free(rmg__reach *r)
+{
+    rmg_context *ctx = r->ctx;
+    rmg__free(ctx, r->tile);
+    rmg__free(ctx, r->queue);
+    rmg__free(ctx, r->object);
+    rmg__free(ctx, r->beh);
+    rmg__free(ctx, r->gate_done);
+    rmg__free(ctx, r->top_ok);
+    rmg__free(ctx, r->channel);
+    rmg__free(ctx, r->partner);
+    rmg__free(ctx, r->first_entry);
+    rmg__free(ctx, r->n_entries);
+    rmg__free(ctx, r->entries);
+    rmg__free(ctx, r->zoc);
+    rmg__free(ctx, r->teleports);
+    rmg__free(ctx, r->shores);
+    memset(r, 0, sizeof *r);
+}
+
+/* ---- the flood ------------------------------------------------------------------------------- */
+
+typedef struct flood {
+    rmg__reach *r;
+    size_t head, tail;
+    uint32_t keys;       /* keymaster colours visited */
+    uint32_t waiting;    /* colours of locks met before their tent */
+    bool no_fight;
+} flood;
+
+static bool water(const struct rmg_map *m, uint32_t t)
+{
+    return (m->flags[t] & RMG__T_WATER) != 0;
+}
+
+static bool open_water(const struct rmg_map *m, uint32_t t)
+{
+    return rmg__map_free_water(m, t);
+}
+
+static void push(flood *f, uint32_t t, uint8_t mode)
+{
+    rmg__reach *r = f->r;
+    if (r->tile[t] & mode)
+        return;
+    r->tile[t] |= mode;
+    r->queue[f->tail++] = t | (mode == RMG__REACH_BOAT ? 0x80000000u : 0);
+}
+
+static void arrive(flood *f, uint32_t o)
+{
+    rmg__reach *r = f->r;
+    r->object[o] = 1;
+    for (uint32_t k = 0; k < r->n_entries[o]; k++) {
+        uint32_t t = r->entries[r->first_entry[o] + k];
+        push(f, t, water(r->m, t) ? RMG__REACH_BOAT : RMG__REACH_FOOT);
+    }
+}
+
+static bool channel_has_exit(const rmg__reach *r, uint32_t channel)
+{
+    for (uint32_t k = 0; k < r->n_teleports; k++)
+        if (r->beh[r->teleports[k]] == B_EXIT && r->channel[r->teleports[k]] == channel)
+            return true;
+    return false;
+}
+
+static void open_locks(flood *f, uint32_t color)
+{
+    rmg__reach *r = f->r;
+    for (uint32_t i = 0; i < r->n_objects; i++)
+        if (r->beh[i] == B_LOCK && r->channel[i] == color && r->object[i])
+            arrive(f, i);
+}
+
+/* A visited shipyard builds a boat where the game puts it; the hero boards it from any tile
+ * beside it he stands on (the shipyard's entry among them). */
+static void launch_boat(flood *f, uint32_t entry)
+{
+    rmg__reach *r = f->r;
+    const struct rmg_map *m = r->m;
+    uint32_t spot = rmg__map_boat_spot(m, entry);
+    if (spot == UINT32_MAX)
+        return;
+    r->tile[spot] |= RMG__REACH_BOAT_WAITS;
+    int w = m->width, h = m->height, x = (int)(spot % (uint32_t)w), y = (int)((spot / (uint32_t)w) % (uint32_t)h);
+    for (int dy = -1; dy <= 1; dy++)
+        for (int dx = -1; dx <= 1; dx++) {
+            if ((!dx && !dy) || x + dx < 0 || y + dy < 0 || x + dx >= w || y + dy >= h)
+                continue;
+            uint32_t u = (uint32_t)((int)spot + dy * w + dx);
+            if (u == entry || (r->tile[u] & RMG__REACH_FOOT)) {
+                push(f, spot, RMG__REACH_BOAT);
+                return;
+            }
+        }
+}
+
+/* The hero visits object o by stepping onto its entry tile u. */
+static void visit(flood *f, uint32_t o, uint32_t u, uint8_t mode)
+{
+    rmg__reach *r = f->r;
+    bool first = !r->object[o];
+    r->object[o] = 1;
+    switch ((enum behaviour)r->beh[o]) {
+    case B_NONE:
+        return;
+    case B_MONSTER:
+        if (!f->no_fight)
+            push(f, u, mode);
+        return;
+    case B_TELEPORT: {
+        if (!first)
+            return;
+        /* A one-way entrance leads to the exits of its colour; with none on the map, entrances of
+         * the colour lead to each other like two-way monoliths (the guide, ZON-36). */
+        bool to_exits = r->channel[o] / 256 == 44 && channel_has_exit(r, r->channel[o]);
+        for (uint32_t k = 0; k < r->n_teleports; k++) {
+            uint32_t i = r->teleports[k];
+            if (i != o && r->channel[i] == r->channel[o] && r->beh[i] == (to_exits ? B_EXIT : B_TELEPORT))
+                arrive(f, i);
+        }
+        return;
+    }
+    case B_GATE:
+        if (r->partner[o] != UINT32_MAX)
+            arrive(f, r->partner[o]);
+        return;
+    case B_LOCK:
+        if (f->keys & (1u << r->channel[o]))
+            push(f, u, mode);
+        else
+            f->waiting |= 1u << r->channel[o];
+        return;
+    case B_TENT:
+        push(f, u, mode);
+        if (!(f->keys & (1u << r->channel[o]))) {
+            f->keys |= 1u << r->channel[o];
+            if (f->waiting & (1u << r->channel[o]))
+                open_locks(f, r->channel[o]);
+        }
+        return;
+    case B_SHIPYARD:
+        push(f, u, mode);
+        if (first)
+            launch_boat(f, u);
+        return;
+    case B_BOAT:
+        push(f, u, RMG__REACH_BOAT);
+        return;
+    case B_EXIT:
+    case B_PLAIN:
+        push(f, u, mode);
+        return;
+    }
+}
+
+/* One step (standing or sailing) to the neighbour u, dy the row difference from where the hero is. */
+static void step(flood *f, uint32_t u, int dy, bool boat)
+{
+    rmg__reach *r = f->r;
+    const struct rmg_map *m = r->m;
+    uint32_t id = m->tile_object[u];
+    if (id && id <= r->n_objects && r->beh[id - 1] != B_NONE && rmg__map_object_visits(m, &m->objects.items[id - 1], u)) {
+        /* Entered from the row above (dy = 1) only where the game opens that side. */
+        if (dy == 1 && !r->top_ok[id - 1])
+            return;
+        if (boat != water(m, u) && r->beh[id - 1] != B_BOAT)
+            return; /* a boat visits water objects only; a hero on foot boards boats only */
+        if (f->no_fight && r->zoc[u] && r->beh[id - 1] != B_MONSTER)
+            return;
+        visit(f, id - 1, u, boat ? RMG__REACH_BOAT : RMG__REACH_FOOT);
+        return;
+    }
+    if (f->no_fight && r->zoc[u])
+        return;
+    if ((boat || (r->tile[u] & RMG__REACH_BOAT_WAITS)) && open_water(m, u))
+        push(f, u, RMG__REACH_BOAT);
+    else if (rmg__map_tile_passable(m, u))
+        push(f, u, RMG__REACH_FOOT); /* walking, or landing from a boat */
+}
+
+void rmg__reach_from(rmg__reach *r, uint32_t start, unsigned flags)
+{
+    const struct rmg_map *m = r->m;
+    memset(r->tile, 0, m->n_tiles);
+    memset(r->object, 0, r->n_objects ? r->n_objects : 1);
+    flood f = {r, 0, 0, 0, 0, (flags & RMG__REACH_NO_FIGHT) != 0};
+    if (start >= m->n_tiles)
+        return;
+    uint32_t id = m->tile_object[start];
+    if (id && id <= m->objects.count && rmg__map_object_visits(m, &m->objects.items[id - 1], start))
+        r->object[id - 1] = 1;
+    push(&f, start, water(m, start) ? RMG__REACH_BOAT : RMG__REACH_FOOT);
+    int w = m->width, h = m->height;
+    size_t plane = (size_t)w * (size_t)h;
+    while (f.head < f.tail) {
+        uint32_t q = r->queue[f.head++];
+        bool boat = (q & 0x80000000u) != 0;
+        uint32_t t = q & 0x7fffffffu;
+        int x = (int)((t % plane) % (size_t)w), y = (int)((t % plane) / (size_t)w);
+        for (int dy = -1; dy <= 1; dy++)
+            for (int dx = -1; dx <= 1; dx++) {
+                if ((!dx && !dy) || x + dx < 0 || y + dy < 0 || x + dx >= w || y + dy >= h)
+                    continue;
+                step(&f, (uint32_t)((int)t + dy * w + dx), dy, boat);
+            }
+    }
+}
+
+uint32_t rmg__reach_start(const struct rmg_map *m, int player)
+{
+    for (size_t i = 0; i < m->objects.count; i++) {
+        const rmg__map_object *o = &m->objects.items[i];
+        if (o->kind != RMG_OBJECT_TOWN || o->owner != player || !o->main)
+            continue;
+        uint32_t tiles[8];
+        if (rmg__object_tiles(m, o, o->visit, tiles, 8))
+            return tiles[0];
+    }
+    return UINT32_MAX;
+}
+
+/* ---- the zones the map means to join ------------------------------------------------------- */
+
+static bool realized_joins(rmg_map_realization r)
+{
+    return r == RMG_REALIZED_PASSAGE || r == RMG_REALIZED_WIDE || r == RMG_REALIZED_BORDER_GUARD ||
+           r == RMG_REALIZED_WATER || r == RMG_REALIZED_GATE || r == RMG_REALIZED_MONOLITH ||
+           r == RMG_REALIZED_ONE_WAY_MONOLITH;
+}
+
+/* Adds zone z to the search (zones: per zone id, 1 once met). */
+static void meet_zone(uint8_t *zones, size_t n_zone_ids, uint32_t *queue, size_t *tail, int z)
+{
+    if (z > 0 && (size_t)z < n_zone_ids && !zones[z]) {
+        zones[z] = 1;
+        queue[(*tail)++] = (uint32_t)z;
+    }
+}
+
+static int cmp_pair(const void *a, const void *b)
+{
+    uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+    return x < y ? -1 : x > y;
+}
+
+/* The pairs (water zone, zone) whose tiles touch (orthogonally), each once. */
+static rmg_status find_shores(rmg__reach *r)
+{
+    const struct rmg_map *m = r->m;
+    int w = m->width, h = m->height;
+    size_t cap = 0;
+    uint64_t last = UINT64_MAX;
+    for (size_t t = 0; t < m->n_tiles; t++) {
+        if (!(m->flags[t] & RMG__T_WATER))
+            continue;
+        int x = (int)(t % (size_t)w), y = (int)((t / (size_t)w) % (size_t)h);
+        const int dx[4] = {1, -1, 0, 0}, dy[4] = {0, 0, 1, -1};
+        for (int d = 0; d < 4; d++) {
+            if (x + dx[d] < 0 || y + dy[d] < 0 || x + dx[d] >= w || y + dy[d] >= h)
+                continue;
+            size_t u = (size_t)((ptrdiff_t)t + dy[d] * w + dx[d]);
+            if (m->tile_zone[u] == m->tile_zone[t])
+                continue;
+            uint64_t pair = (uint64_t)m->tile_zone[t] << 32 | m->tile_zone[u];
+            if (pair == last)
+                continue;
+            if (r->n_shores == cap) {
+                cap = cap ? 2 * cap : 64;
+                uint64_t *p = rmg__realloc(r->ctx, r->shores, cap * sizeof *p);
+                if (!p)
+                    return rmg__error_nomem(r->ctx);
+                r->shores = p;
+            }
+            r->shores[r->n_shores++] = last = pair;
+        }
+    }
+    if (r->n_shores)
+        qsort(r->shores, r->n_shores, sizeof *r->shores, cmp_pair);
+    size_t kept = 0;
+    for (size_t i = 0; i < r->n_shores; i++)
+        if (!kept || r->shores[i] != r->shores[kept - 1])
+            r->shores[kept++] = r->shores[i];
+    r->n_shores = kept;
+    return RMG_OK;
+}
+
+void rmg__reach_zones(const rmg__reach *r, int start_zone, bool by_sea, uint8_t *zones, size_t n_zone_ids,
+                      uint32_t *queue)
+{
+    const struct rmg_map *m = r->m;
+    memset(zones, 0, n_zone_ids);
+    size_t head = 0, tail = 0;
+    meet_zone(zones, n_zone_ids, queue, &tail, start_zone);
+    while (head < tail) {
+        int z = (int)queue[head++];
+        for (size_t i = 0; i < m->conns.count; i++) {
+            const rmg__map_connection *c = &m->conns.items[i];
+            if (c->tpl_index < 0 || !realized_joins(c->realized))
+                continue; /* mirror links join by their teleports' colours (below) */
+            if (c->zone_a == z)
+                meet_zone(zones, n_zone_ids, queue, &tail, c->zone_b);
+            else if (c->zone_b == z)
+                meet_zone(zones, n_zone_ids, queue, &tail, c->zone_a);
+        }
+        for (uint32_t k = 0; k < r->n_teleports; k++) {
+            uint32_t o = r->teleports[k];
+            if (r->beh[o] != B_TELEPORT || m->objects.items[o].zone != z)
+                continue;
+            bool to_exits = r->channel[o] / 256 == 44 && channel_has_exit(r, r->channel[o]);
+            for (uint32_t j = 0; j < r->n_teleports; j++) {
+                uint32_t d = r->teleports[j];
+                if (d != o && r->channel[d] == r->channel[o] && r->beh[d] == (to_exits ? B_EXIT : B_TELEPORT))
+                    meet_zone(zones, n_zone_ids, queue, &tail, m->objects.items[d].zone);
+            }
+        }
+        for (uint32_t o = 0; o < r->n_objects; o++)
+            if (r->beh[o] == B_GATE && r->partner[o] != UINT32_MAX && m->objects.items[o].zone == z)
+                meet_zone(zones, n_zone_ids, queue, &tail, m->objects.items[r->partner[o]].zone);
+        /* A sea joins its shores (and the seas it runs into). */
+        for (size_t i = 0; by_sea && i < r->n_shores; i++) {
+            int water_zone = (int)(r->shores[i] >> 32), other = (int)(r->shores[i] & 0xffffffffu);
+            if (water_zone == z)
+                meet_zone(zones, n_zone_ids, queue, &tail, other);
+            else if (other == z)
+                meet_zone(zones, n_zone_ids, queue, &tail, water_zone);
+        }
+    }
+}
