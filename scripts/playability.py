@@ -29,7 +29,6 @@ import sys
 
 import yaml
 
-WATER, ROCK = 10, 11
 FROM_TOP = {5, 6, 8, 9, 11, 12, 22, 29, 33, 34, 36, 54, 59, 65, 66, 67, 68, 69, 70, 71, 72, 73, 74, 75, 76, 79,
             81, 82, 86, 93, 101, 111, 162, 163, 164, 212, 214, 215, 219}
 MONSTERS = {54, 71, 72, 73, 74, 75, 162, 163, 164}
@@ -56,6 +55,7 @@ class Map:
         self.w, self.h, self.levels = doc["width"], doc["height"], doc["levels"]
         tiles = doc["tiles"]
         self.terrain, self.passable, self.zone = tiles["terrain"], tiles["passable"], tiles["zone"]
+        self.water_id = doc["terrain_keys"].index("water")
         self.objects = doc["objects"]
         self.entry_of = {}  # tile -> object index
         self.blocked_by_object = set()
@@ -90,7 +90,7 @@ class Map:
                     yield self.idx(x + dx, y + dy, z), dy
 
     def water(self, t):
-        return self.terrain[t] == WATER
+        return self.terrain[t] == self.water_id
 
     def open_water(self, t):
         return self.water(t) and t not in self.blocked_by_object
@@ -184,7 +184,7 @@ class Map:
                     keys.add(colour)
                     for u, b in waiting.pop(colour, []):
                         stand(u, b)
-            elif cls == 87:
+            elif cls == 87 and o["key"] != "airship_yard":
                 stand(t, boat)
                 spot = self.boat_spot(t)
                 if spot is not None:
@@ -253,7 +253,7 @@ def judge(doc, classes):
             continue
         x, y, zl = o["entries"][0]
         t = m.idx(x, y, zl)
-        if m.cls[i] == 87:
+        if m.cls[i] == 87 and o["key"] != "airship_yard":
             spot = m.boat_spot(t)
             if spot is not None and kinds.get(m.zone[spot]) == "water":
                 report["water_zones"][str(m.zone[spot])]["shipyards"] += 1

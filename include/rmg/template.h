@@ -387,6 +387,10 @@ typedef struct rmg_message {
 /* Checks the pack like a careful template editor. Returns RMG_OK when the check ran (even if
  * it found errors); the messages are in *out (free with rmg_validation_destroy). */
 RMG_API rmg_status rmg_pack_validate(const rmg_pack *pack, rmg_validation **out);
+/* The same checks for maps generated at one water level (since 0.4): on water levels also what
+ * the guide warns about on water maps (WAT-01, PLC-17/18). rmg_pack_validate makes these checks
+ * for the water levels a template's water list names. */
+RMG_API rmg_status rmg_pack_validate_water(const rmg_pack *pack, rmg_water_level water, rmg_validation **out);
 RMG_API size_t rmg_validation_count(const rmg_validation *v);
 RMG_API size_t rmg_validation_error_count(const rmg_validation *v);
 RMG_API rmg_status rmg_validation_get(const rmg_validation *v, size_t index, rmg_message *out);

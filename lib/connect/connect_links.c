@@ -140,16 +140,20 @@ static size_t coast_waters(const rmg__grid *b, int z, int *out, size_t cap)
     return n;
 }
 
-/* A water zone both zones touch, 0 if none (two linear scans). */
-static int common_water(const rmg__grid *b, int a, int c)
+/* Water zones of one sea that zones a and c touch (in *wa and *wc): true when they share a sea,
+ * so shipyards on both coasts make a crossing (two linear scans). */
+static bool common_sea(const rmg__connect_state *s, int a, int c, int *wa, int *wc)
 {
-    int wa[32], wc[32];
-    size_t na = coast_waters(b, a, wa, 32), nc = coast_waters(b, c, wc, 32);
+    int za[32], zc[32];
+    size_t na = coast_waters(&s->b, a, za, 32), nc = coast_waters(&s->b, c, zc, 32);
     for (size_t i = 0; i < na; i++)
         for (size_t k = 0; k < nc; k++)
-            if (wa[i] == wc[k])
-                return wa[i];
-    return 0;
+            if (s->sea_of[za[i]] && s->sea_of[za[i]] == s->sea_of[zc[k]]) {
+                *wa = za[i];
+                *wc = zc[k];
+                return true;
+            }
+    return false;
 }
 
 /* ---- recording ------------------------------------------------------------------------------ */
@@ -440,7 +444,8 @@ static rmg_status colors_exhausted(rmg__connect_state *s, const link *l)
         one_way += colors[i].h3_class == 43 && s->color_used[i] != COLOR_ABSENT;
     }
     size_t n = s->n_colors - absent;
-    return rmg__error_gen(s->b.ctx, RMG_ERR_IMPOSSIBLE, "build", -1, (int)l->index,
+    /* Charged to the placement: only another one can bring the zones together. */
+    return rmg__error_gen(s->b.ctx, RMG_ERR_IMPOSSIBLE, "place", -1, (int)l->index,
                           "the link of zones %d-%d needs a monolith but all %zu monolith colours are taken (%zu "
                           "two-way monoliths and portals, one link each, and %zu one-way colours, two a link: an "
                           "entrance and an exit each way; %zu by mirror links, %zu by connections); the game has no "
@@ -553,15 +558,18 @@ static rmg_status realize_pair(rmg__connect_state *s, link *l, way w, bool *ok)
         rq.color = colors[color].subclass;
         if (l->tc->monolith_repulsion)
             rq.score = RMG__SCORE_REPEL;
-    } else if (w == WAY_WATER) {
-        rq.key = "shipyard";
-        rq.kind = RMG_OBJECT_SHIPYARD;
-        rq.water_zone = common_water(&s->b, l->a, l->b);
-        rq.seal = false;
     }
     uint32_t ids[2], approach[2];
     rmg__connect_request pair[2] = {rq, rq};
     pair[1].zone = l->b;
+    if (w == WAY_WATER) {
+        for (int side = 0; side < 2; side++) {
+            pair[side].key = "shipyard";
+            pair[side].kind = RMG_OBJECT_SHIPYARD;
+            pair[side].seal = false;
+        }
+        common_sea(s, l->a, l->b, &pair[0].water_zone, &pair[1].water_zone);
+    }
     rmg_status st = RMG_OK;
     if (!place_all(s, l, pair, 2, ids, approach, &st)) {
         if (color >= 0)
@@ -587,7 +595,8 @@ static size_t plan_ways(rmg__connect_state *s, const link *l, bool adjacent, way
 {
     const rmg__grid *b = &s->b;
     bool stack = b->levels > 1 && stacked(s, l->a, l->b);
-    bool water = s->b.g->opt.water != RMG_WATER_NONE && !adjacent && !stack && common_water(b, l->a, l->b);
+    int wa, wc;
+    bool water = s->b.g->opt.water != RMG_WATER_NONE && !adjacent && !stack && common_sea(s, l->a, l->b, &wa, &wc);
     size_t n = 0;
     rmg_connection_placement p = l->tc->placement;
     if (p == RMG_LINK_UNDERGROUND_GATE && b->levels < 2)

@@ -301,6 +301,7 @@ static void state_free(rmg__connect_state *s)
     rmg__free(ctx, s->zfree);
     rmg__free(ctx, s->start);
     rmg__free(ctx, s->color_used);
+    rmg__free(ctx, s->sea_of);
     RMG__VEC_FREE(ctx, &s->scratch);
     RMG__VEC_FREE(ctx, &s->repel);
     RMG__VEC_FREE(ctx, &s->path);
@@ -345,7 +346,9 @@ rmg_status rmg__stage_connect(rmg__gen *g)
         return st;
     }
     seal_borders(&s);
-    st = root_skeletons(&s);
+    st = rmg__connect_seas(&s);
+    if (st == RMG_OK)
+        st = root_skeletons(&s);
     size_t mirror_links = 0;
     if (st == RMG_OK)
         st = rmg__connect_mirror_reserve(&s, &mirror_links);

@@ -25,6 +25,8 @@ typedef struct rmg__connect_state {
     rmg__u32vec path;       /* a found path kept while the other side is searched */
     rmg_rng rng;            /* stream of the item being built */
     rmg__grid_zone_index zi; /* tiles by zone (tile_zone does not change during the stage) */
+    int *sea_of;            /* per zone id: the sea (water zones touching each other) + 1 of a water zone, 0 land */
+    int n_seas;
 } rmg__connect_state;
 
 #define RMG__NO_TILE UINT32_MAX
@@ -86,6 +88,8 @@ rmg_status rmg__connect_links(rmg__connect_state *s);
 rmg_status rmg__connect_mirror_reserve(rmg__connect_state *s, size_t *links);
 /* Places every mirror link's teleports (ZON-29..36). */
 rmg_status rmg__connect_mirror_links(rmg__connect_state *s);
+/* The seas: water zones touching one another form one (s->sea_of, connect_water.c). */
+rmg_status rmg__connect_seas(rmg__connect_state *s);
 /* Shipyards where the players need them to cross the seas (connect_water.c). */
 rmg_status rmg__connect_water_travel(rmg__connect_state *s);
 /* Warns about the land zones no start zone is joined to (a template's prize for flying heroes,

@@ -26,7 +26,7 @@
 typedef struct water_ctx {
     rmg__connect_state *s;
     size_t n_ids;            /* zone ids 0..n_ids-1 */
-    int *sea_of;             /* per zone id: the sea index + 1 of a water zone, 0 for land */
+    const int *sea_of;       /* per zone id: the sea index + 1 of a water zone, 0 for land */
     int n_seas;
     uint8_t *coast;          /* per zone id x sea: the land zone touches the sea */
     uint8_t *yard;           /* per zone id x sea: a shipyard of the zone launches on the sea */
@@ -51,30 +51,38 @@ static int sea_root(int *parent, int z)
     return z;
 }
 
-/* The seas: water zones touching each other (8 neighbours) share one. */
-static void find_seas(water_ctx *w, int *parent)
+rmg_status rmg__connect_seas(rmg__connect_state *s)
 {
-    const rmg__grid *b = &w->s->b;
-    for (size_t z = 0; z < w->n_ids; z++)
+    const rmg__grid *b = &s->b;
+    size_t n_ids = b->m->zones.count + 1;
+    int *parent = rmg__malloc(b->ctx, n_ids * sizeof *parent);
+    s->sea_of = rmg__calloc(b->ctx, n_ids, sizeof *s->sea_of);
+    if (!parent || !s->sea_of) {
+        rmg__free(b->ctx, parent);
+        return rmg__error_nomem(b->ctx);
+    }
+    for (size_t z = 0; z < n_ids; z++)
         parent[z] = (int)z;
     for (uint32_t t = 0; t < b->n; t++) {
         int zt = b->m->tile_zone[t];
-        if (!(b->m->flags[t] & RMG__T_WATER) || !zone_kind_water(w->s, zt))
+        if (!(b->m->flags[t] & RMG__T_WATER) || !zone_kind_water(s, zt))
             continue;
         for (int d = 0; d < 8; d++) {
             uint32_t u;
             int zu;
-            if (rmg__grid_nbr(b, t, d, &u) && (zu = b->m->tile_zone[u]) != zt && zone_kind_water(w->s, zu))
+            if (rmg__grid_nbr(b, t, d, &u) && (zu = b->m->tile_zone[u]) != zt && zone_kind_water(s, zu))
                 parent[sea_root(parent, zt)] = sea_root(parent, zu);
         }
     }
-    for (size_t z = 1; z < w->n_ids; z++)
-        if (zone_kind_water(w->s, (int)z)) {
+    for (size_t z = 1; z < n_ids; z++)
+        if (zone_kind_water(s, (int)z)) {
             int r = sea_root(parent, (int)z);
-            if (!w->sea_of[r])
-                w->sea_of[r] = ++w->n_seas;
-            w->sea_of[z] = w->sea_of[r];
+            if (!s->sea_of[r])
+                s->sea_of[r] = ++s->n_seas;
+            s->sea_of[z] = s->sea_of[r];
         }
+    rmg__free(b->ctx, parent);
+    return RMG_OK;
 }
 
 /* Which land zones touch which seas (a land tile orthogonally beside the water). */
@@ -262,7 +270,6 @@ static rmg_status serve_player(water_ctx *w, int start_zone)
 static void water_free(water_ctx *w)
 {
     rmg_context *ctx = w->s->b.ctx;
-    rmg__free(ctx, w->sea_of);
     rmg__free(ctx, w->coast);
     rmg__free(ctx, w->yard);
     rmg__free(ctx, w->joined);
@@ -276,16 +283,7 @@ rmg_status rmg__connect_water_travel(rmg__connect_state *s)
     if (s->b.g->opt.water == RMG_WATER_NONE)
         return RMG_OK;
     rmg_context *ctx = s->b.ctx;
-    water_ctx w = {s, s->b.m->zones.count + 1, NULL, 0, NULL, NULL, NULL, NULL, NULL, NULL, 0};
-    int *parent = rmg__malloc(ctx, w.n_ids * sizeof *parent);
-    w.sea_of = rmg__calloc(ctx, w.n_ids, sizeof *w.sea_of);
-    if (!parent || !w.sea_of) {
-        rmg__free(ctx, parent);
-        water_free(&w);
-        return rmg__error_nomem(ctx);
-    }
-    find_seas(&w, parent);
-    rmg__free(ctx, parent);
+    water_ctx w = {s, s->b.m->zones.count + 1, s->sea_of, s->n_seas, NULL, NULL, NULL, NULL, NULL, NULL, 0};
     size_t seas = w.n_seas ? (size_t)w.n_seas : 1;
     w.coast = rmg__calloc(ctx, w.n_ids * seas, 1);
     w.yard = rmg__calloc(ctx, w.n_ids * seas, 1);

@@ -17,6 +17,8 @@
  *      game (where only terrain and objects block) the map blocks exactly where it was meant to.
  *      A terrain the content has no one-tile obstacle for may leave tiles uncovered: the map
  *      validation refuses such a map.
+ * Water zones: the seals of their treasure groups (water tiles flagged OBSTACLE) get water
+ * obstacles the same way.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -477,6 +479,30 @@ static rmg_status obstacles_in_zone(rmg__grid *b, const rmg__map_zone *z, const 
     return st;
 }
 
+/* The seals of treasure groups at sea (lib/objects/sea.c): water tiles flagged OBSTACLE get the
+ * water obstacles (rocks, reefs), since in the game only objects block a boat. */
+static rmg_status obstacles_at_sea(rmg__grid *b, const rmg__map_zone *z, const rmg__grid_zone_index *zi, uint32_t *tiles,
+                                   const obstacle_defs *od)
+{
+    size_t n = 0;
+    for (uint32_t i = zi->start[z->id]; i < zi->start[z->id + 1]; i++) {
+        uint32_t t = zi->tiles[i];
+        if ((b->m->flags[t] & (RMG__T_WATER | RMG__T_OBSTACLE)) == (RMG__T_WATER | RMG__T_OBSTACLE) &&
+            !b->m->tile_object[t]) {
+            b->mark[t] |= MK_COVER;
+            tiles[n++] = t;
+        }
+    }
+    if (!n)
+        return RMG_OK;
+    rmg_rng rng;
+    rmg__gen_stream(b->g, "obstacles", (uint64_t)z->id, &rng);
+    rmg_status st = obstacle_objects(b, z, tiles, n, od, &rng);
+    for (size_t i = 0; i < n; i++)
+        b->mark[tiles[i]] &= (uint8_t)~MK_COVER;
+    return st;
+}
+
 /* Wide openings lose the tiles step 2 filled (walled-off remnants): a connection's tiles are
  * the ones a hero can actually cross. */
 static void prune_wide_openings(struct rmg_map *m)
@@ -600,6 +626,8 @@ rmg_status rmg__finish_obstacles(rmg__gen *g)
         const rmg__map_zone *z = &g->map->zones.items[i];
         if (rmg__grid_land_zone(&b, z->id) && !(mirror && z->level > 0))
             st = obstacles_in_zone(&b, z, &zi, tiles, &levels, clear_blocks, bw, &od);
+        else if (z->kind == RMG_ZONE_WATER)
+            st = obstacles_at_sea(&b, z, &zi, tiles, &od);
     }
     if (st == RMG_OK && mirror)
         st = copy_obstacles_below(&b, first_object);

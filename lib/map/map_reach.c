@@ -55,6 +55,7 @@ static void classify(const struct rmg_content *c, const rmg__map_object *o, int 
     case RMG_OBJECT_BORDER_GUARD: *cls = 9; break;
     case RMG_OBJECT_KEYMASTER_TENT: *cls = 10; break;
     case RMG_OBJECT_SHIPYARD: *cls = 87; break;
+    case RMG_OBJECT_BOAT: *cls = 8; break;
     case RMG_OBJECT_MONOLITH:
         *cls = !o->key ? 45 : !strcmp(o->key, "monolith_one_way_entrance") ? 43 : !strcmp(o->key, "monolith_one_way_exit") ? 44 : 45;
         break;
@@ -185,6 +186,8 @@ rmg_status rmg__reach_init(rmg__reach *r, const struct rmg_map *m, const struct 
         int cls, sub;
         classify(c, o, &cls, &sub);
         r->beh[i] = (uint8_t)(o->visit ? behaviour_of(cls) : B_NONE);
+        if (cls == 87 && sub == 1)
+            r->beh[i] = B_PLAIN; /* HotA's Airship Yard: its airships are not the boats modelled here */
         r->top_ok[i] = rmg__map_visitable_from_top(cls);
         /* Teleports of one channel lead to each other: class and colour (one-way entrances to
          * the exits, class 44, of their colour). */

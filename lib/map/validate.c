@@ -39,6 +39,7 @@ typedef enum rule {
     RULE_CONNECTION,
     RULE_GAME_BLOCKED,
     RULE_PLAYABLE_ZONES,
+    RULE_PLAYABLE_SEA,
     RULE_PLAYABLE,
 } rule;
 
@@ -54,8 +55,10 @@ static const struct {
     [RULE_TERRAIN] = {"an object stands on a terrain it allows (OBJ-08)", RMG_STAGE_OBJECTS},
     [RULE_CAP] = {"object counts within their fixed caps (OBJ-07)", RMG_STAGE_OBJECTS},
     [RULE_CONNECTION] = {"every connection realized, or unrealized with a reason", RMG_STAGE_CONNECT},
-    [RULE_GAME_BLOCKED] = {"every blocked land tile is blocked by an object, as in the game", RMG_STAGE_FINISH},
+    [RULE_GAME_BLOCKED] = {"every blocked land tile (and sealed water) is blocked by an object, as in the game",
+                           RMG_STAGE_FINISH},
     [RULE_PLAYABLE_ZONES] = {"every player reaches every zone, as the game moves heroes", RMG_STAGE_CONNECT},
+    [RULE_PLAYABLE_SEA] = {"every player reaches every island, as the game moves heroes", RMG_STAGE_PLACE},
     [RULE_PLAYABLE] = {"every player reaches every town and object, as the game moves heroes", RMG_STAGE_OBJECTS},
 };
 
@@ -240,6 +243,9 @@ static void check_objects(validator *v)
         const rmg__map_object *o = &m->objects.items[i];
         if (o->kind == RMG_OBJECT_OBSTACLE || o->kind == RMG_OBJECT_MONSTER || !o->visit)
             continue;
+        uint32_t entry[1];
+        if (rmg__object_tiles(m, o, o->visit, entry, 1) && (m->flags[entry[0]] & RMG__T_WATER))
+            continue; /* at sea: boats reach it, which the game's rules judge (check_playable) */
         entry_check e = {v, o, false, 0};
         rmg__footprint_tiles(o->visit, o->x, o->y, check_entry_tile, &e);
         if (e.outside)
@@ -461,7 +467,9 @@ static void check_game_blocking(validator *v)
         uint16_t f = m->flags[t];
         /* A tile under an object is blocked by it: the stages flag BLOCKED only what a footprint
          * covers or what an obstacle is to cover. */
-        if ((f & (RMG__T_BLOCKED | RMG__T_WATER | RMG__T_ROCK)) != RMG__T_BLOCKED || m->tile_object[t])
+        /* Water sealed around a treasure group at sea (OBSTACLE) must hold an obstacle too. */
+        bool sealed_water = (f & (RMG__T_WATER | RMG__T_OBSTACLE)) == (RMG__T_WATER | RMG__T_OBSTACLE);
+        if (((f & (RMG__T_BLOCKED | RMG__T_WATER | RMG__T_ROCK)) != RMG__T_BLOCKED && !sealed_water) || m->tile_object[t])
             continue;
         if (n++ == 0)
             first = t;
@@ -487,13 +495,37 @@ static void reached_zones(const struct rmg_map *m, const rmg__reach *r, uint8_t 
 }
 
 /* One line per player: what the player's hero cannot reach from the main town (the first
- * object missed and how many) in the zones the map means him to reach (rmg__reach_zones; a zone
- * the template leaves to flying heroes is not asked for). An object missed in a zone the hero
- * never enters is the connections' to mend, one in a zone he enters the objects'. */
-static void check_player(validator *v, rmg__reach *r, int player, uint32_t start, uint8_t *zone_hit, uint8_t *meant)
+ * object missed and how many) in the zones he must reach (asked_zones; a zone the template
+ * leaves to flying heroes is not asked for). An object missed in a zone the hero never enters
+ * is the connections' to mend (on water maps the placement's, which left it inland), one in a
+ * zone he enters the objects'. */
+/* The zones a player must reach: those the map joins him to, every player's start zone (players
+ * who cannot meet make no game) and, on water maps, every zone a connection touches (islands
+ * are meant to be reached by sea; a group of zones the placement left inland is not). */
+static void asked_zones(validator *v, const rmg__reach *r, uint32_t start, uint8_t *meant)
 {
     const struct rmg_map *m = v->m;
     rmg__reach_zones(r, m->tile_zone[start], true, meant, v->n_zone_ids, v->queue);
+    for (size_t i = 0; i < m->zones.count; i++)
+        if (m->zones.items[i].owner > 0 && (size_t)m->zones.items[i].id < v->n_zone_ids)
+            meant[m->zones.items[i].id] = 1;
+    if (m->options.water == RMG_WATER_NONE)
+        return;
+    for (size_t i = 0; i < m->conns.count; i++) {
+        const rmg__map_connection *c = &m->conns.items[i];
+        if (c->realized == RMG_REALIZED_FICTIVE || c->realized == RMG_REALIZED_UNREALIZED)
+            continue;
+        if (c->zone_a > 0 && (size_t)c->zone_a < v->n_zone_ids)
+            meant[c->zone_a] = 1;
+        if (c->zone_b > 0 && (size_t)c->zone_b < v->n_zone_ids)
+            meant[c->zone_b] = 1;
+    }
+}
+
+static void check_player(validator *v, rmg__reach *r, int player, uint32_t start, uint8_t *zone_hit, uint8_t *meant)
+{
+    const struct rmg_map *m = v->m;
+    asked_zones(v, r, start, meant);
     rmg__reach_from(r, start, 0);
     reached_zones(m, r, zone_hit, v->n_zone_ids);
     size_t missed = 0, first = 0;
@@ -507,7 +539,8 @@ static void check_player(validator *v, rmg__reach *r, int player, uint32_t start
         return;
     const rmg__map_object *o = &m->objects.items[first];
     bool zone_entered = o->zone >= 0 && (size_t)o->zone < v->n_zone_ids && zone_hit[o->zone];
-    violation(v, zone_entered ? RULE_PLAYABLE : RULE_PLAYABLE_ZONES, o->zone,
+    rule broken = zone_entered ? RULE_PLAYABLE : m->options.water != RMG_WATER_NONE ? RULE_PLAYABLE_SEA : RULE_PLAYABLE_ZONES;
+    violation(v, broken, o->zone,
               "player %d's hero cannot reach %zu object(s) from the main town, first %s %u at %d,%d,%d (zone %d%s)",
               player, missed, o->key ? o->key : "object", o->id, o->x, o->y, o->z, o->zone,
               zone_entered ? "" : ", a zone the hero never enters");

@@ -405,6 +405,16 @@ void rmg__eff_apply_caps(rmg__eff_list *list)
     }
 }
 
+void rmg__eff_share_fixed_map_caps(rmg__eff_list *list, int share)
+{
+    for (size_t i = 0; i < list->items.count; i++) {
+        rmg__eff_entry *e = &list->items.items[i];
+        const rmg__object_def *d = def_of(list, e);
+        if (d->max_map_fixed && d->max_map >= 0 && (e->max_map < 0 || e->max_map > d->max_map / share))
+            e->max_map = d->max_map / share;
+    }
+}
+
 rmg_status rmg__eff_build(rmg_context *ctx, const struct rmg_content *content, const rmg__template *tpl,
                           long zone_index, const char *file, rmg__eff_list *out)
 {

@@ -59,6 +59,9 @@ rmg_status rmg__eff_apply_rules(rmg__eff_list *list, const rmg__rule_list *rules
                                 bool zone_level, const char *file);
 /* OBJ-07 / RUL-08: effective caps after all rules. */
 void rmg__eff_apply_caps(rmg__eff_list *list);
+/* The fixed per-map caps shared between `share` copies of the objects placed (a mirror map's two
+ * levels, WAT-03): each entry may place at most the cap / share (rounded down). */
+void rmg__eff_share_fixed_map_caps(rmg__eff_list *list, int share);
 /* The effective cap of one configured value against the content default (OBJ-07). */
 int64_t rmg__eff_cap(int64_t configured, int64_t def, bool fixed);
 /* L_map (capped = false keeps configured caps, as zone rules need) or L_Z of template zone
@@ -198,6 +201,28 @@ typedef struct rmg__pl_result {
     uint32_t first_object;         /* ids first_object .. first_object + n_items - 1 */
     uint32_t hub;                  /* hub tile index + 1 (clusters) */
 } rmg__pl_result;
+
+/* ---- treasure groups at sea (sea.c) ------------------------------------------------------------- */
+
+struct sea_layout;
+typedef struct rmg__sea {
+    rmg_context *ctx;
+    struct rmg_map *m;
+    int zone;                      /* the water zone */
+    uint8_t *coast_dist;           /* per tile: distance from land (capped), 0 on land */
+    uint8_t *taken;                /* per tile scratch of a try */
+    uint32_t *seen, stamp, *queue;
+    uint32_t *open, *tiles;        /* the zone's water tiles (hub candidates) and all its tiles */
+    size_t n_open, n_tiles;
+    struct sea_layout *layout;
+} rmg__sea;
+
+/* Prepares the placement of groups in water zone `zone`. */
+rmg_status rmg__sea_init(rmg__sea *sea, rmg_context *ctx, struct rmg_map *m, int zone);
+void rmg__sea_free(rmg__sea *sea);
+/* Lays items as one guarded group at sea (sea.c's header says how); res->placed false when no
+ * hub of the tries had room. The objects get consecutive ids from res->first_object. */
+rmg_status rmg__sea_place(rmg__sea *sea, const rmg__pl_item *items, size_t n, rmg_rng *rng, rmg__pl_result *res);
 
 rmg_status rmg__pl_init(rmg__placer *p, rmg_context *ctx, struct rmg_map *m);
 void rmg__pl_free(rmg__placer *p);

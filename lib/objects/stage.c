@@ -68,6 +68,7 @@ typedef struct zone_ctx {
     uint32_t *cand_by_value;        /* candidate indexes by ascending value (ties: entry order) */
     uint8_t *cand_mark;             /* zeroed scratch of the draws */
     int64_t hill_forts, war_machines;
+    int home;                       /* water zones: the template zone whose settings the sea takes, 0 none */
 } zone_ctx;
 
 typedef struct stage {
@@ -246,6 +247,49 @@ static rmg_status zone_arrays(stage *s, zone_ctx *z)
     return RMG_OK;
 }
 
+
+/* A water zone that gets sea content (a mirror copy gets the surface's copied, WAT-03). */
+static bool sea_zone(const stage *s, size_t zi)
+{
+    const rmg__map_zone *mz = &s->m->zones.items[zi];
+    return mz->kind == RMG_ZONE_WATER && !rmg__map_mirror_of(s->m, mz->id);
+}
+
+/* The land zone of the template whose coast along the water zone is longest (the lowest id on a
+ * tie): the sea takes its object list, treasure ranges and monster strength. 0 when none (or
+ * when the count cannot be allocated, reported by the caller's next allocation). */
+static int sea_home(const stage *s, int water_zone)
+{
+    const struct rmg_map *m = s->m;
+    size_t *coast = rmg__calloc(s->ctx, s->nz + 1, sizeof *coast);
+    if (!coast)
+        return 0;
+    size_t plane = (size_t)m->width * (size_t)m->height, w = (size_t)m->width;
+    for (size_t t = 0; t < m->n_tiles; t++) {
+        int z = m->tile_zone[t];
+        if (z < 1 || (size_t)z > s->nz || (m->flags[t] & RMG__T_WATER))
+            continue;
+        size_t x = t % plane % w, y = t % plane / w;
+        coast[z] += (x > 0 && m->tile_zone[t - 1] == water_zone) || (x + 1 < w && m->tile_zone[t + 1] == water_zone) ||
+                    (y > 0 && m->tile_zone[t - w] == water_zone) ||
+                    (y + 1 < (size_t)m->height && m->tile_zone[t + w] == water_zone);
+    }
+    int best = 0;
+    for (size_t zi = 0; zi < s->nz; zi++)
+        if (land_zone(s, zi) && coast[zi + 1] > (best ? coast[best] : 0))
+            best = (int)zi + 1;
+    rmg__free(s->ctx, coast);
+    return best;
+}
+
+/* WAT-03 copies the surface onto the underground object for object; the game's fixed per-map
+ * caps (OBJ-07) hold for the whole map, so on a mirror map the surface gets half of each. */
+static bool mirrored(const stage *s)
+{
+    return s->g->pack && s->g->pack->mirror && s->m->levels == 2;
+}
+
+
 static rmg_status build_lists(stage *s)
 {
     rmg_status st = rmg__eff_init(s->ctx, s->c, &s->lmap);
@@ -267,9 +311,18 @@ static rmg_status build_lists(stage *s)
                                       s->g->pack ? s->g->pack->file : NULL);
         if (st == RMG_OK) {
             rmg__eff_apply_caps(&z->list);
+            if (mirrored(s))
+                rmg__eff_share_fixed_map_caps(&z->list, 2);
             st = zone_arrays(s, z);
         }
         if (st != RMG_OK)
+            return st;
+    }
+    for (size_t zi = 0; zi < s->nz; zi++) {
+        zone_ctx *z = &s->zones[zi];
+        if (!sea_zone(s, zi) || !(z->home = sea_home(s, z->id)))
+            continue;
+        if ((st = rmg__eff_copy(&s->zones[z->home - 1].list, &z->list)) != RMG_OK || (st = zone_arrays(s, z)) != RMG_OK)
             return st;
     }
     s->map_count = rmg__calloc(s->ctx, s->n_base + s->customs.count + 1, sizeof *s->map_count);
@@ -738,20 +791,15 @@ static void count_where_standing(stage *s, zone_ctx *z, const size_t *idx, const
 
 /* Places the drawn objects of zone list z into zone `where` as one cluster (or a lone
  * never-grouped object) and records the group. *gid = 0 when there was no room. */
+static rmg_status record_group(stage *s, zone_ctx *z, int where, int range, int64_t T, const size_t *idx, size_t n,
+                               const rmg__pl_result *res, bool guarded, uint32_t *gid, uint32_t *hub);
+static void group_items(stage *s, zone_ctx *z, const size_t *idx, size_t n, rmg__pl_item *items);
+
 static rmg_status place_group(stage *s, zone_ctx *z, int where, int range, int64_t T, const size_t *idx, size_t n,
                               bool guarded, rmg_rng *rng, uint32_t *gid, uint32_t *hub)
 {
     rmg__pl_item items[RMG__TRS_MAX_OBJECTS];
-    for (size_t k = 0; k < n; k++) {
-        const rmg__eff_entry *e = &z->list.items.items[idx[k]];
-        const rmg__object_def *d = def_at(s, z, idx[k]);
-        item_for_row(d, RMG_OBJECT_TREASURE, &items[k]);
-        if (family_is(d, "creature_dwelling") && e->creature >= 0) {
-            char key[96];
-            snprintf(key, sizeof key, "dwelling_%s", s->c->creatures[e->creature].key);
-            footprint_of(s, key, d, &items[k]);
-        }
-    }
+    group_items(s, z, idx, n, items);
     bool lone = n == 1 && z->single[idx[0]] && range >= 0; /* rewards always get their gate */
     rmg__pl_request req = {where, items, n, !lone, s->tpl->anarchy, false, 0, 0, 0, 0, 0, false};
     rmg__pl_result res;
@@ -760,13 +808,20 @@ static rmg_status place_group(stage *s, zone_ctx *z, int where, int range, int64
     rmg_status st = rmg__pl_place(&s->pl, &req, rng, &res);
     if (st != RMG_OK || !res.placed)
         return st;
+    return record_group(s, z, where, range, T, idx, n, &res, guarded && !lone, gid, hub);
+}
+
+/* The group record of objects placed (res), with their values and contents. */
+static rmg_status record_group(stage *s, zone_ctx *z, int where, int range, int64_t T, const size_t *idx, size_t n,
+                               const rmg__pl_result *res, bool guarded, uint32_t *gid, uint32_t *hub)
+{
     rmg__map_group *grp = rmg__map_add_group(s->m, where, range, T);
     if (!grp)
         return RMG_ERR_NOMEM;
     uint32_t group_id = grp->id;
     for (size_t k = 0; k < n; k++) {
         const rmg__eff_entry *e = &z->list.items.items[idx[k]];
-        rmg__map_object *o = &s->m->objects.items[res.first_object - 1 + k];
+        rmg__map_object *o = &s->m->objects.items[res->first_object - 1 + k];
         o->value = z->value[idx[k]];
         o->group = group_id;
         o->amount = e->amount;
@@ -782,9 +837,9 @@ static rmg_status place_group(stage *s, zone_ctx *z, int where, int range, int64
             return rmg__error_nomem(s->ctx);
     }
     grp = &s->m->groups.items[group_id - 1];
-    grp->guard_slot = guarded && !lone ? res.hub : 0; /* TRS-08, OBJ-10 */
+    grp->guard_slot = guarded ? res->hub : 0; /* TRS-08, OBJ-10 */
     *gid = group_id;
-    *hub = res.hub;
+    *hub = res->hub;
     return RMG_OK;
 }
 
@@ -1080,6 +1135,93 @@ static rmg_status zone_content(stage *s, zone_ctx *z)
     return RMG_OK;
 }
 
+/* ---- sea content (issue 19) ---------------------------------------------------------------------- */
+
+/* The items of drawn entries as the placers take them. */
+static void group_items(stage *s, zone_ctx *z, const size_t *idx, size_t n, rmg__pl_item *items)
+{
+    for (size_t k = 0; k < n; k++) {
+        const rmg__eff_entry *e = &z->list.items.items[idx[k]];
+        const rmg__object_def *d = def_at(s, z, idx[k]);
+        item_for_row(d, RMG_OBJECT_TREASURE, &items[k]);
+        if (family_is(d, "creature_dwelling") && e->creature >= 0) {
+            char key[96];
+            snprintf(key, sizeof key, "dwelling_%s", s->c->creatures[e->creature].key);
+            footprint_of(s, key, d, &items[k]);
+        }
+    }
+}
+
+/* One group of range r at sea: drawn from the home zone's list less what does not stand on water
+ * (zone_candidates filters by the water zone's terrain), without rewards. */
+static rmg_status sea_group(stage *s, zone_ctx *z, rmg__sea *sea, const rmg__treasure *tr, int r, rmg_rng *rng,
+                            bool *placed, bool *starved)
+{
+    *placed = false;
+    int64_t T = rmg_rng_range(rng, tr->min, tr->max);
+    size_t idx[RMG__TRS_MAX_OBJECTS];
+    size_t n = draw_group(s, z, T, rng, true, idx);
+    *starved = n == 0;
+    if (!n)
+        return RMG_OK;
+    rmg__pl_item items[RMG__TRS_MAX_OBJECTS];
+    group_items(s, z, idx, n, items);
+    rmg__pl_result res;
+    rmg_status st = rmg__sea_place(sea, items, n, rng, &res);
+    if (st != RMG_OK || !res.placed)
+        return st;
+    uint32_t gid, hub;
+    bool guarded = s->m->zones.items[z->id - 1].monster_strength != RMG_MONSTERS_NONE;
+    if ((st = record_group(s, z, z->id, r, T, idx, n, &res, guarded, &gid, &hub)) != RMG_OK)
+        return st;
+    count_objects(s, z, idx, n, +1);
+    *placed = true;
+    return RMG_OK;
+}
+
+/* The treasure of a water zone: its home zone's ranges and densities over the water's area and
+ * its monster strength for the guards. */
+static rmg_status sea_content(stage *s, zone_ctx *z)
+{
+    rmg__map_zone *mz = &s->m->zones.items[z->id - 1];
+    const rmg__map_zone *home = &s->m->zones.items[z->home - 1];
+    const rmg__zone *tz = &s->tpl->zones[home->tpl_index];
+    mz->monster_strength = home->monster_strength;
+    rmg_rng rng;
+    zone_rng(s, z->id, 2, &rng);
+    zone_candidates(s, z);
+    rmg__sea sea;
+    rmg_status st = rmg__sea_init(&sea, s->ctx, s->m, z->id);
+    for (int r = 0; r < 3 && st == RMG_OK; r++) {
+        size_t want = groups_requested(&tz->treasure[r], mz->n_tiles, &rng), got = 0;
+        int fails = 0;
+        while (got < want && fails < RMG__TRS_MAX_FAILS && st == RMG_OK) {
+            bool placed, starved;
+            st = sea_group(s, z, &sea, &tz->treasure[r], r, &rng, &placed, &starved);
+            got += placed;
+            fails = placed ? 0 : fails + 1;
+        }
+        if (s->m->zone_stats) {
+            s->m->zone_stats[z->id - 1].groups_requested[r] = (int)want;
+            s->m->zone_stats[z->id - 1].groups_placed[r] = (int)got;
+        }
+    }
+    rmg__sea_free(&sea);
+    return st;
+}
+
+static rmg_status each_sea(stage *s)
+{
+    for (size_t zi = 0; zi < s->nz; zi++) {
+        if (!sea_zone(s, zi) || !s->zones[zi].home)
+            continue;
+        rmg_status st = sea_content(s, &s->zones[zi]);
+        if (st != RMG_OK)
+            return st;
+    }
+    return RMG_OK;
+}
+
 /* ---- the stage --------------------------------------------------------------------------------- */
 
 static void used_colors(stage *s)
@@ -1158,6 +1300,8 @@ rmg_status rmg__stage_objects(rmg__gen *g)
     }
     if (st == RMG_OK)
         st = each_zone(&s, zone_content, 0.4, 1.0);
+    if (st == RMG_OK)
+        st = each_sea(&s);
     if (st == RMG_OK)
         st = rmg__objects_details(g); /* concrete spells, heroes, amounts (details.c) */
     free_stage(&s);

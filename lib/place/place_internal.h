@@ -26,7 +26,9 @@
  *     second zone (first two zones diagonal, PLC-07: a diagonal pair's square has side 0.87).
  *   - Rock radius r: game zones of the level together receive a capacity of f(r) = r/(r+0.35)
  *     of the level's area, the rest is left to rock zones (r = 1: 74%, r = 4: 92%). r below
- *     RMG__PLACE_MIN_ROCK_RADIUS switches rock masses off (PLC-15).
+ *     RMG__PLACE_MIN_ROCK_RADIUS switches rock masses off (PLC-15): the surface then has none,
+ *     and the underground (whose dummy zones always run, PLC-16) takes the radius it has without
+ *     rock masses, so its zones still get their share of the map.
  *   - Water (surface, water level normal / islands): capacity 70% / 55%; on islands every zone
  *     keeps a two-tile channel of water to every other zone.
  */

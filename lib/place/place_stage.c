@@ -219,13 +219,13 @@ static void choose_filler(place_ctx *pc)
         }
     }
     if (pc->levels > 1) { /* PLC-16: always underground */
-        double r = t->rock_masses ? surface_radius : RMG__PLACE_UNDERGROUND_RADIUS;
-        if (r < RMG__PLACE_MIN_ROCK_RADIUS) {
+        /* Rock masses switched off (PLC-15) leave the underground as without them: its zones
+         * keep their share of the map instead of filling the level. */
+        bool own = t->rock_masses && surface_radius >= RMG__PLACE_MIN_ROCK_RADIUS;
+        if (t->rock_masses && !own)
             pc->rock_disabled = true;
-        } else {
-            pc->filler[1] = RMG_ZONE_ROCK;
-            pc->fill[1] = rock_fill(r);
-        }
+        pc->filler[1] = RMG_ZONE_ROCK;
+        pc->fill[1] = rock_fill(own ? surface_radius : RMG__PLACE_UNDERGROUND_RADIUS);
     }
 }
 
@@ -280,6 +280,29 @@ static rmg_status add_game_zones(place_ctx *pc)
 
 /* Tiles per unit of size weight on each level: one density for all filler levels so equal
  * sizes get equal areas across levels, capped by each level's own capacity. */
+/* A zone with towns smaller than this finds no room for them: a town is 5x3 tiles with its
+ * approach, inside the zone's two-tile border (the smallest zone with a town over the corpus's
+ * maps holds 137 tiles; 64 zones on a 72x72 map get about 80 each and fail). */
+#define MIN_TILES_TOWN_ZONE 100
+
+static rmg_status check_town_room(place_ctx *pc, const double density[2])
+{
+    for (size_t i = 0; i < pc->lay.n_zones; i++) {
+        const rmg__map_zone *z = &pc->m->zones.items[i];
+        const rmg__zone *tz = &pc->t->zones[z->tpl_index];
+        int towns = tz->player_towns + tz->player_castles + tz->neutral_towns + tz->neutral_castles +
+                    (tz->owner > 0 && (tz->kind == RMG_ZONE_HUMAN_START || tz->kind == RMG_ZONE_COMPUTER_START));
+        double tiles = density[z->level] * z->size_weight;
+        if (towns > 0 && tiles < MIN_TILES_TOWN_ZONE)
+            return rmg__error_gen(pc->ctx, RMG_ERR_IMPOSSIBLE, "place", tz->id, -1,
+                                  "zone %d (size %g) would get about %.0f tiles on a %dx%d%s map, and a zone with "
+                                  "towns needs at least %d: the template's %zu zones need a larger map",
+                                  tz->id, tz->size, tiles, pc->m->width, pc->m->height,
+                                  pc->m->levels > 1 ? "x2" : "", MIN_TILES_TOWN_ZONE, pc->lay.n_zones);
+    }
+    return RMG_OK;
+}
+
 static rmg_status capacities(place_ctx *pc, double density[2])
 {
     double area = (double)pc->m->width * pc->m->height;
@@ -290,9 +313,12 @@ static rmg_status capacities(place_ctx *pc, double density[2])
         weight[lv] += pc->m->zones.items[i].size_weight;
         count[lv]++;
     }
+    /* Rock masses switched off for a too-small radius (PLC-15) leave the surface without filler:
+     * its density still bounds the underground's, so a lone underground zone keeps its share
+     * instead of the whole level. */
     for (int lv = 0; lv < pc->levels; lv++)
-        if (pc->filler[lv] >= 0 && count[lv]) {
-            filler_area += pc->fill[lv] * area;
+        if ((pc->filler[lv] >= 0 || pc->rock_disabled) && count[lv]) {
+            filler_area += (pc->filler[lv] >= 0 ? pc->fill[lv] : 1.0) * area;
             filler_weight += weight[lv];
         }
     for (int lv = 0; lv < pc->levels; lv++) {
@@ -306,7 +332,7 @@ static rmg_status capacities(place_ctx *pc, double density[2])
         double own = pc->fill[lv] * area / weight[lv];
         density[lv] = pc->filler[lv] >= 0 ? RMG__MIN(own, filler_area / filler_weight) : own;
     }
-    return RMG_OK;
+    return check_town_room(pc, density);
 }
 
 static void cell_centre(const rmg__layout *l, int cell, double *x, double *y)

@@ -68,16 +68,27 @@ static int natural_humans(const rmg__template *t, const rmg_generate_options *o)
     return 1;
 }
 
+/* A template that puts a zone underground (ZON-02) asks for an underground level: without one
+ * the zone would go on the surface (ZON-03). */
+static bool wants_underground(const rmg__template *t)
+{
+    for (size_t i = 0; i < t->n_zones; i++)
+        if (t->zones[i].placement == RMG_PLACEMENT_UNDERGROUND)
+            return true;
+    return false;
+}
+
 /* Fills the options the caller left open with values the template supports (issue 10):
  * the size M (72x72) when allowed, else the smallest standard size in range; no underground
- * unless the template requires it; as many players as it has start zones. */
+ * unless the template requires it or puts a zone there; as many players as it has start zones. */
 void rmg__resolve_options(const rmg__template *t, rmg_generate_options *o)
 {
     static const int sides[] = {72, 36, 108, 144, 180, 216, 252};
+    int first_levels = wants_underground(t) ? 2 : 1;
     if (o->width == 0) {
         int chosen = 0, chosen_levels = 1;
         for (int pass = 0; pass < 2 && !chosen; pass++) {
-            int levels = o->levels ? o->levels : pass + 1;
+            int levels = o->levels ? o->levels : pass == 0 ? first_levels : 3 - first_levels;
             for (size_t i = 0; i < RMG__ARRAY_LEN(sides) && !chosen; i++) {
                 int code = size_code(sides[i], sides[i], levels);
                 if (code >= t->min_size && code <= t->max_size) {
@@ -92,8 +103,10 @@ void rmg__resolve_options(const rmg__template *t, rmg_generate_options *o)
         if (!o->levels)
             o->levels = chosen_levels;
     }
-    if (!o->levels)
-        o->levels = size_code(o->width, o->height, 1) < t->min_size ? 2 : 1;
+    if (!o->levels) {
+        int code = size_code(o->width, o->height, first_levels);
+        o->levels = code >= t->min_size && code <= t->max_size ? first_levels : 3 - first_levels;
+    }
     if (!o->humans)
         o->humans = natural_humans(t, o);
     if (!o->players)

@@ -578,10 +578,41 @@ static void check_players(rmg__checker *ck, const rmg__template *t)
 }
 
 /* The checks, in order. Other modules append theirs here (see validate.h). */
+/* ---- water maps (WAT-01, PLC-17/18) ----------------------------------------------------------- */
+
+/* Whether the check covers a water level: the one asked for, else one the template names. */
+static bool water_checked(const rmg__checker *ck, const rmg__template *t)
+{
+    if (ck->water >= 0)
+        return ck->water != RMG_WATER_NONE;
+    uint32_t wet = (1u << RMG_WATER_NORMAL) | (1u << RMG_WATER_ISLANDS);
+    return (t->water_allowed & wet) != 0;
+}
+
+/* What the guide warns about on water maps. */
+static void check_water(rmg__checker *ck, const rmg__template *t)
+{
+    if (!water_checked(ck, t))
+        return;
+    WARN(ck, "water", &t->loc, -1, -1,
+         "on water maps the guide warns that generation is imperfect and the maps usually unplayable (WAT-01); "
+         "librmg puts a shipyard (or a boat) on a coast of every player's land for each sea it touches, so "
+         "every map it hands out can be crossed, but links realized over water carry no road (CON-16) and "
+         "sea content is guarded as on land");
+    if (t->rock_masses)
+        WARN(ck, "water-rock", &t->loc, -1, -1,
+             "rock masses: on water maps the surface gets water zones instead and rock_radius %g does not act on "
+             "them (PLC-17); the underground keeps its rock masses", t->rock_radius > 0 ? t->rock_radius : 1.0);
+    if (t->zone_sparseness != 0)
+        WARN(ck, "water-sparseness", &t->loc, -1, -1,
+             "zone sparseness %g was tuned for one water level; the guide says it must be found again when the "
+             "water changes (PLC-18)", t->zone_sparseness);
+}
+
 static const rmg__template_check checks[] = {
     check_settings, check_zones,  check_connections, check_reachable, check_type_rules,
-    check_object_rules, check_mirror, check_players, rmg__check_rule_names, rmg__check_treasure_starvation,
-    rmg__check_treasure_crowding,
+    check_object_rules, check_mirror, check_players, check_water, rmg__check_rule_names,
+    rmg__check_treasure_starvation, rmg__check_treasure_crowding,
 };
 
 static void check_pack(rmg__checker *ck, const struct rmg_pack *p)
@@ -597,7 +628,26 @@ static void check_pack(rmg__checker *ck, const struct rmg_pack *p)
         WARN(ck, "load", NULL, -1, -1, "%s", p->warnings[i]);
 }
 
+static rmg_status validate_for(const rmg_pack *pack, int water, rmg_validation **out);
+
 RMG_API rmg_status rmg_pack_validate(const rmg_pack *pack, rmg_validation **out)
+{
+    return validate_for(pack, -1, out);
+}
+
+RMG_API rmg_status rmg_pack_validate_water(const rmg_pack *pack, rmg_water_level water, rmg_validation **out)
+{
+    if ((unsigned)water > RMG_WATER_ISLANDS) {
+        if (out)
+            *out = NULL;
+        return pack ? rmg__error_set(pack->ctx, RMG_ERR_INVALID_ARG, "rmg_pack_validate_water: unknown water level %d",
+                                     (int)water)
+                    : RMG_ERR_INVALID_ARG;
+    }
+    return validate_for(pack, (int)water, out);
+}
+
+static rmg_status validate_for(const rmg_pack *pack, int water, rmg_validation **out)
 {
     if (out)
         *out = NULL;
@@ -609,7 +659,7 @@ RMG_API rmg_status rmg_pack_validate(const rmg_pack *pack, rmg_validation **out)
         return rmg__error_nomem(pack->ctx);
     v->ctx = pack->ctx;
     rmg__arena_init(&v->arena, pack->ctx, 16 * 1024);
-    rmg__checker ck = {pack, v, RMG_OK, -1, NULL, 0};
+    rmg__checker ck = {pack, v, RMG_OK, -1, NULL, 0, water};
     check_pack(&ck, pack);
     for (size_t t = 0; t < pack->n_templates && ck.status == RMG_OK; t++) {
         ck.template_index = (long)t;

@@ -16,6 +16,7 @@ typedef struct rmg__checker {
     long template_index;
     rmg__zone_key *zone_keys;      /* the current template's zones sorted by (id, index) */
     size_t n_zone_keys;
+    int water;                     /* the water level the check is for, -1: those the template names */
 } rmg__checker;
 
 /* Index of the first zone numbered `id` in the current template, or -1 (O(log n)). */

@@ -8,13 +8,15 @@
 #include "rmg/rmg.h"
 
 static const char check_help[] =
-    "usage: rmg check [--quiet] [--format auto|yaml|h3t|sod|vcmi] FILE\n"
+    "usage: rmg check [--quiet] [--format auto|yaml|h3t|sod|vcmi] [--water none|normal|islands] FILE\n"
     "\n"
     "Loads a template pack (native YAML, HotA h3t, SoD rmg.txt or VCMI JSON; detected from the\n"
     "content unless --format is given) and checks it: errors (the template cannot be generated as\n"
     "written) and warnings, each with file, line/column (row/column for h3t) and zone or connection.\n"
     "\n"
     "  --quiet    print only errors\n"
+    "  --water L  check for maps generated at water level L (on water levels also what the guide\n"
+    "             warns about on water maps); without it, for the levels each template names\n"
     "\n"
     "exit status: 0 no errors (warnings allowed), 1 errors found, 2 bad usage or unreadable file\n";
 
@@ -49,7 +51,7 @@ static int report(const rmg_validation *v, bool quiet)
 int rmg_cmd_check(int argc, char **argv)
 {
     const char *file = NULL;
-    int format = RMG_FORMAT_AUTO;
+    int format = RMG_FORMAT_AUTO, water = -1;
     bool quiet = false;
     for (int i = 1; i < argc; i++) {
         if (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0) {
@@ -57,6 +59,14 @@ int rmg_cmd_check(int argc, char **argv)
             return 0;
         } else if (strcmp(argv[i], "--quiet") == 0 || strcmp(argv[i], "-q") == 0) {
             quiet = true;
+        } else if (strcmp(argv[i], "--water") == 0 && i + 1 < argc) {
+            const char *w = argv[++i];
+            water = !strcmp(w, "none") ? RMG_WATER_NONE : !strcmp(w, "normal") ? RMG_WATER_NORMAL
+                                                         : !strcmp(w, "islands") ? RMG_WATER_ISLANDS : -2;
+            if (water == -2) {
+                fprintf(stderr, "rmg check: unknown water level '%s' (none, normal or islands)\n", w);
+                return 2;
+            }
         } else if (strcmp(argv[i], "--format") == 0 && i + 1 < argc) {
             if ((format = rmg_cli_parse_format(argv[++i])) < 0) {
                 fprintf(stderr, "rmg check: unknown format '%s'\n", argv[i]);
@@ -84,7 +94,8 @@ int rmg_cmd_check(int argc, char **argv)
         fprintf(stderr, "rmg check: %s\n", rmg_context_errmsg(ctx));
     } else {
         rmg_validation *v = NULL;
-        if (rmg_pack_validate(pack, &v) == RMG_OK)
+        rmg_status st = water < 0 ? rmg_pack_validate(pack, &v) : rmg_pack_validate_water(pack, (rmg_water_level)water, &v);
+        if (st == RMG_OK)
             code = report(v, quiet);
         else
             fprintf(stderr, "rmg check: %s\n", rmg_context_errmsg(ctx));
