@@ -17,6 +17,8 @@
  *      game (where only terrain and objects block) the map blocks exactly where it was meant to.
  *      A terrain the content has no one-tile obstacle for may leave tiles uncovered: the map
  *      validation refuses such a map.
+ * A rock mass on the surface (PLC-13: dummy zones "filled with obstacles") is land the connect
+ * stage blocked whole: step 5 covers all of it with obstacles of its terrain.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -477,6 +479,37 @@ static rmg_status obstacles_in_zone(rmg__grid *b, const rmg__map_zone *z, const 
     return st;
 }
 
+/* PLC-13: a rock mass on the surface is land the connect stage blocked whole; obstacle objects
+ * cover all of it. */
+static bool rock_mass_on_land(const rmg__map_zone *z)
+{
+    return z->kind == RMG_ZONE_ROCK && z->terrain != RMG_TERRAIN_ROCK && z->terrain != RMG_TERRAIN_WATER;
+}
+
+static rmg_status obstacles_on_rock_mass(rmg__grid *b, const rmg__map_zone *z, const rmg__grid_zone_index *zi,
+                                         uint32_t *tiles, const obstacle_defs *od)
+{
+    size_t n = 0;
+    for (uint32_t i = zi->start[z->id]; i < zi->start[z->id + 1]; i++) {
+        uint32_t t = zi->tiles[i];
+        tiles[n++] = t;
+        b->mark[t] = coverable_tile(b, z->id, t) ? MK_COVER : 0;
+    }
+    rmg_rng rng;
+    rmg__gen_stream(b->g, "obstacles", (uint64_t)z->id, &rng);
+    rmg_status st = obstacle_objects(b, z, tiles, n, od, &rng);
+    for (size_t i = 0; i < n; i++)
+        b->mark[tiles[i]] = 0;
+    return st;
+}
+
+/* Zones whose blocked land must lie under objects: land zones and rock masses on land. */
+static bool covered_zone(const rmg__grid *b, int zone)
+{
+    const rmg__map_zone *z = rmg__grid_zone(b, zone);
+    return z && (rmg__grid_land_zone(b, zone) || rock_mass_on_land(z));
+}
+
 /* Wide openings lose the tiles step 2 filled (walled-off remnants): a connection's tiles are
  * the ones a hero can actually cross. */
 static void prune_wide_openings(struct rmg_map *m)
@@ -555,7 +588,7 @@ static rmg_status cover_leftovers(rmg__grid *b, const obstacle_defs *od)
     for (uint32_t t = 0; t < b->n; t++) {
         int zone = m->tile_zone[t];
         if ((m->flags[t] & (RMG__T_BLOCKED | RMG__T_WATER | RMG__T_ROCK | RMG__T_PASSAGE)) != RMG__T_BLOCKED ||
-            m->tile_object[t] || !zone || !rmg__grid_land_zone(b, zone))
+            m->tile_object[t] || !zone || !covered_zone(b, zone))
             continue; /* coverable_tile, the flags first */
         const rmg__map_zone *z = &m->zones.items[zone - 1];
         const rmg__object_def *d = z->terrain >= 0 && z->terrain < RMG_TERRAIN_COUNT ? single[z->terrain] : NULL;
@@ -600,6 +633,8 @@ rmg_status rmg__finish_obstacles(rmg__gen *g)
         const rmg__map_zone *z = &g->map->zones.items[i];
         if (rmg__grid_land_zone(&b, z->id) && !(mirror && z->level > 0))
             st = obstacles_in_zone(&b, z, &zi, tiles, &levels, clear_blocks, bw, &od);
+        else if (rock_mass_on_land(z))
+            st = obstacles_on_rock_mass(&b, z, &zi, tiles, &od);
     }
     if (st == RMG_OK && mirror)
         st = copy_obstacles_below(&b, first_object);
