@@ -129,6 +129,21 @@ static int creature_faction(const struct rmg_content *c, int creature)
     return creature >= 0 && (size_t)creature < c->n_creatures ? c->creatures[creature].faction : -2;
 }
 
+/* CRE-08: every dwelling, creature Pandora's box and creature quest artifact is of its zone's
+ * faction; returns how many the map holds. */
+static size_t creature_objects_of_their_zone(const struct rmg_content *c, const struct rmg_map *m)
+{
+    size_t n = 0;
+    for (size_t i = 0; i < m->objects.count; i++) {
+        const rmg__map_object *o = &m->objects.items[i];
+        if (o->kind != RMG_OBJECT_TREASURE || o->creature < 0)
+            continue;
+        assert_int_equal(creature_faction(c, o->creature), m->zones.items[o->zone - 1].faction);
+        n++;
+    }
+    return n;
+}
+
 static void test_fac03_zone_faction_is_its_main_towns(void **state)
 {
     (void)state;
@@ -156,12 +171,10 @@ static void test_fac03_zone_faction_is_its_main_towns(void **state)
         /* Zone 4: the minimum town, typed by the solver, is the main one, not a frequency castle. */
         const rmg__map_zone *z4 = zone_of(m, 4);
         assert_true(!object(m, z4->main_town)->castle || z4->towns.count == 1);
+        creature_objects += creature_objects_of_their_zone(c, m);
         for (size_t i = 0; i < m->objects.count; i++) {
             const rmg__map_object *o = &m->objects.items[i];
-            if (o->kind == RMG_OBJECT_TREASURE && o->creature >= 0) { /* dwellings, Pandora's boxes, quest artifacts */
-                assert_int_equal(creature_faction(c, o->creature), m->zones.items[o->zone - 1].faction);
-                creature_objects++;
-            } else if (o->kind == RMG_OBJECT_SEER_HUT && o->creature >= 0) { /* MIS-15: the artifact's zone */
+            if (o->kind == RMG_OBJECT_SEER_HUT && o->creature >= 0) { /* MIS-15: the artifact's zone */
                 assert_int_equal(creature_faction(c, o->creature), m->zones.items[object(m, o->link)->zone - 1].faction);
                 rewards++;
             }
@@ -225,11 +238,7 @@ static void test_fac03_every_town_banned_is_25_percent_neutral(void **state)
         assert_true(f3 == RMG_FACTION_NEUTRAL || f3 == RMG_FACTION_CASTLE || f3 == RMG_FACTION_RAMPART);
         assert_true(f4 == RMG_FACTION_NEUTRAL || f4 == RMG_FACTION_TOWER);
         assert_int_not_equal(zone_of(m, 5)->faction, RMG_FACTION_NEUTRAL);
-        for (size_t i = 0; i < m->objects.count; i++) {
-            const rmg__map_object *o = &m->objects.items[i];
-            if (o->kind == RMG_OBJECT_TREASURE && o->creature >= 0)
-                assert_int_equal(creature_faction(c, o->creature), m->zones.items[o->zone - 1].faction);
-        }
+        creature_objects_of_their_zone(c, m);
         rmg_map_destroy(map);
     }
     rmg_pack_destroy(pack);

@@ -425,22 +425,42 @@ static void draw_clearings(const rmg__grid *b, const uint32_t *tiles, size_t n, 
             clear_blocks[by * bw + bx] = rmg_rng_below(rng, 100) < CLEARING_PERCENT;
 }
 
+/* PLC-13: a rock mass on the surface is land the connect stage blocked whole; obstacle objects
+ * cover all of it. */
+static bool rock_mass_on_land(const rmg__map_zone *z)
+{
+    return z->kind == RMG_ZONE_ROCK && z->terrain != RMG_TERRAIN_ROCK && z->terrain != RMG_TERRAIN_WATER;
+}
+
+/* Steps 2 and 3 for a land zone: its kept network joined from its main area, the open space
+ * around it. *unjoined: kept tiles no path reaches (the first in *lost). */
+static rmg_status keep_network(rmg__grid *b, uint32_t *tiles, size_t n, uint32_t root, rmg__grid_levels *q,
+                               rmg_rng *rng, uint8_t *clear_blocks, int bw, size_t *unjoined, uint32_t *lost)
+{
+    b->mark[root] |= MK_KEEP;
+    rmg_status st = join_kept(b, tiles, n, root, q, unjoined, lost);
+    if (st != RMG_OK)
+        return st;
+    draw_clearings(b, tiles, n, rng, clear_blocks, bw);
+    open_space(b, tiles, n, clear_blocks, bw);
+    return RMG_OK;
+}
+
 static rmg_status fill_zone(rmg__grid *b, const rmg__map_zone *z, uint32_t *tiles, size_t n, rmg__grid_levels *q,
                             uint8_t *clear_blocks, int bw, const obstacle_defs *od)
 {
-    uint32_t root = zone_root(b, z);
-    if (root == UINT32_MAX)
-        return RMG_OK;
-    b->mark[root] |= MK_KEEP;
-    uint32_t lost = 0;
-    size_t unjoined = 0;
-    rmg_status st = join_kept(b, tiles, n, root, q, &unjoined, &lost);
-    if (st != RMG_OK)
-        return st;
     rmg_rng rng;
     rmg__gen_stream(b->g, "obstacles", (uint64_t)z->id, &rng);
-    draw_clearings(b, tiles, n, &rng, clear_blocks, bw);
-    open_space(b, tiles, n, clear_blocks, bw);
+    uint32_t lost = 0;
+    size_t unjoined = 0;
+    if (!rock_mass_on_land(z)) { /* a rock mass keeps nothing open: all of it gets obstacles */
+        uint32_t root = zone_root(b, z);
+        if (root == UINT32_MAX)
+            return RMG_OK;
+        rmg_status st = keep_network(b, tiles, n, root, q, &rng, clear_blocks, bw, &unjoined, &lost);
+        if (st != RMG_OK)
+            return st;
+    }
     /* Step 4, and which tiles obstacle objects may cover (a tile's own state decides both). */
     for (size_t i = 0; i < n; i++) {
         uint32_t t = tiles[i];
@@ -450,7 +470,7 @@ static rmg_status fill_zone(rmg__grid *b, const rmg__map_zone *z, uint32_t *tile
         if (coverable_tile(b, z->id, t))
             b->mark[t] |= MK_COVER;
     }
-    st = obstacle_objects(b, z, tiles, n, od, &rng);
+    rmg_status st = obstacle_objects(b, z, tiles, n, od, &rng);
     if (st != RMG_OK)
         return st;
     if (unjoined)
@@ -476,30 +496,6 @@ static rmg_status obstacles_in_zone(rmg__grid *b, const rmg__map_zone *z, const 
      * searches. */
     for (size_t i = 0; i < n; i++)
         b->mark[tiles[i]] &= (uint8_t)~(MK_WALK | MK_COVER | MK_SEEN);
-    return st;
-}
-
-/* PLC-13: a rock mass on the surface is land the connect stage blocked whole; obstacle objects
- * cover all of it. */
-static bool rock_mass_on_land(const rmg__map_zone *z)
-{
-    return z->kind == RMG_ZONE_ROCK && z->terrain != RMG_TERRAIN_ROCK && z->terrain != RMG_TERRAIN_WATER;
-}
-
-static rmg_status obstacles_on_rock_mass(rmg__grid *b, const rmg__map_zone *z, const rmg__grid_zone_index *zi,
-                                         uint32_t *tiles, const obstacle_defs *od)
-{
-    size_t n = 0;
-    for (uint32_t i = zi->start[z->id]; i < zi->start[z->id + 1]; i++) {
-        uint32_t t = zi->tiles[i];
-        tiles[n++] = t;
-        b->mark[t] = coverable_tile(b, z->id, t) ? MK_COVER : 0;
-    }
-    rmg_rng rng;
-    rmg__gen_stream(b->g, "obstacles", (uint64_t)z->id, &rng);
-    rmg_status st = obstacle_objects(b, z, tiles, n, od, &rng);
-    for (size_t i = 0; i < n; i++)
-        b->mark[tiles[i]] = 0;
     return st;
 }
 
@@ -631,10 +627,8 @@ rmg_status rmg__finish_obstacles(rmg__gen *g)
     size_t first_object = g->map->objects.count;
     for (size_t i = 0; i < g->map->zones.count && st == RMG_OK; i++) {
         const rmg__map_zone *z = &g->map->zones.items[i];
-        if (rmg__grid_land_zone(&b, z->id) && !(mirror && z->level > 0))
+        if ((rmg__grid_land_zone(&b, z->id) && !(mirror && z->level > 0)) || rock_mass_on_land(z))
             st = obstacles_in_zone(&b, z, &zi, tiles, &levels, clear_blocks, bw, &od);
-        else if (rock_mass_on_land(z))
-            st = obstacles_on_rock_mass(&b, z, &zi, tiles, &od);
     }
     if (st == RMG_OK && mirror)
         st = copy_obstacles_below(&b, first_object);

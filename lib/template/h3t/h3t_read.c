@@ -272,45 +272,40 @@ static rmg__h3t_cellref ref(int col, const char *what)
     return c;
 }
 
-/* "12.7" in an integer column: the game reads such cells with the integer part (the shipped
- * SoD rmg.txt has connection zones 5.9, 6.3, 6.7), so do the same and warn. */
-static bool integer_part(reader *r, int col, const char *s, int64_t *out)
+/* The integer before `stop` in s when what follows it consists of `tail` characters only: the
+ * leading number the game reads from such a cell. Warns with `note`. */
+static bool leading_integer(reader *r, int col, const char *s, const char *stop, const char *tail,
+                            rmg__h3t_warning note, int64_t *out)
 {
-    const char *dot = strchr(s, '.');
-    if (!dot || dot == s || dot[1] < '0' || dot[1] > '9')
+    if (!stop || stop == s || strspn(stop + 1, tail) != strlen(stop + 1))
         return false;
-    for (const char *p = dot + 1; *p && *p != ' '; p++)
-        if (*p < '0' || *p > '9')
-            return false;
     char head[32];
-    size_t n = (size_t)(dot - s);
+    size_t n = (size_t)(stop - s);
     if (n >= sizeof head)
         return false;
     memcpy(head, s, n);
     head[n] = '\0';
     if (!rmg__h3t_parse_int64(head, out))
         return false;
-    rmg__h3t_note(&r->base, RMG__H3T_W_FRACTION, col, s);
+    rmg__h3t_note(&r->base, note, col, s);
     return true;
+}
+
+/* "12.7" in an integer column: the game reads such cells with the integer part (the shipped
+ * SoD rmg.txt has connection zones 5.9, 6.3, 6.7), so do the same and warn. */
+static bool integer_part(reader *r, int col, const char *s, int64_t *out)
+{
+    const char *dot = strchr(s, '.');
+    if (!dot || dot[1] < '0' || dot[1] > '9')
+        return false;
+    return leading_integer(r, col, s, dot, "0123456789 ", RMG__H3T_W_FRACTION, out);
 }
 
 /* "9, 8" in an integer column (seen in a SoD rmg.txt connection cell): the game reads the first
  * number, so do the same and warn. */
 static bool first_of_list(reader *r, int col, const char *s, int64_t *out)
 {
-    const char *comma = strchr(s, ',');
-    if (!comma || comma == s || strspn(comma + 1, " 0123456789-,") != strlen(comma + 1))
-        return false;
-    char head[32];
-    size_t n = (size_t)(comma - s);
-    if (n >= sizeof head)
-        return false;
-    memcpy(head, s, n);
-    head[n] = '\0';
-    if (!rmg__h3t_parse_int64(head, out))
-        return false;
-    rmg__h3t_note(&r->base, RMG__H3T_W_NUMBER_LIST, col, s);
-    return true;
+    return leading_integer(r, col, s, strchr(s, ','), " 0123456789-,", RMG__H3T_W_NUMBER_LIST, out);
 }
 
 /* Integer cell in [lo, hi]; empty = def. */
