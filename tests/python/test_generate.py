@@ -274,6 +274,7 @@ def test_players_choose_their_town(src) -> None:
     by_owner = {z.owner: z for z in m.zones if z.owner}
     assert {objects[t].faction for t in by_owner[1].towns} == {rmg.Faction.TOWER}
     assert {objects[t].faction for t in by_owner[2].towns} == {rmg.Faction.CONFLUX}
+    assert json.loads(m.to_json())["options"]["towns"] == {"1": "tower", "2": "conflux"}
     with pytest.raises(rmg.Error, match=r"player 1's town 'rampart' is not among the pack's allowed towns"):
         ctx.generate(probe, size="M", players=3, towns={1: "rampart"})
     with pytest.raises(ValueError, match="not within 1..8"):
@@ -282,3 +283,4 @@ def test_players_choose_their_town(src) -> None:
         ctx.generate(probe, size="M", players=3, towns={1: "elves"})
     random = ctx.generate(probe, size="M", players=3, towns={1: "random"})
     assert random.fingerprint == ctx.generate(probe, size="M", players=3).fingerprint
+    assert "towns" not in json.loads(random.to_json())["options"]
