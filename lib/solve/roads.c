@@ -5,7 +5,8 @@
  * setting (CON-18); the first connection with that setting represents the group. Fictive and
  * water (shipyard) links never carry a road (CON-16). A mandatory link must carry a road iff
  * it lies on a simple path of mandatory links between two different zones with towns
- * (CON-15); otherwise it is treated as random.
+ * (CON-15); otherwise it is treated as random. The solve stage knows the minimum towns only;
+ * the finish stage decides again with the towns the map holds (rmg__solve_road_choices).
  *
  * The simple-path test: edge (u, v) lies on such a path iff, with the edge removed, there are
  * two vertex-disjoint paths from {u, v} to two different town zones (one from u, one from v).
