@@ -587,22 +587,68 @@ static void test_con05_border_guard_colours_tents_and_fallback(void **state)
     fx_done(&f);
 }
 
+/* Squared distance of the monolith from zone 1's centre. */
+static int64_t monolith_from_centre(int64_t castles, bool repulsion)
+{
+    fx f;
+    two_strips(&f, 80, 40, 19);
+    f.t->zones[0].player_castles = (int)castles;
+    rmg__connection *c = fx_conn(&f, 1, 2, RMG_CONNECTION_STANDARD, RMG_LINK_MONOLITH, 5000);
+    c->monolith_repulsion = repulsion;
+    assert_int_equal(rmg__stage_connect(&f.g), RMG_OK);
+    const rmg__map_object *o = &f.m->objects.items[conn_of(&f, 0)->objects.items[0] - 1];
+    int64_t dx = o->x - f.m->zones.items[0].cx, dy = o->y - f.m->zones.items[0].cy;
+    fx_done(&f);
+    return dx * dx + dy * dy;
+}
+
+/* CON-21 / ZON-35: a repelling monolith keeps away from the zone's towns (the centre, where they
+ * go) when the zone gets towns; a zone without towns has no centre to keep away from. */
 static void test_con21_monolith_repulsion_moves_it_away(void **state)
 {
     (void)state;
-    int64_t dist[2];
-    for (int rep = 0; rep < 2; rep++) {
-        fx f;
-        two_strips(&f, 80, 40, 19);
-        rmg__connection *c = fx_conn(&f, 1, 2, RMG_CONNECTION_STANDARD, RMG_LINK_MONOLITH, 5000);
-        c->monolith_repulsion = rep == 1;
-        assert_int_equal(rmg__stage_connect(&f.g), RMG_OK);
-        const rmg__map_object *o = &f.m->objects.items[conn_of(&f, 0)->objects.items[0] - 1];
-        int64_t dx = o->x - f.m->zones.items[0].cx, dy = o->y - f.m->zones.items[0].cy;
-        dist[rep] = dx * dx + dy * dy;
-        fx_done(&f);
+    assert_true(monolith_from_centre(1, true) > monolith_from_centre(1, false));
+    assert_int_equal(monolith_from_centre(0, true), monolith_from_centre(0, false));
+}
+
+/* Squared distance from the repelling monolith of connection 1 to the nearest tile of
+ * connection 0 (a passage of `type`) in zone 1. */
+static int64_t monolith_from_passage(rmg_connection_type type, uint64_t seed)
+{
+    fx f;
+    two_strips(&f, 80, 40, seed);
+    fx_conn(&f, 1, 2, type, RMG_LINK_DEFAULT, 5000);
+    fx_conn(&f, 1, 2, RMG_CONNECTION_STANDARD, RMG_LINK_MONOLITH, 5000)->monolith_repulsion = true;
+    assert_int_equal(rmg__stage_connect(&f.g), RMG_OK);
+    const rmg__map_connection *p = conn_of(&f, 0), *mono = conn_of(&f, 1);
+    assert_int_equal(mono->realized, RMG_REALIZED_MONOLITH);
+    const rmg__map_object *o = NULL;
+    for (size_t k = 0; k < mono->objects.count && !o; k++)
+        if (f.m->objects.items[mono->objects.items[k] - 1].zone == 1)
+            o = &f.m->objects.items[mono->objects.items[k] - 1];
+    assert_non_null(o);
+    int64_t best = INT64_MAX;
+    for (size_t k = 0; k < p->tiles.count; k++) {
+        uint32_t t = p->tiles.items[k];
+        int64_t dx = o->x - (int64_t)(t % 80), dy = o->y - (int64_t)(t / 80 % 40);
+        if (f.m->tile_zone[t] == 1 && dx * dx + dy * dy < best)
+            best = dx * dx + dy * dy;
     }
-    assert_true(dist[1] > dist[0]);
+    fx_done(&f);
+    return best;
+}
+
+/* ZON-35/CON-21: a guarded ground passage repels the monolith; a wide (unguarded) one does not
+ * count, so the monolith lands nearer to it on average. */
+static void test_con21_unguarded_passages_do_not_repel(void **state)
+{
+    (void)state;
+    int64_t guarded = 0, wide = 0;
+    for (uint64_t seed = 1; seed <= 8; seed++) {
+        guarded += monolith_from_passage(RMG_CONNECTION_STANDARD, seed);
+        wide += monolith_from_passage(RMG_CONNECTION_WIDE, seed);
+    }
+    assert_true(guarded > wide);
 }
 
 static void test_monolith_colours_run_out_with_a_clear_error(void **state)
@@ -1330,6 +1376,7 @@ int main(void)
         cmocka_unit_test(test_zon14_lava_stays_underground_and_rock_water_zones),
         cmocka_unit_test(test_con05_border_guard_colours_tents_and_fallback),
         cmocka_unit_test(test_con21_monolith_repulsion_moves_it_away),
+        cmocka_unit_test(test_con21_unguarded_passages_do_not_repel),
         cmocka_unit_test(test_monolith_colours_run_out_with_a_clear_error),
         cmocka_unit_test(test_one_way_links_pair_entrances_with_exits),
         cmocka_unit_test(test_wat02_shipyards_over_water_else_monolith),

@@ -628,10 +628,83 @@ static void test_zon29_mirror_link_errors(void **state)
     sheet_set(&s, 5, 128, "-1");
     sheet_set(&s, 5, 129, "0");
     sheet_set(&s, 5, 131, "t1 t2");
+    /* Outside a mirror pack the game ignores the row: read with a warning. */
+    struct rmg_pack *p = load(&s, L140.width);
+    assert_int_equal(zone(p, 0, 1)->n_mirror_links + zone(p, 0, 2)->n_mirror_links, 0);
+    assert_non_null(find_warning(p, "row 5, column 128: connection row with Zone 2 = -1 for a zone the template does "
+                                    "not have, in a pack that is not a mirror pack: ignored"));
+    sheet_set(&s, 4, 11, "x"); /* Pack/Mirror */
     expect_error(&s, L140.width, "row 5, column 128 (Connections/Zone 1): mirror link (Zone 2 = -1) for zone 7");
     sheet_set(&s, 5, 127, "2");
     sheet_set(&s, 5, 131, "q1 t2");
     expect_error(&s, L140.width, "row 5, column 132 (Connections/Border Guard): mirror link code 'q1 t2'");
+}
+
+/* FAC-03, ZON-09 (issue 20): in a HotA file a zone with no town flag bans every town (the
+ * editor's way to say so; the guide then takes a townless zone's faction from its terrain); a
+ * zone with flags lists them. SoD's own files leave the flags of their zones empty meaning no
+ * restriction. */
+static void test_fac03_no_town_flag_bans_every_town(void **state)
+{
+    (void)state;
+    sheet s;
+    sheet_minimal(&s, &L140);
+    sheet_set(&s, 4, L140.town0 + 1, "x"); /* zone 1: Rampart only */
+    struct rmg_pack *p = load(&s, L140.width);
+    assert_false(zone(p, 0, 1)->all_towns_banned);
+    assert_int_equal(zone(p, 0, 1)->allowed_towns, 1u << RMG_FACTION_RAMPART);
+    assert_true(zone(p, 0, 2)->all_towns_banned);
+    assert_int_equal(zone(p, 0, 2)->allowed_towns, 0);
+    assert_int_equal(rmg__zone_allowed_towns(zone(p, 0, 2), 0x7FFu), 0);
+    sheet_minimal(&s, &LSOD);
+    p = load(&s, 183);
+    assert_false(zone(p, 0, 2)->all_towns_banned);
+    assert_int_equal(rmg__zone_allowed_towns(zone(p, 0, 2), 0x7FFu), 0x7FFu);
+}
+
+/* Issue 20, templates as the game takes them: a number cell holding a list ("9, 8", seen in a
+ * SoD rmg.txt connection) is read as its first number with a warning. */
+static void test_number_list_cell_reads_its_first_number(void **state)
+{
+    (void)state;
+    sheet s;
+    sheet_minimal(&s, &LSOD);
+    sheet_set(&s, 5, 76, "2");
+    sheet_set(&s, 5, 77, "1");
+    sheet_set(&s, 5, 78, "9, 8");
+    struct rmg_pack *p = load(&s, 183);
+    assert_int_equal(p->templates[0].connections[1].value, 9);
+    assert_non_null(find_warning(p, "row 5, column 79: list of numbers in an integer column: the first is used"));
+}
+
+/* Issue 20: a file cut inside its last row (fewer cells than a row has, no line break) is
+ * truncated: the template records it, and `rmg check` reports an error for it. */
+static void test_truncated_last_row_is_reported(void **state)
+{
+    (void)state;
+    sheet s;
+    sheet_minimal(&s, &L140);
+    size_t len;
+    char *text = sheet_text(&s, L140.width, &len);
+    size_t cut = len - strlen("\r\n") - 20; /* inside the last row */
+    struct rmg_pack *p = load_text(fx.ctx, text, cut);
+    const rmg__template *t = &p->templates[0];
+    assert_non_null(t->damage);
+    assert_non_null(strstr(t->damage, "row 5 has"));
+    assert_non_null(strstr(t->damage, "the file is truncated"));
+    rmg_validation *v = NULL;
+    assert_int_equal(rmg_pack_validate(p, &v), RMG_OK);
+    assert_int_equal(rmg_validation_error_count(v), 1);
+    rmg_message m = {sizeof m, 0, NULL, NULL, NULL, 0, 0, 0, 0, 0};
+    assert_int_equal(rmg_validation_get(v, 0, &m), RMG_OK);
+    assert_string_equal(m.code, "truncated");
+    rmg_validation_destroy(v);
+    rmg__pack_free(p);
+    /* The whole file, or one whose last row only lacks its line break, is whole. */
+    p = load_text(fx.ctx, text, len - strlen("\r\n"));
+    assert_null(p->templates[0].damage);
+    rmg__pack_free(p);
+    free(text);
 }
 
 /* ID lists (spec §6.1). */
@@ -966,6 +1039,9 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_zon10_type_hints, setup, teardown),
         cmocka_unit_test_setup_teardown(test_text_encodings, setup, teardown),
         cmocka_unit_test(test_text_detection),
+        cmocka_unit_test_setup_teardown(test_fac03_no_town_flag_bans_every_town, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_number_list_cell_reads_its_first_number, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_truncated_last_row_is_reported, setup, teardown),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -176,9 +176,10 @@ static void test_rul06_rul12(void **state)
     rmg__eff_free(&l);
 }
 
-/* RUL-10: tents and quest artifacts forbidden by template rules cannot come back in a zone; a
- * zone may still allow a tent that is only banned by default. */
-static void test_rul10_template_forbid_is_final(void **state)
+/* RUL-10 read with RUL-07, as the guide does: tents and quest artifacts forbidden by template
+ * rules leave L_map, so zones without rules of their own have none (nor their huts and rewards);
+ * a zone that allows them again has them, as it may any object (no rule locks an object). */
+static void test_rul10_template_forbid_leaves_zone_allows(void **state)
 {
     fixture *f = *state;
     add_rule(f, &f->tpl->rules, RMG_RULE_FORBID, RMG_TARGET_FAMILY, "seer_artifact");
@@ -188,13 +189,43 @@ static void test_rul10_template_forbid_is_final(void **state)
     add_rule(f, &z->rules, RMG_RULE_ALLOW, RMG_TARGET_OBJECT, "seer_artifact_gold_5000");
     add_rule(f, &z->rules, RMG_RULE_ALLOW, RMG_TARGET_FAMILY, "keymaster_tent");
     add_rule(f, &z->rules, RMG_RULE_ALLOW, RMG_TARGET_OBJECT, "arena");
+    add_zone(f, 2);
     rmg__eff_list l;
     assert_int_equal(rmg__eff_build(f->ctx, f->content, f->tpl, 0, NULL, &l), RMG_OK);
-    assert_false(entry(&l, "seer_artifact_gold_5000")->present);
-    assert_false(entry(&l, "keymaster_tent_5000")->present);
+    assert_true(entry(&l, "seer_artifact_gold_5000")->present);
+    assert_false(entry(&l, "seer_artifact_gold_10000")->present);
+    assert_true(entry(&l, "keymaster_tent_5000")->present);
     assert_true(entry(&l, "keymaster_tent_7500")->present);
     assert_true(entry(&l, "arena")->present);
     rmg__eff_free(&l);
+    assert_int_equal(rmg__eff_build(f->ctx, f->content, f->tpl, 1, NULL, &l), RMG_OK);
+    assert_false(entry(&l, "seer_artifact_gold_5000")->present);
+    assert_false(entry(&l, "keymaster_tent_5000")->present);
+    rmg__eff_free(&l);
+}
+
+/* RUL-04/05: an allow that a later forbid undoes has no effect, and the trace says which rule
+ * undid it; a forbid a later allow undoes (the guide's "forbid all, then allow a few") and a rule
+ * naming a mine are told apart. */
+static void test_rul05_rule_effects(void **state)
+{
+    fixture *f = *state;
+    add_rule(f, &f->tpl->rules, RMG_RULE_ALLOW, RMG_TARGET_OBJECT, "arena")->value = 5000;
+    add_rule(f, &f->tpl->rules, RMG_RULE_FORBID, RMG_TARGET_ALL, NULL);
+    add_rule(f, &f->tpl->rules, RMG_RULE_ALLOW, RMG_TARGET_OBJECT, "sanctuary");
+    add_rule(f, &f->tpl->rules, RMG_RULE_FORBID, RMG_TARGET_OBJECT, "mine_gold_mine");
+    rmg__eff_list l0;
+    assert_int_equal(rmg__eff_init(f->ctx, f->content, &l0), RMG_OK);
+    rmg__rule_effect fx[4];
+    assert_int_equal(rmg__eff_rule_effects(&l0, &f->tpl->rules, NULL, false, fx), RMG_OK);
+    assert_true(fx[0].changed);
+    assert_false(fx[0].effective);
+    assert_int_equal(fx[0].undone_by, 1);
+    assert_true(fx[1].effective);
+    assert_true(fx[2].effective);
+    assert_false(fx[3].matched);
+    assert_false(fx[3].effective);
+    rmg__eff_free(&l0);
 }
 
 /* OBJ-07 vectors: arena max_map 50 -> 32; obelisk max_zone 3 -> 1; shrine of magic incantation
@@ -626,7 +657,8 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_rul07_zone_default_from_tsv, setup, teardown),
         cmocka_unit_test_setup_teardown(test_rul07_template_allows_banned, setup, teardown),
         cmocka_unit_test_setup_teardown(test_rul06_rul12, setup, teardown),
-        cmocka_unit_test_setup_teardown(test_rul10_template_forbid_is_final, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_rul10_template_forbid_leaves_zone_allows, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_rul05_rule_effects, setup, teardown),
         cmocka_unit_test_setup_teardown(test_obj07_caps, setup, teardown),
         cmocka_unit_test_setup_teardown(test_rul02_zone_rules_local, setup, teardown),
         cmocka_unit_test_setup_teardown(test_rul03_groups_rul09_levels, setup, teardown),

@@ -359,6 +359,42 @@ static void test_plc05_repulsion_is_what_pushes_apart(void **state)
     fx_free(&fx, true);
 }
 
+/* Two surface zones side by side, an underground repulsion zone (3) stacked under one of them,
+ * then a surface zone (4), repelled or not: the summed squared cell distance from 4 to 3 over
+ * the seeds. */
+static int across_levels(bool repelled)
+{
+    fixture fx;
+    fx_begin(&fx, 0, 0);
+    static const rmg_zone_placement levels[] = {RMG_PLACEMENT_SURFACE, RMG_PLACEMENT_SURFACE,
+                                                RMG_PLACEMENT_UNDERGROUND, RMG_PLACEMENT_SURFACE};
+    for (int i = 1; i <= 4; i++) {
+        fx_zone(&fx, i, 10);
+        fx_zone_by_id(&fx, i)->placement = levels[i - 1];
+    }
+    fx_link(&fx, 1, 2, RMG_LINK_GROUND, RMG_CONNECTION_FICTIVE);
+    fx_zone_by_id(&fx, 3)->repulsion = true;
+    fx_zone_by_id(&fx, 4)->repulsion = repelled;
+    fx_tpl(&fx)->zone_sparseness = 4.0;
+    int total = 0;
+    for (uint64_t seed = 1; seed <= SEEDS; seed++) {
+        must_place(&fx, 72, 72, 2, RMG_WATER_NONE, seed);
+        assert_false(fx_same_level(&fx, 3, 4));
+        total += fx_cell_d2(&fx, 3, 4);
+    }
+    fx_free(&fx, true);
+    return total;
+}
+
+/* PLC-05/ZON-07: a repulsion zone keeps away from every other repulsion zone, on either level
+ * ("all other zones with repulsion"): alone on its level, a surface zone still moves away from
+ * an underground one. */
+static void test_plc05_repulsion_counts_every_level(void **state)
+{
+    (void)state;
+    assert_true(across_levels(true) > across_levels(false));
+}
+
 /* ---- PLC-12 recipe 2: ring around a centre, good vs bad numbering -------------------------- */
 
 /* Centre `centre`, ring zones `ring[0..5]` in ring order; fictive default links from each ring
@@ -840,6 +876,7 @@ int main(void)
         cmocka_unit_test(test_plc03_sparseness_bounds_the_square),
         cmocka_unit_test(test_plc12_four_around_centre_with_repulsion),
         cmocka_unit_test(test_plc05_repulsion_is_what_pushes_apart),
+        cmocka_unit_test(test_plc05_repulsion_counts_every_level),
         cmocka_unit_test(test_plc12_ring_numbered_well_forms_a_ring),
         cmocka_unit_test(test_plc12_ring_numbered_badly_breaks),
         cmocka_unit_test(test_plc09_shuffle_never_lowers_the_score),

@@ -348,13 +348,50 @@ static void test_mis38_castle_when_all_towns_banned(void **state)
     assert_int_equal(r.sol.allowed_towns, 1u << RMG_FACTION_CASTLE);
     assert_true(sfx_warned(&r, "MIS-38"));
     sfx_run_free(&r);
+    sfx_free(&f);
+}
+
+/* MIS-08: the pack's town list limits only the players' choice before generation; a random
+ * player town is limited by its start zone alone (the guide: it "никак не влияет" on random
+ * town types). With a pack of [tower, conflux], 30 random player towns take other types too. */
+static void test_mis08_pack_list_limits_only_the_choice(void **state)
+{
+    (void)state;
+    sfx f;
+    sfx_init(&f);
+    sfx_zones(&f, 1);
+    sfx_player_zone(&f, 1, 1);
     f.pack->allowed_towns = (1u << RMG_FACTION_TOWER) | (1u << RMG_FACTION_CONFLUX);
-    for (uint64_t seed = 1; seed < 30; seed++) { /* MIS-08: the pack list limits the player's random pick */
+    int outside = 0;
+    sfx_run r;
+    for (uint64_t seed = 1; seed <= 30; seed++) {
         sfx_solve(&f, seed, NULL, &r);
         int t = sfx_zs(&f, &r, 1)->player_town_type;
-        assert_true(t == RMG_FACTION_TOWER || t == RMG_FACTION_CONFLUX);
+        outside += t != RMG_FACTION_TOWER && t != RMG_FACTION_CONFLUX;
         sfx_run_free(&r);
     }
+    assert_true(outside >= 15); /* 9 of the 11 types lie outside the list: about 25 of 30 */
+    /* MIS-37: the player's own choice is the town it plays. */
+    int towns[8] = {RMG_FACTION_CONFLUX, -1, -1, -1, -1, -1, -1, -1};
+    rmg__solve_input in = {0};
+    in.player_towns = towns;
+    for (uint64_t seed = 1; seed <= 5; seed++) {
+        sfx_solve(&f, seed, &in, &r);
+        assert_int_equal(sfx_zs(&f, &r, 1)->player_town_type, RMG_FACTION_CONFLUX);
+        sfx_run_free(&r);
+    }
+    /* A choice outside the pack's list is refused, naming the player and the list. */
+    towns[0] = RMG_FACTION_CASTLE;
+    assert_int_equal(rmg__solve_check_town_choice(f.ctx, f.content, f.pack, towns), RMG_ERR_INVALID_ARG);
+    assert_non_null(strstr(rmg_context_errmsg(f.ctx), "player 1's town 'castle' is not among the pack's allowed "
+                                                      "towns (tower, conflux)"));
+    towns[0] = RMG_FACTION_TOWER;
+    assert_int_equal(rmg__solve_check_town_choice(f.ctx, f.content, f.pack, towns), RMG_OK);
+    /* MIS-38: a pack banning every town leaves Castle to choose. */
+    f.pack->allowed_towns = 1u << 30;
+    assert_int_equal(rmg__solve_check_town_choice(f.ctx, f.content, f.pack, towns), RMG_ERR_INVALID_ARG);
+    towns[0] = RMG_FACTION_CASTLE;
+    assert_int_equal(rmg__solve_check_town_choice(f.ctx, f.content, f.pack, towns), RMG_OK);
     sfx_free(&f);
 }
 
@@ -386,6 +423,7 @@ int main(void)
         cmocka_unit_test(test_mis32_sixteen_per_town),
         cmocka_unit_test(test_mis16_prison_limit),
         cmocka_unit_test(test_mis38_castle_when_all_towns_banned),
+        cmocka_unit_test(test_mis08_pack_list_limits_only_the_choice),
         cmocka_unit_test(test_unknown_override_id_is_reported),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

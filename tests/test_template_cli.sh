@@ -80,5 +80,72 @@ if [ -n "$vcmi" ]; then
         fail=$((fail + 1)); echo "FAIL vcmi convert: exit $st"; cat "$tmp/err"; fi
 fi
 
+# Issue 20, item 1: each player's town (--town P=TOWN), limited by the pack's allowed towns (MIS-37).
+probe="$src/tests/probes/town_choice.yaml"
+check "generate with a town choice" 0 "$rmg" generate "$probe" --size M --town 1=tower --town 2=random --seed 2
+check "town outside the pack's list" 2 "$rmg" generate "$probe" --size M --town 1=rampart
+contains "choice refused with the list" "$tmp/err" "player 1's town 'rampart' is not among the pack's allowed towns (castle, tower, conflux) (MIS-37)"
+check "bad --town" 2 "$rmg" generate "$probe" --town 9=castle
+check "unknown town" 2 "$rmg" generate "$probe" --town 1=elves
+
+# Issue 20, item 9: a template `rmg check` rejects is not generated; the pack's valid ones are,
+# and the map says which was left out; with none left the errors are printed.
+cat >"$tmp/mixed.yaml" <<'YAML'
+version: 1
+name: mixed
+templates:
+  - name: Broken
+    players: {min_total: 2, max_total: 2}
+    zones:
+      - {id: 1, kind: human_start, owner: 1, size: 10, player_towns: {castles: 1}}
+      - {id: 2, kind: human_start, owner: 2, size: 10, player_towns: {castles: 1}}
+      - {id: 4, kind: treasure, size: 5, players: {min_humans: 3, max_humans: 1}}
+      - {id: 4, kind: treasure, size: 5}
+    connections:
+      - {a: 1, b: 2, value: 3000}
+      - {a: 1, b: 3, value: 3000}
+  - name: Good
+    players: {min_total: 2, max_total: 2}
+    zones:
+      - {id: 1, kind: human_start, owner: 1, size: 10, player_towns: {castles: 1}}
+      - {id: 2, kind: human_start, owner: 2, size: 10, player_towns: {castles: 1}}
+    connections:
+      - {a: 1, b: 2, value: 3000}
+  - name: Good
+    players: {min_total: 2, max_total: 2}
+    zones:
+      - {id: 1, kind: human_start, owner: 1, size: 12, player_towns: {castles: 1}}
+      - {id: 2, kind: human_start, owner: 2, size: 12, player_towns: {castles: 1}}
+    connections:
+      - {a: 1, b: 2, value: 6000}
+  - name: Empty
+    zones: []
+YAML
+check "check rejects the broken template" 1 "$rmg" check --quiet "$tmp/mixed.yaml"
+check "generate uses the valid templates" 0 "$rmg" generate "$tmp/mixed.yaml" --size S --seed 1
+contains "the broken one is named" "$tmp/out" "select: template 'Broken' is not used: \`rmg check\` finds 3 error(s) in it"
+contains "a duplicate zone id" "$tmp/out" "zone number 4 is used twice"
+check "generate refuses the broken template" 1 "$rmg" generate "$tmp/mixed.yaml" --size S --template Broken
+contains "errors in the message" "$tmp/err" "template 'Broken' cannot be generated"
+contains "errors printed" "$tmp/err" "connects zone 3, which does not exist [dangling-zone]"
+contains "min humans above max" "$tmp/err" "minimum humans 3 exceeds maximum 1 [players-range]"
+check "one of two templates named Good" 0 "$rmg" generate "$tmp/mixed.yaml" --size S --template Good --seed 1
+contains "which one was taken" "$tmp/out" "the pack has 2 templates named 'Good': the 1st that accepts this setup was used"
+contains "how to pick another" "$tmp/out" "pick another with the name 'Good#K' (K = 1..2, in file order)"
+"$rmg" generate "$tmp/mixed.yaml" --size S --template 'Good#1' --seed 1 | grep fingerprint >"$tmp/fp1"
+"$rmg" generate "$tmp/mixed.yaml" --size S --template 'Good#2' --seed 1 | grep fingerprint >"$tmp/fp2"
+if ! cmp -s "$tmp/fp1" "$tmp/fp2" && [ -s "$tmp/fp1" ] && [ -s "$tmp/fp2" ]; then pass=$((pass + 1)); else
+    fail=$((fail + 1)); echo "FAIL Good#1 and Good#2 give the same map"; fi
+check "a template without zones is only a warning" 1 "$rmg" check --quiet "$tmp/mixed.yaml"
+"$rmg" check "$tmp/mixed.yaml" >"$tmp/out" 2>&1
+contains "no zones warning" "$tmp/out" "template 'Empty': the template has no zones: it is never chosen [no-zones]"
+
+# Real files the game plays: SoD's h3dm1 (connection rows with Zone 2 = -1, not a mirror pack).
+h3dm1="$shared/corpus/sod/sokie__heroes3-template-util__templates__sod_complete__h3dm1__rmg.txt"
+if [ -f "$h3dm1" ]; then
+    check "h3dm1 checks with warnings" 0 "$rmg" check --quiet "$h3dm1"
+    check "h3dm1 generates" 0 "$rmg" generate "$h3dm1" --seed 1
+fi
+
 echo "$pass passed, $fail failed"
 [ "$fail" -eq 0 ]

@@ -84,7 +84,7 @@ static void test_errors(void **state)
 {
     (void)state;
     expect("name: empty\n", RMG_SEVERITY_ERROR, "no-templates", "the pack has no templates");
-    expect(HEAD "    zones: []\n", RMG_SEVERITY_ERROR, "no-zones", "has no zones");
+    expect(HEAD "    zones: []\n", RMG_SEVERITY_WARNING, "no-zones", "has no zones: it is never chosen");
     expect(HEAD "    min_size: 9\n    max_size: 4\n" TWO_ZONES LINK, RMG_SEVERITY_ERROR, "size-range",
            "size range 9..4");
     expect(HEAD "    players: {min_total: 4, max_total: 2}\n" TWO_ZONES LINK, RMG_SEVERITY_ERROR, "players-range",
@@ -303,7 +303,8 @@ static void test_mirror_checks(void **state)
                        " value: 1000}]}\n";
     char buf[2048];
     snprintf(buf, sizeof buf, "%s%s%s%s", HEAD, TWO_ZONES, link, LINK);
-    expect(buf, RMG_SEVERITY_ERROR, "mirror-not-mirror", "zone 3: mirror links in a pack that is not a mirror pack");
+    expect(buf, RMG_SEVERITY_WARNING, "mirror-not-mirror",
+           "zone 3: mirror links (connection rows with Zone 2 = -1) in a pack that is not a mirror pack are ignored");
     snprintf(buf, sizeof buf, "mirror: true\n%s%s%s%s", HEAD, TWO_ZONES, link, LINK);
     expect(buf, RMG_SEVERITY_WARNING, "mirror-width", "differ in width (ZON-32)");
     snprintf(buf, sizeof buf, "mirror: true\n%s%s%s%s", HEAD, TWO_ZONES,

@@ -79,6 +79,14 @@ typedef struct rmg_generate_options {
     const char *template_name;    /* NULL: random among those that fit (PCK-02) */
     int max_attempts;             /* bounded retries, 0: default (see ABI.md) */
     unsigned time_budget_ms;      /* 0: none */
+    /* Since 0.4.0: each player's town choice (spec §0, PCK-10). Bit p-1 of towns_chosen set:
+     * player p plays the town type towns[p-1] (a faction id), which must be among the pack's
+     * allowed towns (MIS-37; Castle when the pack bans them all, MIS-38), else rmg_generate
+     * refuses the setup with RMG_ERR_INVALID_ARG. Bit clear: a random town, limited only by the
+     * player's start zone (MIS-08). A start zone that bans the chosen type gets a random
+     * allowed one, with a warning. */
+    uint32_t towns_chosen;
+    int towns[8];
 } rmg_generate_options;
 
 RMG_API void rmg_generate_options_init(rmg_generate_options *options);

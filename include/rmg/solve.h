@@ -24,7 +24,8 @@ typedef struct rmg_solve_options {
     int players;               /* total players: 0 = every zone counts (no player filter), prisons for 0 */
     int humans;                /* human players, 0 = 1 */
     rmg_water_level water;
-    int player_towns[8];       /* faction id chosen by player 1..8, -1 (RMG_FACTION_NONE) = random */
+    int player_towns[8];       /* faction id chosen by player 1..8, -1 (RMG_FACTION_NONE) = random; a
+                                * choice outside the pack's allowed towns is refused (MIS-37) */
     uint64_t node_budget;      /* search nodes allowed (ZON-20); 0 = default (2,000,000) */
 } rmg_solve_options;
 
@@ -32,7 +33,10 @@ typedef struct rmg_solve_options {
 RMG_API void rmg_solve_options_init(rmg_solve_options *options);
 
 /* Solves template `template_index` of `pack`. Rule problems never fail the call: they become
- * warnings (ZON-21) and the result follows the spec's fallbacks. options may be NULL. */
+ * warnings (ZON-21) and the result follows the spec's fallbacks; a player's town choice outside
+ * the pack's allowed towns is RMG_ERR_INVALID_ARG (MIS-37). options may be NULL. The road
+ * choices count the minimum towns only: a generated map decides CON-15 again with the towns it
+ * placed, frequency towns included. */
 RMG_API rmg_status rmg_solve(rmg_context *ctx, const rmg_pack *pack, size_t template_index,
                              const rmg_solve_options *options, rmg_solve_result **out);
 /* The editor's check (ZON-21): RMG_OK when every rule is valid and all can hold together,

@@ -260,6 +260,9 @@ typedef struct rmg_zone_info {
     int line, column;               /* read-only */
     /* Source columns kept verbatim but not acted on (NULL when absent), read-only. */
     const char *raw_min_objects, *raw_image, *raw_allowed_factions;
+    /* Since 0.4.0: every town type is banned (when allowed_towns is 0): a zone without towns
+     * then has a neutral faction with 25% and one of its terrain's towns with 75% (FAC-03). */
+    int all_towns_banned;
 } rmg_zone_info;
 
 RMG_API void rmg_zone_info_init(rmg_zone_info *info);
@@ -402,9 +405,10 @@ struct rmg_generate_options; /* rmg/map.h */
 
 /* Map-size code of a setup: (width/36) x (height/36) x (2 if levels == 2). */
 RMG_API int rmg_size_code(int width, int height, int levels);
-/* Picks at random (the context's "select" stream) among the templates that accept the setup:
- * size, underground, players, humans and water; options->template_name picks by name.
- * RMG_ERR_NOT_FOUND with an explanation when none fits. */
+/* Picks at random (the context's "select" stream) among the templates whose filters accept the
+ * setup: size, underground, players, humans and water; options->template_name picks by name.
+ * RMG_ERR_NOT_FOUND with an explanation when none fits. It reads the filters only: rmg_generate
+ * also resolves open options per template and leaves out templates with errors (rmg check). */
 RMG_API rmg_status rmg_pack_select(rmg_context *ctx, const rmg_pack *pack,
                                    const struct rmg_generate_options *options, size_t *index);
 

@@ -711,16 +711,19 @@ static rmg_status build_link(rmg__connect_state *s, size_t i)
     return record(s, &l);
 }
 
+/* Connections in template order, those with monolith repulsion last: a repelling monolith keeps
+ * away from the zone's other connections (CON-21), so they must stand when it is placed. */
 rmg_status rmg__connect_links(rmg__connect_state *s)
 {
     const rmg__gen *g = s->b.g;
-    for (size_t i = 0; i < g->tpl->n_connections; i++) {
-        if (g->conn_active && !g->conn_active[i])
-            continue;
-        rmg_status st = build_link(s, i);
-        if (st != RMG_OK)
-            return st;
-    }
+    for (int repelling = 0; repelling < 2; repelling++)
+        for (size_t i = 0; i < g->tpl->n_connections; i++) {
+            if ((g->conn_active && !g->conn_active[i]) || g->tpl->connections[i].monolith_repulsion != (repelling == 1))
+                continue;
+            rmg_status st = build_link(s, i);
+            if (st != RMG_OK)
+                return st;
+        }
     return RMG_OK;
 }
 

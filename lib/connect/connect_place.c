@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "connect_state.h"
+#include "solve/solve_internal.h"
 
 #define MAX_TRIES 8     /* best-scored candidates tested for reachability */
 #define MAX_FOOT 16     /* footprint tiles (the stage's objects are at most 3x2) */
@@ -203,16 +204,38 @@ static int64_t dist2_to(int x, int y, uint32_t packed)
     return dx * dx + dy * dy;
 }
 
-/* Tiles a repelling placement keeps away from: the zone centre (where the towns go), passage
- * tiles and teleports of the zone. */
+/* Whether the objects stage will give the zone towns; they go as close to the zone centre as
+ * they fit (lib/objects/stage.c), so the centre stands for them here. */
+static bool zone_gets_towns(const rmg__connect_state *s, int zone)
+{
+    const rmg__map_zone *z = rmg__grid_zone(&s->b, zone);
+    if (!z || z->tpl_index < 0)
+        return false;
+    const rmg__zone *tz = &s->b.g->tpl->zones[z->tpl_index];
+    bool owned = z->owner > 0;
+    return rmg__zone_has_min_towns(tz) || tz->neutral_town_density > 0 || tz->neutral_castle_density > 0 ||
+           (owned && (tz->player_town_density > 0 || tz->player_castle_density > 0));
+}
+
+/* The ground passages a repelling teleport keeps away from: guarded ones (a guard slot) and
+ * border guards; wide and unguarded passages are free ways and do not count (ZON-35). */
+static bool guarded_ground(const rmg__map_connection *c)
+{
+    return (c->realized == RMG_REALIZED_PASSAGE && c->guard_slots.count) || c->realized == RMG_REALIZED_BORDER_GUARD;
+}
+
+/* What a repelling placement keeps away from (CON-21, ZON-35): the zone's towns (the zone
+ * centre, when it gets towns), its guarded ground passages, and its gates and monoliths. */
 static rmg_status collect_repellers(rmg__connect_state *s, int zone)
 {
     struct rmg_map *m = s->b.m;
     s->repel.count = 0;
-    if (!push_repeller(s, rmg__grid_zone_centre(&s->b, zone)))
+    if (zone_gets_towns(s, zone) && !push_repeller(s, rmg__grid_zone_centre(&s->b, zone)))
         return rmg__error_nomem(s->b.ctx);
     for (size_t i = 0; i < m->conns.count; i++) {
         const rmg__map_connection *c = &m->conns.items[i];
+        if (!guarded_ground(c))
+            continue;
         for (size_t k = 0; k < c->tiles.count; k++)
             if (m->tile_zone[c->tiles.items[k]] == zone && !push_repeller(s, c->tiles.items[k]))
                 return rmg__error_nomem(s->b.ctx);
@@ -229,8 +252,8 @@ static rmg_status collect_repellers(rmg__connect_state *s, int zone)
 static int64_t score_at(rmg__connect_state *s, const rmg__connect_request *rq, const foot *f, int64_t ring)
 {
     int64_t jitter = (int64_t)rmg_rng_below(&s->rng, 16);
-    if (rq->score == RMG__SCORE_REPEL) {
-        int64_t best = INT64_MAX;
+    if (rq->score == RMG__SCORE_REPEL && s->repel.count) { /* nothing to keep away from: as usual */
+        int64_t best = INT64_MAX / 32;
         for (size_t i = 0; i < s->repel.count; i++) {
             int64_t d = dist2_to(f->vx, f->vy, s->repel.items[i]);
             best = d < best ? d : best;

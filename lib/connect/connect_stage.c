@@ -18,6 +18,34 @@ static int convert_terrain(int terrain, int level)
     return terrain == RMG_TERRAIN_LAVA ? RMG_TERRAIN_LAVA : RMG_TERRAIN_SUBTERRANEAN;
 }
 
+/* PLC-13: a surface rock mass is a dummy zone "filled with obstacles": land under obstacle
+ * objects (the finish stage covers it), of the terrain of the land zone it borders along the
+ * most tiles (ties: the lower id; dirt when it borders none). Underground the rock masses
+ * stay rock, the game's own filler there. `counts`: a zeroed scratch of zones + 1 entries. */
+static bool rock_mass_on_land(const rmg__map_zone *z)
+{
+    return z->kind == RMG_ZONE_ROCK && z->level == 0;
+}
+
+static int rock_mass_terrain(const rmg__connect_state *s, const rmg__map_zone *rock, uint32_t *counts)
+{
+    const struct rmg_map *m = s->b.m;
+    for (uint32_t i = s->zi.start[rock->id]; i < s->zi.start[rock->id + 1]; i++) {
+        uint32_t t = s->zi.tiles[i], nb[8];
+        int n = rmg__grid_nbrs(&s->b, t, nb);
+        for (int k = 0; k < n; k++)
+            if (rmg__grid_land_zone(&s->b, m->tile_zone[nb[k]]))
+                counts[m->tile_zone[nb[k]]]++;
+    }
+    int best = 0;
+    for (size_t id = 1; id <= m->zones.count; id++) {
+        if (counts[id] > (best ? counts[best] : 0))
+            best = (int)id;
+        counts[id] = 0;
+    }
+    return best ? m->zones.items[best - 1].terrain : RMG_TERRAIN_DIRT;
+}
+
 static void paint_zone_terrains(rmg__connect_state *s)
 {
     const rmg__gen *g = s->b.g;
@@ -34,9 +62,17 @@ static void paint_zone_terrains(rmg__connect_state *s)
             z->terrain = convert_terrain(z->chosen_terrain, z->level);
         }
     }
+    uint32_t *counts = (uint32_t *)s->b.queue; /* scratch of b.n >= zones + 1 entries, zeroed here */
+    memset(counts, 0, (m->zones.count + 1) * sizeof *counts);
+    for (size_t i = 0; i < m->zones.count; i++) /* after the land zones: their terrains are known */
+        if (rock_mass_on_land(&m->zones.items[i]))
+            m->zones.items[i].chosen_terrain = m->zones.items[i].terrain = rock_mass_terrain(s, &m->zones.items[i], counts);
     for (uint32_t t = 0; t < s->b.n; t++) {
         const rmg__map_zone *z = rmg__grid_zone(&s->b, m->tile_zone[t]);
-        if (!z || z->kind == RMG_ZONE_ROCK) {
+        if (z && rock_mass_on_land(z)) {
+            m->terrain[t] = (uint8_t)z->terrain;
+            m->flags[t] |= RMG__T_OBSTACLE | RMG__T_BLOCKED;
+        } else if (!z || z->kind == RMG_ZONE_ROCK) {
             m->terrain[t] = RMG_TERRAIN_ROCK;
             m->flags[t] |= RMG__T_ROCK | RMG__T_BLOCKED;
         } else if (z->kind == RMG_ZONE_WATER) {

@@ -287,7 +287,11 @@ static rmg_status start_run(rmg__gen *g, retry_state *r, uint64_t seed)
     release_attempt(g);
     drop_checkpoints(g->ctx, r);
     rmg_status st = rmg__map_new(g->ctx, g->opt.width, g->opt.height, g->opt.levels, &g->map);
-    return st == RMG_OK ? set_metadata(g, seed) : st;
+    if (st == RMG_OK)
+        st = set_metadata(g, seed);
+    for (size_t i = 0; i < g->n_select_notes && st == RMG_OK; i++)
+        st = rmg__map_warn(g->map, "select: %s", g->select_notes[i]);
+    return st;
 }
 
 /* Before each stage after solve (except the one the run resumes at, whose checkpoint is the
@@ -439,6 +443,13 @@ rmg_status rmg_generate(rmg_context *ctx, const struct rmg_pack *pack, const rmg
         pack = owned;
     }
     g.pack = pack;
+    int towns[8];
+    rmg__solve_chosen_towns(&asked, towns);
+    st = rmg__solve_check_town_choice(ctx, g.content, pack, towns);
+    if (st != RMG_OK) {
+        rmg_pack_destroy(owned);
+        return st;
+    }
     rmg__arena_init(&g.scratch, ctx, 64 * 1024);
     uint64_t seed = ctx->seed;
     g.base_seed = ctx->rng ? ctx->rng(ctx->rng_user) : seed;

@@ -17,8 +17,4 @@ rmg_status rmg__finish_obstacles(rmg__gen *g);
 
 typedef enum rmg__road_rule { RMG__ROAD_NEVER = 0, RMG__ROAD_MAY = 1, RMG__ROAD_MUST = 2 } rmg__road_rule;
 
-/* The road rule of template connection `i` after the solve stage: MUST when the solution says it
- * carries a road (CON-15 already evaluated there), NEVER when forbidden or fictive, else MAY. */
-rmg__road_rule rmg__finish_road_rule(const rmg__gen *g, size_t i);
-
 #endif

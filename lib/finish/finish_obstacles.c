@@ -17,6 +17,8 @@
  *      game (where only terrain and objects block) the map blocks exactly where it was meant to.
  *      A terrain the content has no one-tile obstacle for may leave tiles uncovered: the map
  *      validation refuses such a map.
+ * A rock mass on the surface (PLC-13: dummy zones "filled with obstacles") is land the connect
+ * stage blocked whole: step 5 covers all of it with obstacles of its terrain.
  * Water zones: the seals of their treasure groups (water tiles flagged OBSTACLE) get water
  * obstacles the same way.
  */
@@ -425,22 +427,42 @@ static void draw_clearings(const rmg__grid *b, const uint32_t *tiles, size_t n, 
             clear_blocks[by * bw + bx] = rmg_rng_below(rng, 100) < CLEARING_PERCENT;
 }
 
+/* PLC-13: a rock mass on the surface is land the connect stage blocked whole; obstacle objects
+ * cover all of it. */
+static bool rock_mass_on_land(const rmg__map_zone *z)
+{
+    return z->kind == RMG_ZONE_ROCK && z->terrain != RMG_TERRAIN_ROCK && z->terrain != RMG_TERRAIN_WATER;
+}
+
+/* Steps 2 and 3 for a land zone: its kept network joined from its main area, the open space
+ * around it. *unjoined: kept tiles no path reaches (the first in *lost). */
+static rmg_status keep_network(rmg__grid *b, uint32_t *tiles, size_t n, uint32_t root, rmg__grid_levels *q,
+                               rmg_rng *rng, uint8_t *clear_blocks, int bw, size_t *unjoined, uint32_t *lost)
+{
+    b->mark[root] |= MK_KEEP;
+    rmg_status st = join_kept(b, tiles, n, root, q, unjoined, lost);
+    if (st != RMG_OK)
+        return st;
+    draw_clearings(b, tiles, n, rng, clear_blocks, bw);
+    open_space(b, tiles, n, clear_blocks, bw);
+    return RMG_OK;
+}
+
 static rmg_status fill_zone(rmg__grid *b, const rmg__map_zone *z, uint32_t *tiles, size_t n, rmg__grid_levels *q,
                             uint8_t *clear_blocks, int bw, const obstacle_defs *od)
 {
-    uint32_t root = zone_root(b, z);
-    if (root == UINT32_MAX)
-        return RMG_OK;
-    b->mark[root] |= MK_KEEP;
-    uint32_t lost = 0;
-    size_t unjoined = 0;
-    rmg_status st = join_kept(b, tiles, n, root, q, &unjoined, &lost);
-    if (st != RMG_OK)
-        return st;
     rmg_rng rng;
     rmg__gen_stream(b->g, "obstacles", (uint64_t)z->id, &rng);
-    draw_clearings(b, tiles, n, &rng, clear_blocks, bw);
-    open_space(b, tiles, n, clear_blocks, bw);
+    uint32_t lost = 0;
+    size_t unjoined = 0;
+    if (!rock_mass_on_land(z)) { /* a rock mass keeps nothing open: all of it gets obstacles */
+        uint32_t root = zone_root(b, z);
+        if (root == UINT32_MAX)
+            return RMG_OK;
+        rmg_status st = keep_network(b, tiles, n, root, q, &rng, clear_blocks, bw, &unjoined, &lost);
+        if (st != RMG_OK)
+            return st;
+    }
     /* Step 4, and which tiles obstacle objects may cover (a tile's own state decides both). */
     for (size_t i = 0; i < n; i++) {
         uint32_t t = tiles[i];
@@ -450,7 +472,7 @@ static rmg_status fill_zone(rmg__grid *b, const rmg__map_zone *z, uint32_t *tile
         if (coverable_tile(b, z->id, t))
             b->mark[t] |= MK_COVER;
     }
-    st = obstacle_objects(b, z, tiles, n, od, &rng);
+    rmg_status st = obstacle_objects(b, z, tiles, n, od, &rng);
     if (st != RMG_OK)
         return st;
     if (unjoined)
@@ -501,6 +523,13 @@ static rmg_status obstacles_at_sea(rmg__grid *b, const rmg__map_zone *z, const r
     for (size_t i = 0; i < n; i++)
         b->mark[tiles[i]] &= (uint8_t)~MK_COVER;
     return st;
+}
+
+/* Zones whose blocked land must lie under objects: land zones and rock masses on land. */
+static bool covered_zone(const rmg__grid *b, int zone)
+{
+    const rmg__map_zone *z = rmg__grid_zone(b, zone);
+    return z && (rmg__grid_land_zone(b, zone) || rock_mass_on_land(z));
 }
 
 /* Wide openings lose the tiles step 2 filled (walled-off remnants): a connection's tiles are
@@ -581,7 +610,7 @@ static rmg_status cover_leftovers(rmg__grid *b, const obstacle_defs *od)
     for (uint32_t t = 0; t < b->n; t++) {
         int zone = m->tile_zone[t];
         if ((m->flags[t] & (RMG__T_BLOCKED | RMG__T_WATER | RMG__T_ROCK | RMG__T_PASSAGE)) != RMG__T_BLOCKED ||
-            m->tile_object[t] || !zone || !rmg__grid_land_zone(b, zone))
+            m->tile_object[t] || !zone || !covered_zone(b, zone))
             continue; /* coverable_tile, the flags first */
         const rmg__map_zone *z = &m->zones.items[zone - 1];
         const rmg__object_def *d = z->terrain >= 0 && z->terrain < RMG_TERRAIN_COUNT ? single[z->terrain] : NULL;
@@ -624,7 +653,7 @@ rmg_status rmg__finish_obstacles(rmg__gen *g)
     size_t first_object = g->map->objects.count;
     for (size_t i = 0; i < g->map->zones.count && st == RMG_OK; i++) {
         const rmg__map_zone *z = &g->map->zones.items[i];
-        if (rmg__grid_land_zone(&b, z->id) && !(mirror && z->level > 0))
+        if ((rmg__grid_land_zone(&b, z->id) && !(mirror && z->level > 0)) || rock_mass_on_land(z))
             st = obstacles_in_zone(&b, z, &zi, tiles, &levels, clear_blocks, bw, &od);
         else if (z->kind == RMG_ZONE_WATER)
             st = obstacles_at_sea(&b, z, &zi, tiles, &od);

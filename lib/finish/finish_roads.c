@@ -2,7 +2,8 @@
  *
  * 1. Zone graph: realized connections that may carry a road (never water links, never forbidden
  *    ones), parallel links merged by the strongest rule (CON-18).
- * 2. Which links carry roads: every MUST link (the solve stage evaluated CON-15), then the road
+ * 2. Which links carry roads: every MUST link (CON-15 evaluated here, with the towns the map has,
+ *    frequency towns included), then the road
  *    networks are joined to each other and to the zones with road targets along the fewest MAY
  *    links (CON-17, a shortest-path join on the zone graph).
  * 3. Inside each zone the targets (towns, shipyards, mirror teleports with roads) and the ends
@@ -20,25 +21,6 @@
 #define MK_TARGET 1u   /* road target / link end not yet joined */
 #define MK_ROAD 2u     /* road laid in this zone's network */
 #define MK_TOWN 4u     /* a town or shipyard end (CON-20 joins link ends to these) */
-
-rmg__road_rule rmg__finish_road_rule(const rmg__gen *g, size_t i)
-{
-    const rmg__connection *c = &g->tpl->connections[i];
-    if (c->type == RMG_CONNECTION_FICTIVE || c->roads == RMG_ROAD_FORBIDDEN)
-        return RMG__ROAD_NEVER;
-    /* CON-15..18 as the solver decided them: a parallel group's merged setting, with mandatory
-     * links off every simple path between town zones demoted to random. This connection's own
-     * "forbidden" still keeps the road off it (above); a parallel sibling carries it instead. */
-    const rmg__solve_extra *x = rmg__solve_extra_of(g);
-    if (x && x->road_choice)
-        return x->road_choice[i] == RMG_ROAD_MANDATORY ? RMG__ROAD_MUST
-               : x->road_choice[i] == RMG_ROAD_RANDOM  ? RMG__ROAD_MAY
-                                                        : RMG__ROAD_NEVER;
-    if (g->sol.road)
-        return g->sol.road[i] ? RMG__ROAD_MUST : RMG__ROAD_MAY;
-    /* Without a solution (stage run alone) a mandatory setting is taken as it is written. */
-    return c->roads == RMG_ROAD_MANDATORY ? RMG__ROAD_MUST : RMG__ROAD_MAY;
-}
 
 typedef struct edge {
     int a, b;                 /* map zone ids */
@@ -59,7 +41,48 @@ typedef struct roads {
     uint32_t *ends;           /* per zone: road endpoints (tiles) */
     size_t n_ends, cap_ends;
     RMG__VEC(uint32_t) targets; /* indexes of the objects that are road targets, in object order */
+    uint8_t *choice;          /* per template connection: its rmg_road_setting after CON-15..18 */
+    int *group;               /* per template connection: its parallel group (CON-18) */
 } roads;
+
+/* CON-15..18 with the towns the map holds: a zone counts as a town zone when it got a town from
+ * its frequencies as well as from its minimums (the solve stage knew the minimums only). */
+static rmg_status road_choices(roads *r)
+{
+    const rmg__gen *g = r->b.g;
+    const struct rmg_map *m = r->b.m;
+    size_t nz = g->tpl->n_zones, nc = g->tpl->n_connections;
+    bool *town = rmg__calloc(r->b.ctx, nz + 1, sizeof *town);
+    r->choice = rmg__malloc(r->b.ctx, nc + 1);
+    r->group = rmg__malloc(r->b.ctx, (nc + 1) * sizeof *r->group);
+    rmg_status st = town && r->choice && r->group ? RMG_OK : rmg__error_nomem(r->b.ctx);
+    for (size_t i = 0; i < m->zones.count && st == RMG_OK; i++) {
+        const rmg__map_zone *z = &m->zones.items[i];
+        if (z->tpl_index >= 0 && (size_t)z->tpl_index < nz && z->towns.count)
+            town[z->tpl_index] = true;
+    }
+    rmg__solve_input in = {0};
+    in.tpl = g->tpl;
+    in.zone_active = g->zone_active;
+    in.conn_active = g->conn_active;
+    if (st == RMG_OK)
+        st = rmg__solve_road_choices(r->b.ctx, &in, town, r->choice, r->group);
+    rmg__free(r->b.ctx, town);
+    return st;
+}
+
+/* A parallel group's merged setting, with mandatory links off every simple path between town
+ * zones demoted to random. This connection's own "forbidden" still keeps the road off it; a
+ * parallel sibling carries it instead. */
+static rmg__road_rule road_rule(const roads *r, size_t i)
+{
+    const rmg__connection *c = &r->b.g->tpl->connections[i];
+    if (c->type == RMG_CONNECTION_FICTIVE || c->roads == RMG_ROAD_FORBIDDEN)
+        return RMG__ROAD_NEVER;
+    return r->choice[i] == RMG_ROAD_MANDATORY ? RMG__ROAD_MUST
+           : r->choice[i] == RMG_ROAD_RANDOM  ? RMG__ROAD_MAY
+                                               : RMG__ROAD_NEVER;
+}
 
 static bool realized_for_roads(rmg_map_realization r)
 {
@@ -121,7 +144,7 @@ static rmg_status collect_edges(roads *r)
         if (c->tpl_index < 0 || (size_t)c->tpl_index >= g->tpl->n_connections || !realized_for_roads(c->realized) ||
             c->tiles.count < 2)
             continue;
-        rmg__road_rule rule = rmg__finish_road_rule(g, (size_t)c->tpl_index);
+        rmg__road_rule rule = road_rule(r, (size_t)c->tpl_index);
         if (rule == RMG__ROAD_NEVER)
             continue;
         /* CON-18: one edge per zone pair, with the strongest rule. */
@@ -701,6 +724,8 @@ static void roads_free(roads *r)
     rmg__free(ctx, r->done);
     rmg__free(ctx, r->ends);
     RMG__VEC_FREE(ctx, &r->targets);
+    rmg__free(ctx, r->choice);
+    rmg__free(ctx, r->group);
     rmg__grid_free(&r->b);
 }
 
@@ -738,7 +763,8 @@ rmg_status rmg__finish_roads(rmg__gen *g)
     rmg_status st = rmg__grid_init(&r.b, g);
     if (st != RMG_OK)
         return st;
-    if ((st = collect_edges(&r)) == RMG_OK && (st = mark_target_zones(&r)) == RMG_OK) {
+    if ((st = road_choices(&r)) == RMG_OK && (st = collect_edges(&r)) == RMG_OK &&
+        (st = mark_target_zones(&r)) == RMG_OK) {
         choose_links(&r);
         st = lay_roads(&r);
         if (st == RMG_OK && r.b.nomem)

@@ -208,6 +208,8 @@ typedef struct rmg__zone_solution {
     int n_neutral_towns;
     int owner;                    /* player 1..8 or 0 */
     bool human;
+    bool faction_of_main_town;    /* FAC-03 applies: the zone takes its main town's faction once the
+                                   * objects stage has placed its towns (frequency towns included) */
 } rmg__zone_solution;
 
 typedef struct rmg__solution {
@@ -244,6 +246,10 @@ typedef struct rmg__gen {
      * group ids the objects and guard stages made. */
     uint16_t *mirror_flags;
     uint32_t mirror_first_object, mirror_first_group;
+    /* What the select stage has to say on every map of this generation (templates left out for
+     * their errors, the one of several of a name that was taken), in g->scratch. */
+    char **select_notes;
+    size_t n_select_notes;
 } rmg__gen;
 
 /* The RNG for (stage, purpose index): independent of every other stream (per stage, per zone). */

@@ -360,7 +360,27 @@ static void out_id_list(json_out *w, const uint32_t *ids, size_t n)
 
 /* ---- the document -------------------------------------------------------------------------- */
 
-static void write_header(json_out *w, const struct rmg_map *m, bool with_fingerprint)
+/* ,"towns":{"1":"castle",...}: the players' town choices, when any player made one. */
+static void write_town_choices(json_out *w, const rmg_generate_options *o, const struct rmg_content *c)
+{
+    if (!(o->towns_chosen & 0xFFu))
+        return;
+    OUT_LIT(w, ",\"towns\":{");
+    bool first = true;
+    for (int p = 0; p < 8; p++) {
+        if (!(o->towns_chosen >> p & 1u))
+            continue;
+        char key[4] = {(char)('1' + p), '\0'};
+        if (!first)
+            out_char(w, ',');
+        first = false;
+        out_key(w, key);
+        out_string_or_null(w, rmg__faction_key(c, o->towns[p]));
+    }
+    out_char(w, '}');
+}
+
+static void write_header(json_out *w, const struct rmg_map *m, const struct rmg_content *c, bool with_fingerprint)
 {
     static const char *const water[] = {"none", "normal", "islands"};
     static const char *const monsters[] = {"weak", "normal", "strong"};
@@ -388,7 +408,9 @@ static void write_header(json_out *w, const struct rmg_map *m, bool with_fingerp
     out_str(w, (unsigned)o->water < 3 ? water[o->water] : "none");
     OUT_LIT(w, "\",\"monster_strength\":\"");
     out_str(w, (unsigned)o->monsters < 3 ? monsters[o->monsters] : "normal");
-    OUT_LIT(w, "\"},");
+    out_char(w, '"');
+    write_town_choices(w, o, c);
+    OUT_LIT(w, "},");
     OUT_MEMBER_INT(w, "\"width", m->width);
     OUT_MEMBER_INT(w, ",\"height", m->height);
     OUT_MEMBER_INT(w, ",\"levels", m->levels);
@@ -759,7 +781,7 @@ static void write_setup(json_out *w, const struct rmg_map *m, const struct rmg_c
 static void write_document(json_out *w, const struct rmg_map *m, bool with_fingerprint)
 {
     const struct rmg_content *c = rmg__content_peek(m->ctx);
-    write_header(w, m, with_fingerprint);
+    write_header(w, m, c, with_fingerprint);
     write_setup(w, m, c);
     write_tiles(w, m);
     write_zones(w, m, c);

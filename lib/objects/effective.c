@@ -347,41 +347,123 @@ static rmg_status apply_custom(rule_env *env, const char *file)
     return RMG_OK;
 }
 
-/* RUL-10: forbidding these by name or group in the template rules removes them, and their
- * rewards, everywhere: zone rules cannot allow them again. forbid(all) does not lock them (a
- * template that clears the list and rebuilds it per zone keeps working, RUL-07). */
-static bool has_reward(const rmg__object_def *d)
+/* RUL-10, as the guide puts it: forbidding tents or quest artifacts in the template rules takes
+ * them out of L_map, so no zone generates them, nor the huts and rewards they bring, unless a
+ * zone's own rules allow them again (RUL-07: a zone rule adds any object, with the built-in
+ * defaults when L_map lacks it). No rule locks an object; `rmg check` reports rules that end
+ * up changing nothing (rmg__eff_rule_effects). */
+
+/* The fields of an entry a rule can change, for rmg__eff_rule_effects. */
+enum { F_PRESENT, F_VALUE, F_FREQUENCY, F_MAX_MAP, F_MAX_ZONE, N_FIELDS };
+
+static void entry_fields(const rmg__eff_entry *e, int64_t out[N_FIELDS])
 {
-    return strcmp(d->family, "keymaster_tent") == 0 || starts_with(d->family, "seer_artifact_");
+    out[F_PRESENT] = e->present;
+    out[F_VALUE] = e->value;
+    out[F_FREQUENCY] = e->frequency;
+    out[F_MAX_MAP] = e->max_map;
+    out[F_MAX_ZONE] = e->max_zone;
 }
 
-rmg_status rmg__eff_apply_rules(rmg__eff_list *list, const rmg__rule_list *rules, const rmg__eff_list *ref,
-                                bool zone_level, const char *file)
+/* Which rule last changed each field of each entry (index + 1, 0 none), and what each rule did. */
+typedef struct eff_trace {
+    uint32_t *setter;             /* per entry x N_FIELDS */
+    size_t n_entries;
+    rmg__rule_effect *effects;    /* per rule */
+} eff_trace;
+
+/* Records rule k's changes to entry i (its fields were `before`). */
+static void trace_change(eff_trace *tr, size_t k, size_t i, const int64_t before[N_FIELDS], const rmg__eff_entry *e)
 {
-    if (!rules)
-        return RMG_OK;
+    if (!tr || i >= tr->n_entries)
+        return;
+    int64_t after[N_FIELDS];
+    entry_fields(e, after);
+    if (before[F_PRESENT] && !after[F_PRESENT]) /* a forbid voids every setting of the entry */
+        for (int f = F_VALUE; f < N_FIELDS; f++) {
+            uint32_t who = tr->setter[i * N_FIELDS + (size_t)f];
+            if (who)
+                tr->effects[who - 1].undone_by = (long)k;
+        }
+    for (int f = 0; f < N_FIELDS; f++) {
+        if (after[f] == before[f])
+            continue;
+        uint32_t *who = &tr->setter[i * N_FIELDS + (size_t)f];
+        if (*who)
+            tr->effects[*who - 1].undone_by = (long)k;
+        *who = (uint32_t)k + 1;
+        tr->effects[k].changed = true;
+    }
+}
+
+static rmg_status apply_rules(rmg__eff_list *list, const rmg__rule_list *rules, const rmg__eff_list *ref,
+                              bool zone_level, const char *file, eff_trace *tr)
+{
     for (size_t k = 0; k < rules->count; k++) {
         rule_env env = {list, ref, &rules->items[k], zone_level};
         if (env.rule->target == RMG_TARGET_CUSTOM) {
             rmg_status st = apply_custom(&env, file);
             if (st != RMG_OK)
                 return st;
+            if (tr) /* a variant of its own: counted as taking effect */
+                tr->effects[k].matched = tr->effects[k].changed = tr->effects[k].effective = true;
             continue;
         }
         for (size_t i = 0; i < list->items.count; i++) {
             rmg__eff_entry *e = &list->items.items[i];
             if (!entry_matches(&env, e))
                 continue;
-            if (env.rule->op == RMG_RULE_FORBID) {
+            int64_t before[N_FIELDS];
+            entry_fields(e, before);
+            if (tr)
+                tr->effects[k].matched = true;
+            if (env.rule->op == RMG_RULE_FORBID)
                 e->present = false;
-                e->locked = !zone_level && env.rule->target != RMG_TARGET_ALL && has_reward(def_of(list, e));
-            } else if (!zone_level || !e->locked) {
-                e->locked = false;
+            else
                 allow_entry(&env, i);
-            }
+            trace_change(tr, k, i, before, e);
         }
     }
     return RMG_OK;
+}
+
+rmg_status rmg__eff_apply_rules(rmg__eff_list *list, const rmg__rule_list *rules, const rmg__eff_list *ref,
+                                bool zone_level, const char *file)
+{
+    return rules ? apply_rules(list, rules, ref, zone_level, file, NULL) : RMG_OK;
+}
+
+/* A rule takes effect when some field it changed keeps its value: the presence of any entry,
+ * the parameters of an entry present in the end. */
+static void mark_effective(const rmg__eff_list *list, eff_trace *tr)
+{
+    for (size_t i = 0; i < tr->n_entries; i++) {
+        int last = list->items.items[i].present ? N_FIELDS : F_PRESENT + 1;
+        for (int f = 0; f < last; f++) {
+            uint32_t who = tr->setter[i * N_FIELDS + (size_t)f];
+            if (who)
+                tr->effects[who - 1].effective = true;
+        }
+    }
+}
+
+rmg_status rmg__eff_rule_effects(const rmg__eff_list *base, const rmg__rule_list *rules, const rmg__eff_list *ref,
+                                 bool zone_level, rmg__rule_effect *effects)
+{
+    for (size_t k = 0; k < rules->count; k++)
+        effects[k] = (rmg__rule_effect){false, false, false, -1};
+    rmg__eff_list list;
+    rmg_status st = rmg__eff_copy(base, &list);
+    if (st != RMG_OK)
+        return st;
+    eff_trace tr = {rmg__calloc(base->ctx, list.items.count * N_FIELDS + 1, sizeof *tr.setter), list.items.count,
+                    effects};
+    st = tr.setter ? apply_rules(&list, rules, ref, zone_level, NULL, &tr) : rmg__error_nomem(base->ctx);
+    if (st == RMG_OK)
+        mark_effective(&list, &tr);
+    rmg__free(base->ctx, tr.setter);
+    rmg__eff_free(&list);
+    return st;
 }
 
 /* ---- caps (OBJ-07, RUL-08) ------------------------------------------------------------------- */

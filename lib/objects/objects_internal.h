@@ -38,7 +38,6 @@ typedef struct rmg__eff_entry {
     int64_t max_map, max_zone;/* number, RMG__UNLIMITED or RMG__RULE */
     int64_t amount;           /* custom variants: gold / experience / tent value; else the row's */
     int spell_min, spell_max, schools; /* custom spell Pandora's boxes */
-    bool locked;              /* RUL-10: a tent / quest artifact forbidden by a template rule */
 } rmg__eff_entry;
 
 typedef struct rmg__eff_list {
@@ -57,6 +56,19 @@ void rmg__eff_free(rmg__eff_list *list);
  * location (file may be NULL). */
 rmg_status rmg__eff_apply_rules(rmg__eff_list *list, const rmg__rule_list *rules, const rmg__eff_list *ref,
                                 bool zone_level, const char *file);
+/* What one object rule did to its list (rmg check): whether it named any entry of the list at
+ * all, changed anything when it ran, whether any of its changes lasted to the end of the list,
+ * and the last later rule of the list that overwrote one of its changes (-1 none). A rule that
+ * changed nothing, or whose changes later rules all undid, has no effect (RUL-04/05, RUL-12). */
+typedef struct rmg__rule_effect {
+    bool matched, changed, effective;
+    long undone_by;
+} rmg__rule_effect;
+/* effects[k] for rule k of `rules` applied to a copy of `base` as rmg__eff_apply_rules would
+ * (template rules: base L0, ref NULL; zone rules: base and ref the uncapped L_map); `effects`
+ * holds one entry per rule. */
+rmg_status rmg__eff_rule_effects(const rmg__eff_list *base, const rmg__rule_list *rules, const rmg__eff_list *ref,
+                                 bool zone_level, rmg__rule_effect *effects);
 /* OBJ-07 / RUL-08: effective caps after all rules. */
 void rmg__eff_apply_caps(rmg__eff_list *list);
 /* The fixed per-map caps shared between `share` copies of the objects placed (a mirror map's two

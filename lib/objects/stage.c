@@ -9,11 +9,14 @@
  *     neutral castles, then neutral towns. Minimums are always placed; each density adds extra
  *     towns: density x area / RMG__EXTRA_AREA_PER_DENSITY, the fraction drawn (so density 1 in a
  *     4096-tile zone adds one town on average). The same rule gives extra mines per resource and
- *     extra airship yards (ZON-22). Main town: the first player castle, else the first castle,
- *     else the first town. Types: player towns take the solver's player type; neutral town k
- *     takes the solver's type k, else (same-type zones) the first neutral type, else a random
- *     type of the zone's allowed towns. Towns go as close to the zone centre as their footprint
- *     fits (the content's town footprint).
+ *     extra airship yards (ZON-22). Main town: the player's first castle, else its first town,
+ *     else the first minimum neutral castle, else the first minimum neutral town, else the first
+ *     castle and then the first town the frequencies added. Types: player towns take the
+ *     solver's player type; neutral town k takes the solver's type k, else (same-type zones)
+ *     the first neutral type, else a random type of the zone's allowed towns. A zone whose
+ *     faction follows the default method takes its main town's faction (FAC-03, MIS-09), so its
+ *     dwellings, creature Pandora's boxes and Seer's Hut rewards are of that faction. Towns go
+ *     as close to the zone centre as their footprint fits (the content's town footprint).
  *   - Mines and airship yards get a guard slot (their own cluster) unless the zone's monster
  *     strength is `none`. MIS-03: the first Sawmill and Ore Pit of a player zone try hub tiles
  *     nearest to the main town's gate first (Euclidean distance). 0..3 resources of the mine's
@@ -21,10 +24,13 @@
  *   - TRS-03: groups requested per range = density x zone area / RMG__TRS_AREA_PER_DENSITY (640
  *     tiles), the fraction drawn. T is uniform in [min, max] (integers, inclusive). TRS-06:
  *     after RMG__TRS_MAX_FAILS consecutive failed attempts (no first object, or no room) the
- *     range counts as full, and at once when an attempt found no first object and no total of
- *     the range can start a group any more (limits reached, objects forbidden: "exhausted").
- *     Placed groups, shortfalls and exhaustion are reported per zone and range; the warning
- *     says whether the range was exhausted, starved at the drawn totals, or ran out of room. Before its content, each zone's free paths are spread
+ *     range ends, and at once when an attempt found no first object and no total of the range
+ *     can start a group any more (limits reached, objects forbidden: "exhausted"). A range that
+ *     ends starved (its failed attempts all found no first object) or exhausted makes the zone
+ *     full: the ranges after it (filled in order 1, 2, 3) place nothing; one that ran out of room
+ *     only ends itself. Placed groups, shortfalls and exhaustion are reported per zone and range;
+ *     the warning says whether the range was exhausted, starved at the drawn totals, ran out of
+ *     room, or came after the range that filled the zone. Before its content, each zone's free paths are spread
  *     (rmg__pl_spread) so that clusters can reach the whole zone. Measured on the corpus (h3t +
  *     SoD, 1 seed): 97% of the groups of non-starved ranges placed.
  *   - Limits count content objects only (not near-mine resources or Seer's Huts); reward groups
@@ -374,15 +380,18 @@ static int random_town_type(stage *s, const rmg__zone *tz, rmg_rng *rng)
 typedef struct town_spec {
     bool player, castle;
     int faction;
+    int rank;                       /* MIS-09: the lowest rank placed is the main town */
 } town_spec;
 
-static rmg_status place_town(stage *s, zone_ctx *z, const town_spec *t, rmg_rng *rng)
+/* Places a town near the zone centre; *id its object (0 when no room). */
+static rmg_status place_town(stage *s, zone_ctx *z, const town_spec *t, rmg_rng *rng, uint32_t *id)
 {
     rmg__map_zone *mz = &s->m->zones.items[z->id - 1];
     rmg__pl_item it = {t->castle ? "castle" : "town", RMG_OBJECT_TOWN, 0, 0, false};
     footprint_of(s, it.key, NULL, &it);
     rmg__pl_request req = {z->id, &it, 1, false, false, true, mz->cx, mz->cy, mz->level, 0, 256, false};
     rmg__pl_result res;
+    *id = 0;
     rmg_status st = rmg__pl_place(&s->pl, &req, rng, &res);
     if (st == RMG_OK && !res.placed) {
         /* A small zone whose free paths leave no open spot as wide as a town: the town goes
@@ -405,25 +414,44 @@ static rmg_status place_town(stage *s, zone_ctx *z, const town_spec *t, rmg_rng 
     o->castle = t->castle;
     if (!RMG__VEC_PUSH(s->ctx, &mz->towns, o->id))
         return rmg__error_nomem(s->ctx);
+    *id = o->id;
     return RMG_OK;
 }
 
-/* MIS-09: the first player castle, else the first castle, else the first town. */
-static void choose_main_town(stage *s, rmg__map_zone *mz)
+/* MIS-09, the main town: the player's first castle, else the player's first town, else the
+ * first minimum neutral castle, else the first minimum neutral town (so the town the solver
+ * typed as the main one, FAC-03 and "match to town", is the main one), else the first castle
+ * and then the first town that the frequencies added. */
+static int town_rank(int kind, bool minimum)
 {
-    uint32_t best = 0;
-    int best_rank = 4;
-    for (size_t i = 0; i < mz->towns.count; i++) {
-        rmg__map_object *o = &s->m->objects.items[mz->towns.items[i] - 1];
-        int rank = o->castle ? (o->owner ? 0 : 1) : 2;
-        if (rank < best_rank) {
-            best_rank = rank;
-            best = o->id;
-        }
-    }
-    mz->main_town = best;
-    if (best)
-        s->m->objects.items[best - 1].main = true;
+    static const int ranks[4][2] = {{0, 0}, {1, 1}, {4, 2}, {5, 3}}; /* [kind][minimum] */
+    return ranks[kind][minimum];
+}
+
+/* FAC-03: a zone whose faction follows the default method takes its main town's, whether the
+ * solver typed that town or a frequency added it; so does its mirror copy. */
+static void faction_from_main_town(stage *s, rmg__map_zone *mz, const rmg__zone_solution *sol)
+{
+    if (!mz->main_town || !sol || !sol->faction_of_main_town)
+        return;
+    int faction = s->m->objects.items[mz->main_town - 1].faction;
+    mz->faction = faction;
+    for (size_t i = 0; i < s->m->zones.count; i++)
+        if (s->m->zones.items[i].mirror_of == mz->id)
+            s->m->zones.items[i].faction = faction;
+}
+
+/* The type of a neutral town: the solver's for minimum town k (k < 0: a frequency town), else
+ * the zone's first neutral type when its towns share one, else random among the allowed. */
+static int neutral_town_type(stage *s, const rmg__zone *tz, const rmg__zone_solution *sol, int k, int first_neutral,
+                             rmg_rng *rng)
+{
+    int solved = sol && k >= 0 && k < sol->n_neutral_towns ? sol->neutral_town_types[k] : -1;
+    if (solved >= 0)
+        return solved;
+    if (tz->towns_same_type && first_neutral >= 0)
+        return first_neutral;
+    return random_town_type(s, tz, rng);
 }
 
 static rmg_status zone_towns(stage *s, zone_ctx *z)
@@ -441,30 +469,33 @@ static rmg_status zone_towns(stage *s, zone_ctx *z)
     counts[2] = tz->neutral_castles + extra_count(&rng, tz->neutral_castle_density, mz->n_tiles);
     counts[3] = tz->neutral_towns + extra_count(&rng, tz->neutral_town_density, mz->n_tiles);
     int player_type = sol && sol->player_town_type >= 0 ? sol->player_town_type : random_town_type(s, tz, &rng);
-    int first_neutral = -1;
+    int first_neutral = -1, best_rank = 6;
+    mz->main_town = 0;
     for (int kind = 0; kind < 4; kind++) {
         for (int i = 0; i < counts[kind]; i++) {
-            town_spec t = {kind < 2, kind == 0 || kind == 2, player_type};
+            bool minimum = kind == 0 ? i < tz->player_castles : kind == 1 ? i < tz->player_towns
+                         : kind == 2 ? i < tz->neutral_castles : i < tz->neutral_towns;
+            town_spec t = {kind < 2, kind == 0 || kind == 2, player_type, town_rank(kind, minimum)};
             if (!t.player) {
                 /* The solver lists neutral towns with the min towns first, then the castles. */
-                int k = kind == 3 ? (i < tz->neutral_towns ? i : -1)
-                                  : (i < tz->neutral_castles ? tz->neutral_towns + i : -1);
-                int solved = sol && k >= 0 && k < sol->n_neutral_towns ? sol->neutral_town_types[k] : -1;
-                if (solved >= 0)
-                    t.faction = solved;
-                else if (tz->towns_same_type && first_neutral >= 0)
-                    t.faction = first_neutral;
-                else
-                    t.faction = random_town_type(s, tz, &rng);
+                int k = !minimum ? -1 : kind == 3 ? i : tz->neutral_towns + i;
+                t.faction = neutral_town_type(s, tz, sol, k, first_neutral, &rng);
                 if (first_neutral < 0)
                     first_neutral = t.faction;
             }
-            rmg_status st = place_town(s, z, &t, &rng);
+            uint32_t id;
+            rmg_status st = place_town(s, z, &t, &rng, &id);
             if (st != RMG_OK)
                 return st;
+            if (id && t.rank < best_rank) {
+                best_rank = t.rank;
+                mz->main_town = id;
+            }
         }
     }
-    choose_main_town(s, mz);
+    if (mz->main_town)
+        s->m->objects.items[mz->main_town - 1].main = true;
+    faction_from_main_town(s, mz, sol);
     return RMG_OK;
 }
 
@@ -1069,19 +1100,25 @@ static rmg_status group_attempt(stage *s, zone_ctx *z, int r, rmg_rng *rng, bool
 }
 
 /* Why a range stopped short of its groups. */
-typedef enum shortfall { SHORT_OF_ROOM, SHORT_STARVED, SHORT_EXHAUSTED } shortfall;
+typedef enum shortfall { SHORT_OF_ROOM, SHORT_STARVED, SHORT_EXHAUSTED, SHORT_ZONE_FULL } shortfall;
 
-/* One warning per short range, with its cause. */
-static rmg_status content_shortfall(stage *s, int zone, int r, size_t got, size_t want, shortfall cause)
+/* One warning per short range, with its cause (`full_after`: the range that filled the zone). */
+static rmg_status content_shortfall(stage *s, int zone, int r, size_t got, size_t want, shortfall cause,
+                                    int full_after)
 {
     static const char *const why[] = {
         [SHORT_OF_ROOM] = "no room left in the zone",
-        [SHORT_STARVED] = "starved: the drawn totals found no object to start a group, TRS-06",
-        [SHORT_EXHAUSTED] = "exhausted: no object of the zone's list can start a group in the range any more, "
-                            "TRS-06/TRS-10",
+        [SHORT_STARVED] = "starved: the drawn totals found no object to start a group; the zone counts as full, "
+                          "TRS-06",
+        [SHORT_EXHAUSTED] = "exhausted: no object of the zone's list can start a group in the range any more; the "
+                            "zone counts as full, TRS-06/TRS-10",
+        [SHORT_ZONE_FULL] = "the zone counts as full since range",
     };
     if (got >= want)
         return RMG_OK;
+    if (cause == SHORT_ZONE_FULL)
+        return rmg__map_warn(s->m, "zone %d: treasure range %d: %zu of %zu groups placed (%s %d starved, TRS-06)",
+                             zone, r + 1, got, want, why[cause], full_after + 1);
     return rmg__map_warn(s->m, "zone %d: treasure range %d: %zu of %zu groups placed (%s)", zone, r + 1, got, want,
                          why[cause]);
 }
@@ -1105,12 +1142,17 @@ static rmg_status zone_content(stage *s, zone_ctx *z)
     if (spread != RMG_OK)
         return spread;
     rmg__pl_commit(&s->pl);
+    /* TRS-06: when a range stops because its totals find no object to start a group (starved or
+     * exhausted), the zone counts as full and no later range places anything. The ranges are
+     * filled in the template's order, 1 to 3 (docs/deviations.md). A range that ran out of room
+     * only ends itself: later, smaller groups may still fit. */
+    int full_after = -1;
     for (int r = 0; r < 3; r++) {
         size_t want = groups_requested(&s->tpl->zones[z->tpl].treasure[r], mz->n_tiles, &rng), got = 0;
         const rmg__treasure *tr = &s->tpl->zones[z->tpl].treasure[r];
         int fails = 0, starved = 0;
         bool exhausted = false;
-        while (got < want && fails < RMG__TRS_MAX_FAILS && !exhausted) {
+        while (full_after < 0 && got < want && fails < RMG__TRS_MAX_FAILS && !exhausted) {
             bool placed, no_object;
             rmg_status st = group_attempt(s, z, r, &rng, &placed, &no_object);
             if (st != RMG_OK)
@@ -1127,10 +1169,15 @@ static rmg_status zone_content(stage *s, zone_ctx *z)
         stats->groups_requested[r] = (int)want;
         stats->groups_placed[r] = (int)got;
         stats->range_exhausted[r] = exhausted;
-        shortfall cause = exhausted ? SHORT_EXHAUSTED : starved == fails ? SHORT_STARVED : SHORT_OF_ROOM;
-        rmg_status st = content_shortfall(s, mz->tpl_id, r, got, want, cause);
+        shortfall cause = full_after >= 0 ? SHORT_ZONE_FULL
+                          : exhausted     ? SHORT_EXHAUSTED
+                          : starved == fails ? SHORT_STARVED
+                                             : SHORT_OF_ROOM;
+        rmg_status st = content_shortfall(s, mz->tpl_id, r, got, want, cause, full_after);
         if (st != RMG_OK)
             return st;
+        if (full_after < 0 && got < want && (cause == SHORT_EXHAUSTED || cause == SHORT_STARVED))
+            full_after = r;
     }
     return RMG_OK;
 }

@@ -221,17 +221,18 @@ static double cell_distance(const rmg__layout *l, int a, int b)
     return sqrt((double)(dx * dx + 3 * dy * dy)) / 2.0;
 }
 
-/* Level 3 (PLC-05, ZON-07): the largest summed distance to placed repulsion zones of the level. */
+/* Level 3 (PLC-05, ZON-07): the largest summed distance to every placed repulsion zone, on
+ * either level ("all other zones with repulsion"; the distance is taken across the levels'
+ * common plane, so a zone stacked above another is as close to it as can be). */
 static size_t keep_most_repelled(const rmg__layout *l, size_t n)
 {
-    int per_level = l->grid * l->grid;
     double best = -1.0;
     size_t kept = 0;
     for (size_t i = 0; i < n; i++) {
         double sum = 0.0;
         for (size_t j = 0; j < l->n_zones; j++) {
             const rmg__lzone *o = &l->zones[j];
-            if (o->cell >= 0 && o->repulsion && o->cell / per_level == l->cand[i] / per_level)
+            if (o->cell >= 0 && o->repulsion)
                 sum += cell_distance(l, l->cand[i], o->cell);
         }
         if (sum > best + TIE_EPS) {

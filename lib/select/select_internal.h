@@ -21,5 +21,7 @@ void rmg__level_counts(const struct rmg_pack *pack, int players, int humans, int
  * resolved, mirror packs included) and whether t accepts it; if not, why (why may be NULL). */
 bool rmg__select_setup(const struct rmg_pack *pack, const rmg__template *t, const rmg_generate_options *asked,
                        rmg_generate_options *o, char *why, size_t whylen);
+/* Keeps a note for the map's warnings (g->select_notes; the driver adds them to each map). */
+rmg_status rmg__select_note(rmg__gen *g, const char *fmt, ...) RMG__PRINTF(2, 3);
 
 #endif

@@ -4,7 +4,9 @@
  * humans; mirror packs), the template drawn among those that accept it, and the zones and
  * connections that exist for the chosen player counts.
  */
+#include <stdarg.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "select_internal.h"
@@ -194,20 +196,115 @@ bool rmg__select_setup(const struct rmg_pack *pack, const rmg__template *t, cons
     return false;
 }
 
+/* ---- which templates a name picks ------------------------------------------------------------ */
+
+static bool named(const rmg__template *t, const char *name, size_t len)
+{
+    return t->name && strlen(t->name) == len && strncmp(t->name, name, len) == 0;
+}
+
+/* The templates `name` picks: every template of that name; "NAME#K" the K-th of them (1-based)
+ * when no template is called "NAME#K" itself. *nth is 0 for every one, else K; *len the length
+ * of the name part. */
+static void parse_name(const struct rmg_pack *pack, const char *name, size_t *len, long *nth)
+{
+    *len = strlen(name);
+    *nth = 0;
+    for (size_t i = 0; i < pack->n_templates; i++)
+        if (named(&pack->templates[i], name, *len))
+            return;
+    const char *hash = strrchr(name, '#');
+    if (!hash || !hash[1] || strspn(hash + 1, "0123456789") != strlen(hash + 1) || strlen(hash + 1) > 6)
+        return;
+    *nth = strtol(hash + 1, NULL, 10);
+    *len = (size_t)(hash - name);
+}
+
+/* Whether template i is one the caller's name picks (every template without a name). */
+static bool picked_by_name(const struct rmg_pack *pack, size_t i, const char *name)
+{
+    if (!name)
+        return true;
+    size_t len;
+    long nth;
+    parse_name(pack, name, &len, &nth);
+    if (!named(&pack->templates[i], name, len))
+        return false;
+    if (!nth)
+        return true;
+    long k = 0;
+    for (size_t j = 0; j <= i; j++)
+        k += named(&pack->templates[j], name, len);
+    return k == nth;
+}
+
+/* ---- notes and errors ------------------------------------------------------------------------- */
+
+rmg_status rmg__select_note(rmg__gen *g, const char *fmt, ...)
+{
+    char text[1024];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(text, sizeof text, fmt, ap);
+    va_end(ap);
+    char **slot = rmg__arena_alloc(&g->scratch, (g->n_select_notes + 1) * sizeof *slot);
+    char *copy = rmg__arena_strdup(&g->scratch, text);
+    if (!slot || !copy)
+        return rmg__error_nomem(g->ctx);
+    if (g->n_select_notes)
+        memcpy(slot, g->select_notes, g->n_select_notes * sizeof *slot);
+    slot[g->n_select_notes++] = copy;
+    g->select_notes = slot;
+    return RMG_OK;
+}
+
+/* The errors of template i as one text ("error 1; error 2; ..."), and their count. */
+static rmg_status template_errors(rmg__gen *g, size_t i, size_t *count, char *text, size_t len)
+{
+    struct rmg_validation *v = NULL;
+    rmg_status st = rmg__template_errors(g->pack, i, &v);
+    *count = 0;
+    text[0] = '\0';
+    size_t used = 0;
+    for (size_t k = 0; st == RMG_OK && k < rmg_validation_count(v); k++) {
+        rmg_message m = {sizeof m, 0, NULL, NULL, NULL, 0, 0, -1, -1, -1};
+        if (rmg_validation_get(v, k, &m) != RMG_OK || m.severity != RMG_SEVERITY_ERROR)
+            continue;
+        (*count)++;
+        int n = used < len ? snprintf(text + used, len - used, "%s%s", used ? "; " : "", m.text) : 0;
+        used += n > 0 ? (size_t)n : 0;
+    }
+    rmg_validation_destroy(v);
+    return st;
+}
+
+/* Every template that fits had errors: refuse, with the first one's errors. */
+static rmg_status all_refused(rmg__gen *g, size_t first, size_t count, const char *errors)
+{
+    const rmg__template *t = &g->pack->templates[first];
+    return rmg__error_gen(g->ctx, RMG_ERR_INVALID_DATA, "select", -1, -1,
+                          "template '%s' cannot be generated: `rmg check` finds %zu error(s) in it: %s",
+                          t->name ? t->name : "", count, errors);
+}
+
 /* No template accepted the setup: the error names the setup and a template's reason (the named
- * one, else the first). */
-static rmg_status none_fits(rmg__gen *g, const rmg_generate_options *asked)
+ * one, else the first; its errors first when it has any). */
+static rmg_status none_fits(rmg__gen *g, const rmg_generate_options *asked, char *errors, size_t len)
 {
     const struct rmg_pack *pack = g->pack;
     const rmg__template *t = &pack->templates[0];
     if (asked->template_name) {
         t = NULL;
         for (size_t i = 0; i < pack->n_templates && !t; i++)
-            if (pack->templates[i].name && strcmp(pack->templates[i].name, asked->template_name) == 0)
+            if (picked_by_name(pack, i, asked->template_name))
                 t = &pack->templates[i];
         if (!t)
             return rmg__error_gen(g->ctx, RMG_ERR_NOT_FOUND, "select", -1, -1, "the pack '%s' has no template named '%s'",
                                   pack->name ? pack->name : "", asked->template_name);
+        size_t count;
+        rmg_status st = template_errors(g, (size_t)(t - pack->templates), &count, errors, len);
+        if (st != RMG_OK || count)
+            return st != RMG_OK ? st : all_refused(g, (size_t)(t - pack->templates), count, errors);
     }
     char why[200] = "", setup[120];
     rmg_generate_options o;
@@ -222,8 +319,33 @@ static rmg_status none_fits(rmg__gen *g, const rmg_generate_options *asked)
                           t->name ? t->name : "", why);
 }
 
+/* Several templates share the name the caller gave: say which one is used and how to pick another. */
+static rmg_status note_same_names(rmg__gen *g, const char *name, size_t taken)
+{
+    const struct rmg_pack *pack = g->pack;
+    size_t len;
+    long nth;
+    parse_name(pack, name, &len, &nth);
+    size_t count = 0, rank = 0;
+    for (size_t i = 0; i < pack->n_templates; i++)
+        if (named(&pack->templates[i], name, len)) {
+            count++;
+            if (i == taken)
+                rank = count;
+        }
+    if (count < 2 || nth)
+        return RMG_OK;
+    return rmg__select_note(g,
+                            "the pack has %zu templates named '%.*s': the %zu%s that accepts this setup was used "
+                            "(line %d); pick another with the name '%.*s#K' (K = 1..%zu, in file order)",
+                            count, (int)len, name, rank, rank == 1 ? "st" : rank == 2 ? "nd" : rank == 3 ? "rd" : "th",
+                            pack->templates[taken].loc.line, (int)len, name, count);
+}
+
 /* PCK-02: a template chosen at random among those that accept the setup. Open options are
- * resolved from the chosen template, so with nothing given every template qualifies. */
+ * resolved from the chosen template, so with nothing given every template qualifies. A template
+ * with errors (those of `rmg check`) is never generated: the others of the pack are used, and
+ * the map says which were left out. A name picks the first template of that name that fits. */
 static rmg_status select_template(rmg__gen *g, const rmg_generate_options *asked)
 {
     const struct rmg_pack *pack = g->pack;
@@ -232,26 +354,47 @@ static rmg_status select_template(rmg__gen *g, const rmg_generate_options *asked
                               pack->name ? pack->name : "");
     rmg_rng rng;
     rmg__gen_stream(g, "select", 0, &rng);
-    size_t n = pack->n_templates, fits = 0;
+    size_t n = pack->n_templates, fits = 0, refused = 0, first_refused = 0, first_count = 0;
     uint64_t *weights = rmg__arena_alloc(&g->scratch, n * sizeof *weights);
-    if (!weights)
+    char *errors = rmg__arena_alloc(&g->scratch, 2048);
+    if (!weights || !errors)
         return rmg__error_nomem(g->ctx);
     for (size_t i = 0; i < n; i++) {
         const rmg__template *t = &pack->templates[i];
-        if (asked->template_name && (!t->name || strcmp(t->name, asked->template_name) != 0))
-            continue;
         rmg_generate_options o;
-        if (rmg__select_setup(pack, t, asked, &o, NULL, 0)) {
-            weights[i] = 1;
-            fits++;
+        weights[i] = 0;
+        if ((asked->template_name && fits) || !picked_by_name(pack, i, asked->template_name) ||
+            !rmg__select_setup(pack, t, asked, &o, NULL, 0))
+            continue;
+        size_t count;
+        rmg_status st = template_errors(g, i, &count, errors, 2048);
+        if (st == RMG_OK && count) {
+            if (!refused++) {
+                first_refused = i;
+                first_count = count;
+            }
+            st = rmg__select_note(g, "template '%s' is not used: `rmg check` finds %zu error(s) in it: %s",
+                                  t->name ? t->name : "", count, errors);
+            if (st != RMG_OK)
+                return st;
+            continue;
         }
+        if (st != RMG_OK)
+            return st;
+        weights[i] = 1;
+        fits++;
+    }
+    if (!fits && refused) {
+        size_t count;
+        rmg_status st = template_errors(g, first_refused, &count, errors, 2048);
+        return st == RMG_OK ? all_refused(g, first_refused, first_count, errors) : st;
     }
     if (!fits)
-        return none_fits(g, asked);
+        return none_fits(g, asked, errors, 2048);
     long pick = rmg_rng_weighted(&rng, weights, n);
     g->tpl = &pack->templates[pick];
     rmg__select_setup(pack, g->tpl, asked, &g->opt, NULL, 0);
-    return RMG_OK;
+    return asked->template_name ? note_same_names(g, asked->template_name, (size_t)pick) : RMG_OK;
 }
 
 /* The minimum towns of the active zones must fit on the map at all, and no count may be

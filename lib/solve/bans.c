@@ -7,6 +7,7 @@
  * Override lists hold h3m ids; default lists name content keys.
  */
 #include <stddef.h>
+#include <stdio.h>
 #include <string.h>
 
 #include "solve/solve_internal.h"
@@ -326,20 +327,79 @@ int rmg__prisons_max(int allowed_heroes, int players)
 
 /* ---- towns -------------------------------------------------------------------------------- */
 
-static rmg_status solve_towns(const rmg__solve_input *in, const rmg__solve_out *out)
+uint32_t rmg__solve_town_factions(const struct rmg_content *c)
 {
-    rmg__solution *sol = out->sol;
     uint32_t towns = 0;
-    const struct rmg_content *c = in->content;
     for (size_t i = 0; i < c->n_factions; i++)
         if (c->factions[i].is_town && c->factions[i].id >= 0 && c->factions[i].id < RMG_FACTION_NEUTRAL)
             towns |= 1u << c->factions[i].id;
-    uint32_t pack = in->pack ? in->pack->allowed_towns : 0;
-    sol->allowed_towns = pack ? pack & towns : towns;
-    if (sol->allowed_towns)
-        return RMG_OK;
-    sol->allowed_towns = 1u << RMG_FACTION_CASTLE; /* MIS-38 */
-    return rmg__solve_warn(out, "every town type is banned; Castle allowed (MIS-38)");
+    return towns;
+}
+
+uint32_t rmg__solve_pack_towns(const struct rmg_content *c, const struct rmg_pack *pack, bool *fallback)
+{
+    uint32_t towns = rmg__solve_town_factions(c);
+    uint32_t listed = pack ? pack->allowed_towns : 0;
+    uint32_t allowed = listed ? listed & towns : towns;
+    *fallback = allowed == 0;
+    return allowed ? allowed : 1u << RMG_FACTION_CASTLE; /* MIS-38 */
+}
+
+void rmg__solve_chosen_towns(const rmg_generate_options *o, int out[8])
+{
+    for (int p = 0; p < 8; p++)
+        out[p] = (o->towns_chosen >> p & 1u) ? o->towns[p] : RMG_FACTION_NONE;
+}
+
+const char *rmg__solve_faction_key(const struct rmg_content *c, int id)
+{
+    for (size_t i = 0; i < c->n_factions; i++)
+        if (c->factions[i].id == id)
+            return c->factions[i].key;
+    return "?";
+}
+
+/* "tower, conflux" */
+static void list_factions(const struct rmg_content *c, uint32_t mask, char *buf, size_t len)
+{
+    size_t used = 0;
+    buf[0] = '\0';
+    for (int id = 0; id < RMG_FACTION_NEUTRAL && used < len; id++)
+        if (mask >> id & 1u) {
+            int n = snprintf(buf + used, len - used, "%s%s", used ? ", " : "", rmg__solve_faction_key(c, id));
+            used += n > 0 ? (size_t)n : 0;
+        }
+}
+
+rmg_status rmg__solve_check_town_choice(rmg_context *ctx, const struct rmg_content *c, const struct rmg_pack *pack,
+                                        const int towns[8])
+{
+    bool fallback;
+    uint32_t allowed = rmg__solve_pack_towns(c, pack, &fallback);
+    uint32_t known = rmg__solve_town_factions(c);
+    for (int p = 0; p < 8; p++) {
+        int t = towns[p];
+        if (t == RMG_FACTION_NONE)
+            continue;
+        if (t < 0 || t >= RMG_FACTION_NEUTRAL || !(known >> t & 1u))
+            return rmg__error_set(ctx, RMG_ERR_INVALID_ARG, "player %d's town %d is no town type of the game content",
+                                  p + 1, t);
+        if (allowed >> t & 1u)
+            continue;
+        char list[200];
+        list_factions(c, allowed, list, sizeof list);
+        return rmg__error_set(ctx, RMG_ERR_INVALID_ARG,
+                              "player %d's town '%s' is not among the pack's allowed towns (%s)%s (MIS-37)", p + 1,
+                              rmg__solve_faction_key(c, t), list, fallback ? ", which falls back to Castle (MIS-38)" : "");
+    }
+    return RMG_OK;
+}
+
+static rmg_status solve_towns(const rmg__solve_input *in, const rmg__solve_out *out)
+{
+    bool fallback;
+    out->sol->allowed_towns = rmg__solve_pack_towns(in->content, in->pack, &fallback);
+    return fallback ? rmg__solve_warn(out, "every town type is banned; Castle allowed (MIS-38)") : RMG_OK;
 }
 
 rmg_status rmg__solve_bans(rmg_context *ctx, const rmg__solve_input *in, const rmg__solve_out *out)

@@ -5,7 +5,8 @@
  * setting (CON-18); the first connection with that setting represents the group. Fictive and
  * water (shipyard) links never carry a road (CON-16). A mandatory link must carry a road iff
  * it lies on a simple path of mandatory links between two different zones with towns
- * (CON-15); otherwise it is treated as random.
+ * (CON-15); otherwise it is treated as random. The solve stage knows the minimum towns only;
+ * the finish stage decides again with the towns the map holds (rmg__solve_road_choices).
  *
  * The simple-path test: edge (u, v) lies on such a path iff, with the edge removed, there are
  * two vertex-disjoint paths from {u, v} to two different town zones (one from u, one from v).
@@ -122,55 +123,69 @@ static void merge_parallel(const rmg__solve_input *in, int *group, rmg_road_sett
     }
 }
 
-rmg_status rmg__solve_roads(rmg_context *ctx, const rmg__solve_input *in, const rmg__solve_out *out)
+rmg_status rmg__solve_road_choices(rmg_context *ctx, const rmg__solve_input *in, const bool *town, uint8_t *road_choice,
+                                   int *road_group)
 {
-    rmg__solution *sol = out->sol;
-    rmg__solve_extra *x = out->x;
-    rmg__arena *out_arena = out->arena;
     const rmg__template *tpl = in->tpl;
     size_t nc = tpl->n_connections, nz = tpl->n_zones;
     rmg__arena work;
     rmg__arena_init(&work, ctx, 4096);
-    sol->road = rmg__arena_alloc(out_arena, (nc ? nc : 1) * sizeof *sol->road);
-    x->road_choice = rmg__arena_alloc(out_arena, nc ? nc : 1);
-    x->road_group = rmg__arena_alloc(out_arena, (nc ? nc : 1) * sizeof *x->road_group);
     rmg_road_setting *merged = rmg__arena_alloc(&work, (nc ? nc : 1) * sizeof *merged);
     long (*ends)[2] = rmg__arena_alloc(&work, (nc ? nc : 1) * sizeof *ends);
     long (*edges)[2] = rmg__arena_alloc(&work, (nc ? nc : 1) * sizeof *edges);
     size_t *edge_conn = rmg__arena_alloc(&work, (nc ? nc : 1) * sizeof *edge_conn);
-    bool *town = rmg__arena_alloc(&work, (nz ? nz : 1) * sizeof *town);
     flow_net f = {2 * nz + 2, NULL, NULL, NULL};
     f.cap = rmg__arena_alloc(&work, f.n * f.n * sizeof *f.cap);
     f.prev = rmg__arena_alloc(&work, f.n * sizeof *f.prev);
     f.queue = rmg__arena_alloc(&work, f.n * sizeof *f.queue);
-    if (!sol->road || !x->road_choice || !x->road_group || !merged || !ends || !edges || !edge_conn || !town ||
-        !f.cap || !f.prev || !f.queue) {
+    if (!merged || !ends || !edges || !edge_conn || !f.cap || !f.prev || !f.queue) {
         rmg__arena_free(&work);
         return rmg__error_nomem(ctx);
     }
-    for (size_t z = 0; z < nz; z++)
-        town[z] = (!in->zone_active || in->zone_active[z]) && rmg__zone_has_min_towns(&tpl->zones[z]);
-    merge_parallel(in, x->road_group, merged, ends);
+    merge_parallel(in, road_group, merged, ends);
     size_t n_edges = 0;
     for (size_t i = 0; i < nc; i++) {
-        if (x->road_group[i] != (int)i || merged[i] != RMG_ROAD_MANDATORY)
+        if (road_group[i] != (int)i || merged[i] != RMG_ROAD_MANDATORY)
             continue;
         edges[n_edges][0] = ends[i][0];
         edges[n_edges][1] = ends[i][1];
         edge_conn[n_edges++] = i;
     }
     for (size_t i = 0; i < nc; i++) /* group choice before CON-15 */
-        x->road_choice[i] = x->road_group[i] < 0 ? RMG_ROAD_FORBIDDEN
-                              : merged[x->road_group[i]] == RMG_ROAD_FORBIDDEN ? RMG_ROAD_FORBIDDEN
-                                                                                 : RMG_ROAD_RANDOM;
+        road_choice[i] = road_group[i] < 0                                ? RMG_ROAD_FORBIDDEN
+                         : merged[road_group[i]] == RMG_ROAD_FORBIDDEN ? RMG_ROAD_FORBIDDEN
+                                                                         : RMG_ROAD_RANDOM;
     for (size_t e = 0; e < n_edges; e++)
         if (on_town_path(&f, nz, (const long (*)[2])edges, n_edges, e, town))
-            x->road_choice[edge_conn[e]] = RMG_ROAD_MANDATORY;
-    for (size_t i = 0; i < nc; i++) {
-        if (x->road_group[i] >= 0)
-            x->road_choice[i] = x->road_choice[x->road_group[i]];
-        sol->road[i] = x->road_group[i] == (int)i && x->road_choice[i] == RMG_ROAD_MANDATORY;
-    }
+            road_choice[edge_conn[e]] = RMG_ROAD_MANDATORY;
+    for (size_t i = 0; i < nc; i++)
+        if (road_group[i] >= 0)
+            road_choice[i] = road_choice[road_group[i]];
     rmg__arena_free(&work);
     return RMG_OK;
+}
+
+rmg_status rmg__solve_roads(rmg_context *ctx, const rmg__solve_input *in, const rmg__solve_out *out)
+{
+    rmg__solution *sol = out->sol;
+    rmg__solve_extra *x = out->x;
+    const rmg__template *tpl = in->tpl;
+    size_t nc = tpl->n_connections, nz = tpl->n_zones;
+    sol->road = rmg__arena_alloc(out->arena, (nc ? nc : 1) * sizeof *sol->road);
+    x->road_choice = rmg__arena_alloc(out->arena, nc ? nc : 1);
+    x->road_group = rmg__arena_alloc(out->arena, (nc ? nc : 1) * sizeof *x->road_group);
+    bool *town = rmg__malloc(ctx, (nz ? nz : 1) * sizeof *town);
+    if (!sol->road || !x->road_choice || !x->road_group || !town) {
+        rmg__free(ctx, town);
+        return rmg__error_nomem(ctx);
+    }
+    /* Before placement only the minimum towns are sure; the finish stage decides again with the
+     * towns the frequencies added (rmg__solve_road_choices there). */
+    for (size_t z = 0; z < nz; z++)
+        town[z] = (!in->zone_active || in->zone_active[z]) && rmg__zone_has_min_towns(&tpl->zones[z]);
+    rmg_status st = rmg__solve_road_choices(ctx, in, town, x->road_choice, x->road_group);
+    for (size_t i = 0; i < nc && st == RMG_OK; i++)
+        sol->road[i] = x->road_group[i] == (int)i && x->road_choice[i] == RMG_ROAD_MANDATORY;
+    rmg__free(ctx, town);
+    return st;
 }

@@ -90,6 +90,9 @@ rmg_status rmg__stage_solve(rmg__gen *g)
     in.players = g->level_players;
     in.humans = g->level_humans;
     in.water = g->opt.water;
+    int towns[8];
+    rmg__solve_chosen_towns(&g->opt, towns);
+    in.player_towns = towns;
     rmg__gen_stream(g, "solve", 0, &in.rng_types);
     rmg__gen_stream(g, "solve", 1, &in.rng_factions);
     rmg__solve_out out = {&s->arena, &g->sol, &s->extra};
@@ -201,7 +204,9 @@ static rmg_status solve_into(rmg_context *ctx, const rmg_pack *pack, size_t temp
     in.water = o.water;
     in.player_towns = o.player_towns;
     in.node_budget = o.node_budget;
-    st = rmg_context_stream(ctx, "solve", 0, &in.rng_types);
+    st = rmg__solve_check_town_choice(ctx, r->content, pack, o.player_towns);
+    if (st == RMG_OK)
+        st = rmg_context_stream(ctx, "solve", 0, &in.rng_types);
     if (st == RMG_OK)
         st = rmg_context_stream(ctx, "solve", 1, &in.rng_factions);
     rmg__solve_out out = {&r->arena, &r->sol, &r->x};

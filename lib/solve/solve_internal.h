@@ -150,7 +150,27 @@ rmg_status rmg__solve_run(rmg_context *ctx, rmg__solve_input *in, const rmg__sol
 rmg_status rmg__solve_types(rmg_context *ctx, rmg__solve_input *in, const rmg__solve_out *out);
 rmg_status rmg__solve_bans(rmg_context *ctx, const rmg__solve_input *in, const rmg__solve_out *out);
 rmg_status rmg__solve_roads(rmg_context *ctx, const rmg__solve_input *in, const rmg__solve_out *out);
+/* CON-15..18 with `town` (per template zone: it holds a town): per template connection its
+ * road choice (an rmg_road_setting: MANDATORY must carry a road, RANDOM may, FORBIDDEN never) and
+ * the representative of its parallel group (-1 when no road can use it). Reads in->tpl,
+ * in->zone_active and in->conn_active only. */
+rmg_status rmg__solve_road_choices(rmg_context *ctx, const rmg__solve_input *in, const bool *town, uint8_t *road_choice,
+                                   int *road_group);
 rmg_status rmg__solve_warn(const rmg__solve_out *out, const char *fmt, ...) RMG__PRINTF(2, 3);
+
+/* Town types of the content (faction-id mask). */
+uint32_t rmg__solve_town_factions(const struct rmg_content *c);
+/* The pack's allowed towns (PCK-10) among the content's, Castle when none is left (MIS-38,
+ * *fallback set): the types a player may choose before generation. */
+uint32_t rmg__solve_pack_towns(const struct rmg_content *c, const struct rmg_pack *pack, bool *fallback);
+/* The content key of faction `id` ("?" when the content has none). */
+const char *rmg__solve_faction_key(const struct rmg_content *c, int id);
+/* Each player's town choice of the generate options: a faction id, RMG_FACTION_NONE random. */
+void rmg__solve_chosen_towns(const rmg_generate_options *o, int out[8]);
+/* MIS-37: every chosen town (RMG_FACTION_NONE = random) is a town type of the content and among
+ * the pack's allowed towns; RMG_ERR_INVALID_ARG naming the player otherwise. */
+rmg_status rmg__solve_check_town_choice(rmg_context *ctx, const struct rmg_content *c, const struct rmg_pack *pack,
+                                        const int towns[8]);
 
 /* MIS-16: max(0, allowed_heroes - (10 * players + 48)). */
 int rmg__prisons_max(int allowed_heroes, int players);

@@ -265,12 +265,11 @@ static rmg_status effective_set(typing *t, uint32_t mask, uint32_t universe, int
     return rmg__solve_warn(t->out, "zone %d: no valid %s left; using all of them", zone_id, what);
 }
 
+/* A player's towns: the chosen type, else any of the zone's allowed towns. The pack's list limits
+ * only the choice (MIS-08, MIS-37: checked before the solve), never a random town. */
 static rmg_status player_domain(typing *t, const rmg__zone *z, uint32_t towns, uint32_t *dom)
 {
-    /* MIS-08: the pack's list limits the players' choice; the zone's list limits the type. */
-    uint32_t pack = t->in->pack ? t->in->pack->allowed_towns : 0;
-    uint32_t both = towns & (pack ? pack : ~0u);
-    *dom = both ? both : towns;
+    *dom = towns;
     int choice = -1;
     if (t->in->player_towns && z->owner >= 1 && z->owner <= 8)
         choice = t->in->player_towns[z->owner - 1];
@@ -281,8 +280,9 @@ static rmg_status player_domain(typing *t, const rmg__zone *z, uint32_t towns, u
         return RMG_OK;
     }
     return rmg__solve_warn(t->out,
-                           "zone %d: player %d's town choice %d is not allowed in the zone; a random allowed type is used",
-                           z->id, z->owner, choice);
+                           "zone %d: player %d's town choice '%s' is not allowed in the zone; a random allowed type is "
+                           "used",
+                           z->id, z->owner, rmg__solve_faction_key(t->in->content, choice));
 }
 
 typedef rmg_status (*zone_step)(typing *t, size_t zone);
@@ -300,12 +300,17 @@ static rmg_status zone_domains(typing *t, size_t i)
 {
     const rmg__zone *z = &t->tpl->zones[i];
     const zone_vars *v = &t->zv[i];
-    uint32_t terrains = 0, towns = 0, factions = 0;
+    uint32_t terrains = 0, factions = 0, towns = rmg__zone_allowed_towns(z, t->towns_mask);
     rmg_status st = effective_set(t, z->allowed_terrains, t->land_mask, z->id, "allowed terrain", &terrains);
-    if (st == RMG_OK && (v->player >= 0 || v->n_neutral > 0))
-        st = effective_set(t, z->allowed_towns, t->towns_mask, z->id, "allowed town type", &towns);
-    else
-        towns = z->allowed_towns ? z->allowed_towns & t->towns_mask : t->towns_mask;
+    if (st == RMG_OK && (v->player >= 0 || v->n_neutral > 0) && !towns) {
+        /* Towns in a zone that bans every type (an h3t zone without town flags; `rmg check`
+         * says so) take any type, as do those whose list names only types the content lacks. */
+        if (!t->towns_mask)
+            return rmg__error_set(t->ctx, RMG_ERR_INVALID_DATA, "solve: the game content has no allowed town type");
+        towns = t->towns_mask;
+        if (z->allowed_towns)
+            st = rmg__solve_warn(t->out, "zone %d: no valid allowed town type left; using all of them", z->id);
+    }
     if (st != RMG_OK)
         return st;
     t->csp.dom[v->terrain] = terrains;
@@ -315,7 +320,7 @@ static rmg_status zone_domains(typing *t, size_t i)
         st = player_domain(t, z, towns, &t->csp.dom[v->player]);
     if (st == RMG_OK && v->faction >= 0) {
         /* FAC-02 step 2: allowed_factions when set, else the allowed towns; never neutral. */
-        uint32_t base = z->allowed_factions_set ? z->allowed_factions : z->allowed_towns;
+        uint32_t base = z->allowed_factions_set ? z->allowed_factions : towns;
         st = effective_set(t, base, t->towns_mask, z->id, "allowed faction", &factions);
         t->csp.dom[v->faction] = factions;
     }
@@ -369,18 +374,26 @@ static rmg_status add_native(typing *t, int x, int y, bool negate, int tag)
     return RMG_OK;
 }
 
-static int main_town_var(const zone_vars *v)
+/* The main town the objects stage will choose among the minimum towns (MIS-09): the player's,
+ * else the first minimum neutral castle, else the first minimum neutral town. The solver lists
+ * a zone's neutral towns first, then its castles. */
+static int main_town_var(const typing *t, size_t zone)
 {
+    const zone_vars *v = &t->zv[zone];
     if (v->player >= 0)
         return v->player;
-    return v->n_neutral > 0 ? v->neutral_first : -1;
+    if (v->n_neutral <= 0)
+        return -1;
+    const rmg__zone *z = &t->tpl->zones[zone];
+    int towns = RMG__MAX(z->neutral_towns, 0);
+    return z->neutral_castles > 0 && towns < v->n_neutral ? v->neutral_first + towns : v->neutral_first;
 }
 
 static rmg_status zone_structural(typing *t, size_t i)
 {
     const rmg__zone *z = &t->tpl->zones[i];
     const zone_vars *v = &t->zv[i];
-    int main = main_town_var(v);
+    int main = main_town_var(t, i);
     int tag = 0;
     rmg_status st = RMG_OK;
     if (z->towns_same_type && main >= 0) {
@@ -617,10 +630,10 @@ static int default_faction(typing *t, const rmg__zone *z, int main_type, int ter
     rmg_rng *rng = &t->in->rng_factions;
     if (main_type >= 0)
         return main_type;
-    uint32_t towns = z->allowed_towns ? z->allowed_towns & t->towns_mask : t->towns_mask;
+    uint32_t towns = rmg__zone_allowed_towns(z, t->towns_mask);
     if (towns)
         return pick_from(rng, towns);
-    if (rmg_rng_below(rng, 4) == 0) /* 25% neutral, FAC-05 */
+    if (rmg_rng_below(rng, 4) == 0) /* every town banned: 25% neutral (FAC-05), 75% the terrain table */
         return RMG_FACTION_NEUTRAL;
     uint32_t table = terrain_table(terrain) & t->towns_mask;
     return table ? pick_from(rng, table) : RMG_FACTION_NEUTRAL;
@@ -649,8 +662,9 @@ static rmg_status zone_faction(typing *t, size_t i, const uint32_t *assign, rmg_
         if (st != RMG_OK)
             return st;
     }
-    int main = main_town_var(v);
+    int main = main_town_var(t, i);
     zs->faction = default_faction(t, z, main >= 0 ? (int)assign[main] : -1, zs->terrain);
+    zs->faction_of_main_town = true; /* FAC-03: the placed main town decides in the end */
     return RMG_OK;
 }
 

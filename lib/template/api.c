@@ -326,6 +326,7 @@ static void zone_fill(const rmg__zone *z, rmg_zone_info *i)
     i->raw_min_objects = z->min_objects_raw;
     i->raw_image = z->image_raw;
     i->raw_allowed_factions = z->allowed_factions_raw;
+    i->all_towns_banned = z->all_towns_banned;
 }
 
 static void zone_store(rmg__zone *z, const rmg_zone_info *i)
@@ -349,6 +350,7 @@ static void zone_store(rmg__zone *z, const rmg_zone_info *i)
     z->neutral_castle_density = i->neutral_castle_density;
     z->towns_same_type = i->towns_same_type != 0;
     z->allowed_towns = i->allowed_towns;
+    z->all_towns_banned = i->all_towns_banned != 0;
     z->allowed_factions_set = i->allowed_factions_set != 0;
     z->allowed_factions = i->allowed_factions;
     memcpy(z->mines_min, i->mines_min, sizeof z->mines_min);

@@ -40,6 +40,13 @@ void rmg__template_defaults(rmg__template *t)
     t->max_size = 98;
 }
 
+uint32_t rmg__zone_allowed_towns(const rmg__zone *z, uint32_t universe)
+{
+    if (z->allowed_towns)
+        return z->allowed_towns & universe;
+    return z->all_towns_banned ? 0 : universe;
+}
+
 void rmg__zone_defaults(rmg__zone *z)
 {
     memset(z, 0, sizeof *z);

@@ -130,6 +130,10 @@ typedef struct rmg__zone {
     int64_t max_block_value;         /* h3t 1.7.2 "Max block value"; 0 = unset (not acted on) */
     char *min_objects_raw, *image_raw, *allowed_factions_raw; /* kept verbatim, not acted on */
     rmg__srcloc loc;
+    /* Every town type banned (FAC-03's third branch: a zone without towns then has a neutral
+     * faction with 25% and one of its terrain's towns with 75%); meaningful when allowed_towns
+     * is 0. The h3t reader sets it for a zone with no town flag. */
+    bool all_towns_banned;
 } rmg__zone;
 
 typedef struct rmg__connection {
@@ -159,6 +163,10 @@ typedef struct rmg__template {
     rmg__connection *connections;   size_t n_connections;
     uint32_t water_allowed;          /* bit per rmg_water_level the template accepts; 0 = any */
     rmg__srcloc loc;
+    /* Set by a reader when the file was damaged inside this template (a truncated last row):
+     * what happened and where; `rmg check` reports it as an error. NULL when whole. */
+    char *damage;
+    rmg__srcloc damage_loc;
 } rmg__template;
 
 struct rmg_pack {
@@ -201,6 +209,10 @@ void *rmg__arena_grow(rmg__arena *arena, void **items, size_t *count, size_t ele
 void rmg__zone_defaults(rmg__zone *z);
 void rmg__template_defaults(rmg__template *t);
 
+/* The zone's allowed town types among `universe` (a faction-id mask): its list, every type when
+ * it has none, no type when it bans them all (rmg__zone.all_towns_banned). */
+uint32_t rmg__zone_allowed_towns(const rmg__zone *z, uint32_t universe);
+
 /* Index of the zone with number `id` in t->zones, or -1. */
 long rmg__template_find_zone(const rmg__template *t, int id);
 
@@ -228,6 +240,12 @@ struct rmg_generate_options;
  * in options->template_name. RMG_ERR_NOT_FOUND with an explanation when none fits. */
 rmg_status rmg__pack_select(const struct rmg_pack *pack, const struct rmg_generate_options *options, rmg_rng *rng,
                             const rmg__template **out);
+/* The errors `rmg check` reports for template t of the pack, the pack's own included, without
+ * its warnings (the generator refuses such a template): *out holds them (release with
+ * rmg_validation_destroy; it may hold none). */
+struct rmg_validation;
+rmg_status rmg__template_errors(const struct rmg_pack *pack, size_t t, struct rmg_validation **out);
+
 /* Whether template t accepts the setup; when not, `why` (may be NULL) says what failed. */
 bool rmg__template_fits(const rmg__template *t, const struct rmg_generate_options *options, char *why,
                         size_t whylen);

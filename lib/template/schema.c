@@ -193,6 +193,7 @@ static const rmg__field zone_fields[] = {
     FG("player_towns", player_towns_group),
     FG("neutral_towns", neutral_towns_group),
     FM(rmg__zone, "allowed_towns", allowed_towns, rmg__faction_names),
+    F(rmg__zone, "all_towns_banned", RMG__F_BOOL, all_towns_banned),
     {"allowed_factions", RMG__F_OPTMASK, offsetof(rmg__zone, allowed_factions),
      offsetof(rmg__zone, allowed_factions_set), NULL, &rmg__faction_names, 0, false},
     {"mines", RMG__F_MINES, offsetof(rmg__zone, mines_min), offsetof(rmg__zone, mines_density), NULL, NULL, 0,

@@ -38,7 +38,7 @@ static void location_prefix(const struct rmg_pack *p, const rmg__srcloc *loc, ch
 void rmg__check_report(rmg__checker *ck, rmg_severity severity, const char *code, const rmg__srcloc *loc, int zone,
                        int connection, const char *fmt, ...)
 {
-    if (ck->status != RMG_OK)
+    if (ck->status != RMG_OK || (ck->errors_only && severity != RMG_SEVERITY_ERROR))
         return;
     char msg[700], where[300], subject[200] = "";
     va_list ap;
@@ -137,8 +137,10 @@ static void check_settings(rmg__checker *ck, const rmg__template *t)
             t->zone_sparseness);
     if (t->rock_masses && (!isfinite(t->rock_radius) || t->rock_radius < 0))
         ERR(ck, "value-range", &t->loc, -1, -1, "rock radius %g must be a non-negative number", t->rock_radius);
-    if (!t->n_zones)
-        ERR(ck, "no-zones", &t->loc, -1, -1, "the template has no zones");
+    if (t->damage)
+        ERR(ck, "truncated", &t->damage_loc, -1, -1, "%s", t->damage);
+    if (!t->n_zones) /* real packs hold such templates; the game skips them, and so does rmg generate */
+        WARN(ck, "no-zones", &t->loc, -1, -1, "the template has no zones: it is never chosen");
 }
 
 /* ---- zones ---------------------------------------------------------------------------------- */
@@ -232,6 +234,14 @@ static void check_factions(rmg__checker *ck, const rmg__zone *z)
         ERR(ck, "neutral-faction", &z->loc, z->id, -1, "'neutral' cannot be chosen through allowed factions (ZON-09)");
     if (z->allowed_factions_set && !z->allowed_factions)
         ERR(ck, "neutral-faction", &z->loc, z->id, -1, "allowed factions is set but empty");
+    bool towns = z->player_towns > 0 || z->player_castles > 0 || z->neutral_towns > 0 || z->neutral_castles > 0 ||
+                 z->player_town_density > 0 || z->player_castle_density > 0 || z->neutral_town_density > 0 ||
+                 z->neutral_castle_density > 0;
+    if (z->all_towns_banned && z->allowed_towns)
+        WARN(ck, "all-towns-banned", &z->loc, z->id, -1, "'all towns banned' is ignored: the zone lists allowed towns");
+    else if (z->all_towns_banned && towns)
+        WARN(ck, "all-towns-banned", &z->loc, z->id, -1,
+             "every town type is banned but the zone has towns: they take any type");
 }
 
 static void check_kept_settings(rmg__checker *ck, const rmg__zone *z)
@@ -547,8 +557,10 @@ static void check_mirror(rmg__checker *ck, const rmg__template *t)
     for (size_t i = 0; i < t->n_zones; i++) {
         const rmg__zone *z = &t->zones[i];
         links += z->n_mirror_links;
-        if (z->n_mirror_links && !ck->pack->mirror)
-            ERR(ck, "mirror-not-mirror", &z->loc, z->id, -1, "mirror links in a pack that is not a mirror pack");
+        if (z->n_mirror_links && !ck->pack->mirror) /* SoD's h3dm1 and mirror files: the game plays them */
+            WARN(ck, "mirror-not-mirror", &z->loc, z->id, -1,
+                 "mirror links (connection rows with Zone 2 = -1) in a pack that is not a mirror pack are ignored, as "
+                 "the game does");
         if (z->n_mirror_links && z->placement == RMG_PLACEMENT_UNDERGROUND)
             ERR(ck, "mirror-underground", &z->loc, z->id, -1, "mirror links belong to surface zones (ZON-29)");
         for (size_t k = 0; k < z->n_mirror_links; k++) {
@@ -577,7 +589,6 @@ static void check_players(rmg__checker *ck, const rmg__template *t)
         WARN(ck, "no-start-zone", &t->loc, -1, -1, "no start zone: no player can start on this template");
 }
 
-/* The checks, in order. Other modules append theirs here (see validate.h). */
 /* ---- water maps (WAT-01, PLC-17/18) ----------------------------------------------------------- */
 
 /* Whether the check covers a water level: the one asked for, else one the template names. */
@@ -609,10 +620,17 @@ static void check_water(rmg__checker *ck, const rmg__template *t)
              "water changes (PLC-18)", t->zone_sparseness);
 }
 
-static const rmg__template_check checks[] = {
-    check_settings, check_zones,  check_connections, check_reachable, check_type_rules,
-    check_object_rules, check_mirror, check_players, check_water, rmg__check_rule_names,
-    rmg__check_treasure_starvation, rmg__check_treasure_crowding,
+/* The checks, in order. Other modules append theirs here (see validate.h). `warns` marks the
+ * checks that only ever warn: the generator's error check (rmg__template_errors) skips them. */
+static const struct {
+    rmg__template_check fn;
+    bool warns;
+} checks[] = {
+    {check_settings, false},         {check_zones, false},         {check_connections, false},
+    {check_reachable, true},         {check_type_rules, false},    {check_object_rules, false},
+    {check_mirror, false},           {check_players, true},        {check_water, true},
+    {rmg__check_rule_names, false},  {rmg__check_treasure_starvation, true}, {rmg__check_treasure_crowding, true},
+    {rmg__check_rule_effects, true},
 };
 
 static void check_pack(rmg__checker *ck, const struct rmg_pack *p)
@@ -629,6 +647,37 @@ static void check_pack(rmg__checker *ck, const struct rmg_pack *p)
 }
 
 static rmg_status validate_for(const rmg_pack *pack, int water, rmg_validation **out);
+
+static void check_template(rmg__checker *ck, size_t t)
+{
+    ck->template_index = (long)t;
+    if (!index_zones(ck, &ck->pack->templates[t]))
+        return;
+    for (size_t k = 0; k < RMG__ARRAY_LEN(checks) && ck->status == RMG_OK; k++)
+        if (!(ck->errors_only && checks[k].warns))
+            checks[k].fn(ck, &ck->pack->templates[t]);
+}
+
+/* Runs the pack checks and those of template `only` (every template when -1) into a new result. */
+static rmg_status validate(const rmg_pack *pack, long only, bool errors_only, int water, rmg_validation **out)
+{
+    struct rmg_validation *v = rmg__calloc(pack->ctx, 1, sizeof *v);
+    if (!v)
+        return rmg__error_nomem(pack->ctx);
+    v->ctx = pack->ctx;
+    rmg__arena_init(&v->arena, pack->ctx, 16 * 1024);
+    rmg__checker ck = {pack, v, RMG_OK, -1, NULL, 0, errors_only, water};
+    check_pack(&ck, pack);
+    for (size_t t = 0; t < pack->n_templates && ck.status == RMG_OK; t++)
+        if (only < 0 || (size_t)only == t)
+            check_template(&ck, t);
+    if (ck.status != RMG_OK) {
+        rmg_validation_destroy(v);
+        return ck.status;
+    }
+    *out = v;
+    return RMG_OK;
+}
 
 RMG_API rmg_status rmg_pack_validate(const rmg_pack *pack, rmg_validation **out)
 {
@@ -654,26 +703,13 @@ static rmg_status validate_for(const rmg_pack *pack, int water, rmg_validation *
     if (!pack || !out)
         return pack ? rmg__error_set(pack->ctx, RMG_ERR_INVALID_ARG, "rmg_pack_validate: NULL argument")
                     : RMG_ERR_INVALID_ARG;
-    struct rmg_validation *v = rmg__calloc(pack->ctx, 1, sizeof *v);
-    if (!v)
-        return rmg__error_nomem(pack->ctx);
-    v->ctx = pack->ctx;
-    rmg__arena_init(&v->arena, pack->ctx, 16 * 1024);
-    rmg__checker ck = {pack, v, RMG_OK, -1, NULL, 0, water};
-    check_pack(&ck, pack);
-    for (size_t t = 0; t < pack->n_templates && ck.status == RMG_OK; t++) {
-        ck.template_index = (long)t;
-        if (!index_zones(&ck, &pack->templates[t]))
-            break;
-        for (size_t k = 0; k < RMG__ARRAY_LEN(checks); k++)
-            checks[k](&ck, &pack->templates[t]);
-    }
-    if (ck.status != RMG_OK) {
-        rmg_validation_destroy(v);
-        return ck.status;
-    }
-    *out = v;
-    return RMG_OK;
+    return validate(pack, -1, false, water, out);
+}
+
+rmg_status rmg__template_errors(const struct rmg_pack *pack, size_t t, struct rmg_validation **out)
+{
+    *out = NULL;
+    return validate(pack, (long)t, true, -1, out);
 }
 
 RMG_API size_t rmg_validation_count(const rmg_validation *v)

@@ -16,6 +16,7 @@ typedef struct rmg__checker {
     long template_index;
     rmg__zone_key *zone_keys;      /* the current template's zones sorted by (id, index) */
     size_t n_zone_keys;
+    bool errors_only;              /* warnings are dropped (the generator's check) */
     int water;                     /* the water level the check is for, -1: those the template names */
 } rmg__checker;
 
@@ -36,6 +37,8 @@ void rmg__check_report(rmg__checker *ck, rmg_severity severity, const char *code
  * and TRS-10 treasure-range starvation. */
 void rmg__check_rule_names(rmg__checker *ck, const rmg__template *t);
 void rmg__check_treasure_starvation(rmg__checker *ck, const rmg__template *t);
+/* Object rules that change nothing in the end (RUL-04/05, RUL-12), validate_content.c. */
+void rmg__check_rule_effects(rmg__checker *ck, const rmg__template *t);
 /* Zones whose treasure densities ask for fewer than 20 tiles per group (validate_content.c). */
 void rmg__check_treasure_crowding(rmg__checker *ck, const rmg__template *t);
 

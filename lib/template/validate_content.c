@@ -4,6 +4,7 @@
  * that no object can start a group for (TRS-10), and zones whose treasure densities ask for more
  * groups than a zone can hold (TRS-11 style). Registered in the check table of validate.c.
  */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -162,6 +163,111 @@ void rmg__check_treasure_starvation(rmg__checker *ck, const rmg__template *t)
     }
     for (size_t zi = 0; zi < t->n_zones && ck->status == RMG_OK; zi++)
         check_zone_treasure(ck, &lmap, t, zi);
+    rmg__eff_free(&lmap);
+}
+
+/* ---- rules without effect (RUL-04/05, RUL-07, RUL-10, RUL-12) -------------------------------- */
+
+/* "'+63 0 d d d d'" as written, else what it targets. */
+static void rule_name(const rmg__rule *r, char *buf, size_t len)
+{
+    const char *op = r->op == RMG_RULE_FORBID ? "forbid" : "allow";
+    if (r->raw)
+        snprintf(buf, len, "'%s'", r->raw);
+    else if (r->target == RMG_TARGET_ALL)
+        snprintf(buf, len, "%s all", op);
+    else if (r->target == RMG_TARGET_CREATURE_LEVEL)
+        snprintf(buf, len, "%s %s level %d", op, r->family ? r->family : "creature objects", r->level);
+    else
+        snprintf(buf, len, "%s %s", op,
+                 r->object ? r->object : r->creature ? r->creature : r->family ? r->family : "?");
+}
+
+/* A warning for each allow of `rules` that a later forbid undoes (the guide: "if you put 'forbid
+ * all' at the end of the list, every object is forbidden whatever else it holds"), and for each
+ * rule that names a mine or the airship yard (RUL-10: they follow other settings). A forbid that
+ * a later allow undoes is the guide's own recipe ("forbid all, then allow a few"), and rules
+ * that repeat what the list holds (HotA templates restate the template rules in every zone)
+ * change nothing harmful: both are left alone. */
+static bool not_content_family(const char *family)
+{
+    return family && (strcmp(family, "mine") == 0 || strcmp(family, "mines") == 0 ||
+                      strcmp(family, "airship_yard") == 0 || strcmp(family, "airship_yards") == 0);
+}
+
+/* A rule naming a mine or the airship yard, which are no zone content (RUL-10). */
+static bool names_no_content(const struct rmg_content *c, const rmg__rule *r)
+{
+    if (r->target == RMG_TARGET_FAMILY)
+        return not_content_family(r->family);
+    long row = r->target == RMG_TARGET_OBJECT && r->object ? rmg__content_find_object(c, r->object) : -1;
+    return row >= 0 && not_content_family(c->objects[row].family);
+}
+
+static void report_rule_effects(rmg__checker *ck, const struct rmg_content *c, const rmg__rule_list *rules,
+                                const rmg__rule_effect *fx, int zone)
+{
+    for (size_t k = 0; k < rules->count; k++) {
+        const rmg__rule *r = &rules->items[k];
+        if (fx[k].effective)
+            continue;
+        char name[120], later[120];
+        rule_name(r, name, sizeof name);
+        const char *where = zone >= 0 ? "zone" : "template";
+        if (!fx[k].matched && names_no_content(c, r))
+            rmg__check_report(ck, RMG_SEVERITY_WARNING, "rule-no-effect", &r->loc, zone, -1,
+                              "%s object rule %zu (%s) has no effect: it names no object the rules govern (RUL-10: "
+                              "towns, mines and airship yards follow other settings)",
+                              where, k + 1, name);
+        else if (fx[k].changed && fx[k].undone_by >= 0 && r->op == RMG_RULE_ALLOW &&
+                 rules->items[fx[k].undone_by].op == RMG_RULE_FORBID) {
+            const rmg__rule *u = &rules->items[fx[k].undone_by];
+            rule_name(u, later, sizeof later);
+            rmg__check_report(ck, RMG_SEVERITY_WARNING, "rule-no-effect", &r->loc, zone, -1,
+                              "%s object rule %zu (%s) has no effect: the later rule %ld (%s, line %d) undoes it "
+                              "(RUL-04: rules apply in order)",
+                              where, k + 1, name, fx[k].undone_by + 1, later, u->loc.line);
+        }
+    }
+}
+
+static void check_list_effects(rmg__checker *ck, const rmg__eff_list *base, const rmg__rule_list *rules,
+                               const rmg__eff_list *ref, int zone)
+{
+    if (!rules->count)
+        return;
+    rmg__rule_effect *fx = rmg__check_alloc(ck, rules->count, sizeof *fx);
+    if (!fx)
+        return;
+    rmg_status st = rmg__eff_rule_effects(base, rules, ref, ref != NULL, fx);
+    if (st != RMG_OK)
+        list_failed(ck, st);
+    else
+        report_rule_effects(ck, base->content, rules, fx, zone);
+}
+
+void rmg__check_rule_effects(rmg__checker *ck, const rmg__template *t)
+{
+    const struct rmg_content *c = content_of(ck);
+    if (!c)
+        return;
+    rmg__eff_list l0, lmap;
+    rmg_status st = rmg__eff_init(ck->pack->ctx, c, &l0);
+    if (st != RMG_OK) {
+        list_failed(ck, st);
+        return;
+    }
+    check_list_effects(ck, &l0, &t->rules, NULL, -1);
+    st = ck->status == RMG_OK ? rmg__eff_copy(&l0, &lmap) : ck->status;
+    if (st == RMG_OK && (st = rmg__eff_apply_rules(&lmap, &t->rules, NULL, false, ck->pack->file)) != RMG_OK)
+        rmg__eff_free(&lmap);
+    rmg__eff_free(&l0);
+    if (st != RMG_OK) {
+        list_failed(ck, st);
+        return;
+    }
+    for (size_t zi = 0; zi < t->n_zones && ck->status == RMG_OK; zi++)
+        check_list_effects(ck, &lmap, &t->zones[zi].rules, &lmap, t->zones[zi].id);
     rmg__eff_free(&lmap);
 }
 

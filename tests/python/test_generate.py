@@ -262,3 +262,25 @@ def test_objects_carry_their_content(builtin: rmg.Template) -> None:
             if o.key.startswith("pandora_spells_"):
                 assert o.spells
     assert seen["piles"] > 0 and seen["scrolls"] > 0
+
+
+def test_players_choose_their_town(src) -> None:
+    """Issue 20 item 1 (MIS-37, MIS-38, MIS-08): towns={player: town}; the pack's list limits the
+    choice, not the random towns of the other players."""
+    probe = rmg.Template.from_file(src / "tests" / "probes" / "town_choice.yaml")
+    ctx = rmg.Context(seed=3)
+    m = ctx.generate(probe, size="M", players=3, towns={1: "tower", 2: rmg.Faction.CONFLUX})
+    objects = {o.id: o for o in m.objects}
+    by_owner = {z.owner: z for z in m.zones if z.owner}
+    assert {objects[t].faction for t in by_owner[1].towns} == {rmg.Faction.TOWER}
+    assert {objects[t].faction for t in by_owner[2].towns} == {rmg.Faction.CONFLUX}
+    assert json.loads(m.to_json())["options"]["towns"] == {"1": "tower", "2": "conflux"}
+    with pytest.raises(rmg.Error, match=r"player 1's town 'rampart' is not among the pack's allowed towns"):
+        ctx.generate(probe, size="M", players=3, towns={1: "rampart"})
+    with pytest.raises(ValueError, match="not within 1..8"):
+        ctx.generate(probe, size="M", players=3, towns={9: "castle"})
+    with pytest.raises(ValueError, match="unknown town"):
+        ctx.generate(probe, size="M", players=3, towns={1: "elves"})
+    random = ctx.generate(probe, size="M", players=3, towns={1: "random"})
+    assert random.fingerprint == ctx.generate(probe, size="M", players=3).fingerprint
+    assert "towns" not in json.loads(random.to_json())["options"]

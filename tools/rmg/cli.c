@@ -7,13 +7,17 @@
 #include <time.h>
 
 const char cli_gen_help[] =
-    "  --template NAME        template of the pack to use (default: random among those that fit)\n"
+    "  --template NAME        template of the pack to use (default: random among those that fit);\n"
+    "                         NAME#K: the K-th of several templates named NAME\n"
     "  --size S|M|L|XL|H|XH|G|WxH   map size (default: one the template supports, M when it can)\n"
     "  --underground | --no-underground   two levels or one\n"
     "  --players N            total players (default: the template's start zones)\n"
     "  --humans N             human players (default 1)\n"
     "  --water none|normal|islands\n"
     "  --monsters weak|normal|strong\n"
+    "  --town P=TOWN          player P's town (castle, rampart, tower, inferno, necropolis, dungeon,\n"
+    "                         stronghold, fortress, conflux, cove, factory, or random); repeatable;\n"
+    "                         the pack's allowed towns limit the choice (default: random)\n"
     "  --seed N               the seed (default 1)\n"
     "  --game hota|sod        the game the map is for: its towns, creatures, objects and .h3m edition\n"
     "                         (default hota; sod = Shadow of Death content only)\n";
@@ -72,6 +76,34 @@ static bool parse_size(const char *s, int *w, int *h)
     return false;
 }
 
+/* "P=TOWN": player P (1..8) plays TOWN (a faction key of the public enum, or "random"). */
+static bool parse_town(const char *s, rmg_generate_options *o)
+{
+    static const char *const towns[] = {"castle",     "rampart",  "tower",   "inferno", "necropolis", "dungeon",
+                                        "stronghold", "fortress", "conflux", "cove",    "factory"};
+    const char *eq = strchr(s, '=');
+    int player;
+    char number[4];
+    if (!eq || eq == s || (size_t)(eq - s) >= sizeof number)
+        return false;
+    memcpy(number, s, (size_t)(eq - s));
+    number[eq - s] = '\0';
+    if (!cli_parse_int(number, 1, 8, &player))
+        return false;
+    uint32_t bit = 1u << (player - 1);
+    if (strcmp(eq + 1, "random") == 0) {
+        o->towns_chosen &= ~bit;
+        return true;
+    }
+    for (int t = 0; t < (int)(sizeof towns / sizeof towns[0]); t++)
+        if (strcmp(eq + 1, towns[t]) == 0) {
+            o->towns_chosen |= bit;
+            o->towns[player - 1] = t; /* the names follow the faction ids (rmg/content.h) */
+            return true;
+        }
+    return false;
+}
+
 static int pick(const char *s, const char *const *names, int n)
 {
     for (int i = 0; i < n; i++)
@@ -96,7 +128,7 @@ int cli_gen_option(cli_gen *g, int argc, char **argv, int *i, const char *cmd)
     }
     bool takes_value = strcmp(a, "--template") == 0 || strcmp(a, "--size") == 0 || strcmp(a, "--players") == 0 ||
                        strcmp(a, "--humans") == 0 || strcmp(a, "--water") == 0 || strcmp(a, "--monsters") == 0 ||
-                       strcmp(a, "--seed") == 0 || strcmp(a, "--game") == 0;
+                       strcmp(a, "--seed") == 0 || strcmp(a, "--game") == 0 || strcmp(a, "--town") == 0;
     if (!takes_value)
         return 0;
     if (!v) {
@@ -109,6 +141,8 @@ int cli_gen_option(cli_gen *g, int argc, char **argv, int *i, const char *cmd)
         g->opt.template_name = v;
     } else if (strcmp(a, "--size") == 0) {
         ok = parse_size(v, &g->opt.width, &g->opt.height);
+    } else if (strcmp(a, "--town") == 0) {
+        ok = parse_town(v, &g->opt);
     } else if (strcmp(a, "--players") == 0) {
         ok = cli_parse_int(v, 1, 8, &g->opt.players);
     } else if (strcmp(a, "--humans") == 0) {

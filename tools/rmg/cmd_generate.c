@@ -10,7 +10,10 @@ static void usage(FILE *out)
 {
     fprintf(out, "usage: rmg generate [TEMPLATE] [options] [-o FILE]...\n\n"
                  "Generates a map. TEMPLATE is a template file (.yaml, .h3t, rmg.txt, VCMI .json); without it the\n"
-                 "built-in pack is used. Outputs by extension: .json, .png, .txt.\n\noptions:\n");
+                 "built-in pack is used. Outputs by extension: .json, .png, .txt, .h3m. A template that `rmg check`\n"
+                 "rejects is never generated: the pack's other templates are used, or the errors are printed.\n"
+                 "Of several templates with one name, --template NAME takes the first that fits and NAME#K the K-th.\n"
+                 "\noptions:\n");
     fputs(cli_gen_help, out);
     fprintf(out, "  -o FILE                write the map (repeatable)\n"
                  "  --timings              print per-stage milliseconds\n"
@@ -41,6 +44,31 @@ static void summary(const rmg_map *map, double ms)
         printf("  - %s\n", rmg_map_warning(map, i));
     if (nw > 20)
         printf("  ... and %zu more\n", nw - 20);
+}
+
+/* Whether message m is about the pack or a template the name (NULL: any) may pick. */
+static bool about(const rmg_pack *pack, const rmg_message *m, const char *name)
+{
+    rmg_template_info t = {.struct_size = sizeof t};
+    if (!name || m->template_index < 0 || rmg_template_get(pack, (size_t)m->template_index, &t) != RMG_OK)
+        return true;
+    size_t n = strlen(t.name ? t.name : "");
+    return t.name && strncmp(name, t.name, n) == 0 && (name[n] == '\0' || name[n] == '#');
+}
+
+/* The template was refused for the errors `rmg check` finds: print them all (the library's
+ * message holds the first few). */
+static void print_errors(const rmg_pack *pack, const char *name)
+{
+    rmg_validation *v = NULL;
+    if (rmg_pack_validate(pack, &v) != RMG_OK)
+        return;
+    for (size_t i = 0; i < rmg_validation_count(v); i++) {
+        rmg_message m = {sizeof m, 0, NULL, NULL, NULL, 0, 0, -1, -1, -1};
+        if (rmg_validation_get(v, i, &m) == RMG_OK && m.severity == RMG_SEVERITY_ERROR && about(pack, &m, name))
+            fprintf(stderr, "%s [%s]\n", m.text, m.code);
+    }
+    rmg_validation_destroy(v);
 }
 
 static void timings(const rmg_map *map)
@@ -102,6 +130,8 @@ int rmg_cmd_generate(int argc, char **argv)
         double ms = cli_now_ms() - t0;
         if (st != RMG_OK) {
             fprintf(stderr, "rmg generate: %s\n", rmg_context_errmsg(ctx));
+            if (st == RMG_ERR_INVALID_DATA && pack)
+                print_errors(pack, g.opt.template_name);
             code = st == RMG_ERR_INVALID_ARG || st == RMG_ERR_NOT_FOUND ? 2 : 1;
         } else {
             for (int i = 0; i < n_out && code == 0; i++)

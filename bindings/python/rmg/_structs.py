@@ -156,6 +156,8 @@ class GenerateOptions(Structure):
         ("template_name", c_char_p),
         ("max_attempts", c_int),
         ("time_budget_ms", c_uint),
+        ("towns_chosen", c_uint32),
+        ("towns", c_int * 8),
     ]
 
 

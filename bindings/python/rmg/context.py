@@ -13,6 +13,7 @@ from . import _lib
 from . import _structs as S
 from .enums import (
     MAP_SIZES,
+    Faction,
     LogLevel,
     MapMonsters,
     MonsterStrength,
@@ -50,6 +51,21 @@ def _map_side(size: SizeSpec) -> Tuple[int, int]:
         return int(width), int(height)
     return int(size), int(size)
 
+
+
+def _set_towns(opts: "S.GenerateOptions", towns: Dict[int, Union[str, int, Faction]]) -> None:
+    """Each player's town choice into the options (towns_chosen bit p-1, towns[p-1])."""
+    for player, town in towns.items():
+        if not isinstance(player, int) or isinstance(player, bool) or not 1 <= player <= 8:
+            raise ValueError(f"towns: player {player!r} is not within 1..8")
+        if isinstance(town, str) and town.strip().lower() == "random":
+            opts.towns_chosen &= ~(1 << (player - 1))
+            continue
+        faction = coerce(Faction, town, "town")
+        if faction == Faction.NEUTRAL:
+            raise ValueError("towns: 'neutral' is not a town type")
+        opts.towns_chosen |= 1 << (player - 1)
+        opts.towns[player - 1] = int(faction)
 
 class Context:
     """A librmg context: every allocation, random draw and error of the work done through it.
@@ -274,6 +290,7 @@ class Context:
         seed: Optional[int] = None,
         max_attempts: int = 0,
         time_budget_ms: int = 0,
+        towns: Optional[Dict[int, Union[str, int, Faction]]] = None,
     ) -> "Map":
         """Generates a map from ``template`` (None: the built-in pack).
 
@@ -281,8 +298,10 @@ class Context:
         or None for the template's choice; ``underground`` None also leaves the levels to the
         template, as ``players=0`` does the player count. ``template_name`` picks a template of
         the pack by name (else one that fits is drawn at random). ``seed`` re-seeds the context
-        first. Raises :class:`rmg.Error` (e.g. ImpossibleError, PluginError) with the library's
-        message naming the stage, zone and rule.
+        first. ``towns`` maps a player (1..8) to the town it plays ("castle", a :class:`Faction`,
+        or "random"); the pack's allowed towns limit the choice (MIS-37), other players get a
+        random town. Raises :class:`rmg.Error` (e.g. ImpossibleError, PluginError) with the
+        library's message naming the stage, zone and rule.
         """
         from .map import Map
 
@@ -300,6 +319,7 @@ class Context:
         opts.template_name = name
         opts.max_attempts = int(max_attempts)
         opts.time_budget_ms = int(time_budget_ms)
+        _set_towns(opts, towns or {})
         pack = template.handle if template is not None else None
         out = c_void_p()
         if self._generating:

@@ -54,6 +54,23 @@ class ContentKind(enum.IntEnum):
     HERO = 8
 
 
+class Faction(enum.IntEnum):
+    """Faction ids (rmg/content.h; the h3m town ids): towns, and NEUTRAL for zones and creatures."""
+
+    CASTLE = 0
+    RAMPART = 1
+    TOWER = 2
+    INFERNO = 3
+    NECROPOLIS = 4
+    DUNGEON = 5
+    STRONGHOLD = 6
+    FORTRESS = 7
+    CONFLUX = 8
+    COVE = 9
+    FACTORY = 10
+    NEUTRAL = 31
+
+
 class PluginPolicy(enum.IntEnum):
     FAIL = 0
     FALLBACK = 1

@@ -96,6 +96,8 @@ typedef enum rmg__h3t_warning {
     RMG__H3T_W_ALL_TOWNS_BANNED,
     RMG__H3T_W_FRACTION,
     RMG__H3T_W_ZONE_MAX_MAP,
+    RMG__H3T_W_NUMBER_LIST,
+    RMG__H3T_W_MIRROR_NO_ZONE,
     RMG__H3T_W_COUNT
 } rmg__h3t_warning;
 

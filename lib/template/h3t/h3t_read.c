@@ -21,6 +21,7 @@ typedef struct records {
     size_t buf_cap;
     RMG__VEC(size_t) cells;     /* offsets into buf */
     int row;                    /* 1-based number of the current record */
+    bool open;                  /* the current record ran into the end of the input (no line break) */
 } records;
 
 static bool records_grow(records *r, size_t need)
@@ -83,6 +84,7 @@ static rmg_status records_next(records *r, const char *name, bool *got)
     size_t o = 0;
     bool cell_start = true;
     int col = 0;
+    r->open = false;
     for (;;) {
         if (!records_grow(r, o + 2) ||
             (cell_start && !RMG__VEC_PUSH(r->ctx, &r->cells, o)))
@@ -95,6 +97,7 @@ static rmg_status records_next(records *r, const char *name, bool *got)
         cell_start = false;
         if (r->pos >= r->len) {
             r->buf[o] = '\0';
+            r->open = true;
             break;
         }
         char c = r->data[r->pos++];
@@ -269,26 +272,40 @@ static rmg__h3t_cellref ref(int col, const char *what)
     return c;
 }
 
-/* "12.7" in an integer column: the game reads such cells with the integer part (the shipped
- * SoD rmg.txt has connection zones 5.9, 6.3, 6.7), so do the same and warn. */
-static bool integer_part(reader *r, int col, const char *s, int64_t *out)
+/* The integer before `stop` in s when what follows it consists of `tail` characters only: the
+ * leading number the game reads from such a cell. Warns with `note`. */
+static bool leading_integer(reader *r, int col, const char *s, const char *stop, const char *tail,
+                            rmg__h3t_warning note, int64_t *out)
 {
-    const char *dot = strchr(s, '.');
-    if (!dot || dot == s || dot[1] < '0' || dot[1] > '9')
+    if (!stop || stop == s || strspn(stop + 1, tail) != strlen(stop + 1))
         return false;
-    for (const char *p = dot + 1; *p && *p != ' '; p++)
-        if (*p < '0' || *p > '9')
-            return false;
     char head[32];
-    size_t n = (size_t)(dot - s);
+    size_t n = (size_t)(stop - s);
     if (n >= sizeof head)
         return false;
     memcpy(head, s, n);
     head[n] = '\0';
     if (!rmg__h3t_parse_int64(head, out))
         return false;
-    rmg__h3t_note(&r->base, RMG__H3T_W_FRACTION, col, s);
+    rmg__h3t_note(&r->base, note, col, s);
     return true;
+}
+
+/* "12.7" in an integer column: the game reads such cells with the integer part (the shipped
+ * SoD rmg.txt has connection zones 5.9, 6.3, 6.7), so do the same and warn. */
+static bool integer_part(reader *r, int col, const char *s, int64_t *out)
+{
+    const char *dot = strchr(s, '.');
+    if (!dot || dot[1] < '0' || dot[1] > '9')
+        return false;
+    return leading_integer(r, col, s, dot, "0123456789 ", RMG__H3T_W_FRACTION, out);
+}
+
+/* "9, 8" in an integer column (seen in a SoD rmg.txt connection cell): the game reads the first
+ * number, so do the same and warn. */
+static bool first_of_list(reader *r, int col, const char *s, int64_t *out)
+{
+    return leading_integer(r, col, s, strchr(s, ','), " 0123456789-,", RMG__H3T_W_NUMBER_LIST, out);
 }
 
 /* Integer cell in [lo, hi]; empty = def. */
@@ -299,7 +316,7 @@ static rmg_status int_at(reader *r, int col, const char *what, int64_t lo, int64
         *out = def;
         return RMG_OK;
     }
-    if (!rmg__h3t_parse_int64(s, out) && !integer_part(r, col, s, out))
+    if (!rmg__h3t_parse_int64(s, out) && !integer_part(r, col, s, out) && !first_of_list(r, col, s, out))
         return rmg__h3t_error(&r->base, col, what, "expected an integer, found '%.40s'", s);
     if (*out < lo || *out > hi)
         return rmg__h3t_error(&r->base, col, what, "%lld is out of range %lld..%lld", (long long)*out,
@@ -577,14 +594,20 @@ static rmg_status read_towns(reader *r, rmg__zone *z)
     for (int i = 0; i < 4 && st == RMG_OK; i++)
         st = int32_at(r, l->z_ntowns + i, "Zone/Neutral towns", 0, INT32_MAX, 0, neutral[i]);
     z->towns_same_type = flag_at(r, l->z_same);
+    bool any = false;
     for (int i = 0; i < l->towns; i++) {
         if (!flag_at(r, l->z_towns + i))
             continue;
+        any = true;
         if (i < KNOWN_TOWNS)
             z->allowed_towns |= (uint32_t)1 << i;
         else
             rmg__h3t_note(&r->base, RMG__H3T_W_SURPLUS_COLUMN, l->z_towns + i, cell_at(r, l->z_towns + i));
     }
+    /* In a HotA file no town flag is the editor's "every town banned" (the guide: a zone
+     * without towns then takes its faction from its terrain, FAC-03). SoD's own files leave the
+     * flags of its player zones empty: there it means no restriction. docs/h3t-import.md. */
+    z->all_towns_banned = !any && !r->lay.sod;
     return st;
 }
 
@@ -913,6 +936,11 @@ static rmg_status attach_mirror_links(reader *r, rmg__template *t, const rmg__zo
     for (size_t i = 0; i < r->mirrors.count; i++) {
         const pending_mirror *m = &r->mirrors.items[i];
         const rmg__zone_key *k = rmg__zone_keys_find(keys, t->n_zones, m->zone);
+        if (!k && !r->base.pack->mirror) { /* the game ignores such rows outside mirror packs */
+            r->base.row = m->row;
+            rmg__h3t_note(&r->base, RMG__H3T_W_MIRROR_NO_ZONE, m->col, t->name);
+            continue;
+        }
         if (!k) {
             r->base.row = m->row;
             return rmg__h3t_error(&r->base, m->col, "Connections/Zone 1",
@@ -1024,6 +1052,25 @@ static rmg_status read_header(reader *r)
     return RMG_OK;
 }
 
+/* A last row that holds data, ends without a line break and has fewer cells than the layout is
+ * cut off: the file is truncated. The template it belongs to records the damage, which `rmg
+ * check` reports as an error (the generator then leaves that template out). */
+static rmg_status note_truncation(reader *r, size_t cells)
+{
+    int first;
+    if (!r->rec.open || cells >= (size_t)r->lay.width || !r->in_template ||
+        !any_cell(r, 0, (int)RMG__MIN(cells, (size_t)INT32_MAX), &first))
+        return RMG_OK;
+    rmg__template *t = current_template(r);
+    char text[160];
+    snprintf(text, sizeof text, "row %d has %zu of the %d cells of a row and the file ends inside it: the file is "
+             "truncated", r->base.row, cells, r->lay.width);
+    t->damage = rmg__arena_strdup(&r->base.pack->arena, text);
+    t->damage_loc.line = r->base.row;
+    t->damage_loc.column = (int)cells;
+    return t->damage ? RMG_OK : rmg__error_nomem(r->base.ctx);
+}
+
 static rmg_status read_rows(reader *r)
 {
     bool got, first = true;
@@ -1033,7 +1080,7 @@ static rmg_status read_rows(reader *r)
             if ((st = read_counts(r)) != RMG_OK || (st = read_pack(r)) != RMG_OK)
                 return st;
         }
-        if ((st = read_data_row(r, first)) != RMG_OK)
+        if ((st = read_data_row(r, first)) != RMG_OK || (st = note_truncation(r, r->rec.cells.count)) != RMG_OK)
             return st;
         first = false;
     }
@@ -1079,6 +1126,9 @@ static const char *const note_text[RMG__H3T_W_COUNT] = {
                                 "rules have none)",
     [RMG__H3T_W_FRACTION] = "number with a fractional part in an integer column: the integer part is used, as the "
                             "game does",
+    [RMG__H3T_W_NUMBER_LIST] = "list of numbers in an integer column: the first is used, as the game does",
+    [RMG__H3T_W_MIRROR_NO_ZONE] = "connection row with Zone 2 = -1 for a zone the template does not have, in a pack "
+                                  "that is not a mirror pack: ignored, as the game does",
 };
 
 static rmg_status emit_notes(reader *r)
