@@ -1,0 +1,272 @@
+/*
+ * Searches over the movement graph: Dijkstra with a circular bucket queue (integer costs, every
+ * move shorter than the queue) by movement points, by steps or by effort (points and fights), and
+ * the flood that finds the weakest guard between a town and the rest of the map.
+ */
+#include <string.h>
+
+#include "balance_internal.h"
+
+rmg_status rmg__balance_search_init(rmg__balance_search *s, const rmg__balance_graph *g, rmg_context *ctx,
+                                    uint32_t day_points)
+{
+    memset(s, 0, sizeof *s);
+    s->ctx = ctx;
+    s->n_nodes = g->n_nodes;
+    s->day_points = day_points;
+    /* A move costs at most a diagonal swamp step (247), the rest of a day (boats) and a fight. */
+    size_t longest = (size_t)day_points * (1 + RMG__BALANCE_FIGHT_DAYS) + 512;
+    s->n_buckets = 1;
+    while (s->n_buckets <= longest)
+        s->n_buckets <<= 1;
+    s->dist = rmg__malloc(ctx, s->n_nodes * sizeof *s->dist);
+    s->pred = rmg__malloc(ctx, s->n_nodes * sizeof *s->pred);
+    s->done = rmg__malloc(ctx, s->n_nodes);
+    s->tried = rmg__malloc(ctx, s->n_nodes);
+    s->cover = rmg__malloc(ctx, g->n_tiles);
+    s->heap = rmg__malloc(ctx, (g->n_guards + 1) * sizeof *s->heap);
+    s->touched = rmg__malloc(ctx, g->n_guards + 1);
+    s->moves = rmg__malloc(ctx, (8 + g->max_dests) * sizeof *s->moves);
+    s->buckets = rmg__calloc(ctx, s->n_buckets, sizeof *s->buckets);
+    if (!s->dist || !s->pred || !s->done || !s->tried || !s->cover || !s->heap || !s->touched ||
+        !s->moves || !s->buckets) {
+        rmg__balance_search_free(s);
+        return rmg__error_nomem(ctx);
+    }
+    return RMG_OK;
+}
+
+void rmg__balance_search_free(rmg__balance_search *s)
+{
+    rmg_context *ctx = s->ctx;
+    for (size_t i = 0; s->buckets && i < s->n_buckets; i++)
+        RMG__VEC_FREE(ctx, &s->buckets[i].items);
+    void *blocks[] = {s->dist, s->pred, s->done, s->tried, s->cover, s->heap, s->touched, s->moves,
+                      s->buckets};
+    for (size_t i = 0; i < RMG__ARRAY_LEN(blocks); i++)
+        rmg__free(ctx, blocks[i]);
+    memset(s, 0, sizeof *s);
+}
+
+static bool push(rmg__balance_search *s, uint32_t key, uint32_t node)
+{
+    rmg__balance_bucket *b = &s->buckets[key & (s->n_buckets - 1)];
+    return RMG__VEC_PUSH(s->ctx, &b->items, node);
+}
+
+static void reset(rmg__balance_search *s)
+{
+    memset(s->dist, 0xFF, s->n_nodes * sizeof *s->dist);
+    memset(s->pred, 0xFF, s->n_nodes * sizeof *s->pred);
+    memset(s->done, 0, s->n_nodes);
+    for (size_t i = 0; i < s->n_buckets; i++)
+        s->buckets[i].items.count = s->buckets[i].head = 0;
+}
+
+static bool guarded(const rmg__balance_graph *g, uint32_t node)
+{
+    uint32_t t = rmg__balance_node_tile(g, node);
+    return g->zoc_start[t + 1] != g->zoc_start[t];
+}
+
+/* The cost at the end of a move that starts at cost d. */
+static uint32_t after_move(const rmg__balance_search *s, const rmg__balance_graph *g, rmg__balance_metric metric,
+                           uint32_t d, const rmg__balance_move *mv)
+{
+    if (metric == RMG__BAL_BY_STEPS)
+        return mv->how == RMG__BAL_JUMP ? d : d + 1;
+    uint32_t end = d + mv->step;
+    /* Boarding or leaving a boat takes the rest of the hero's day. */
+    if (mv->how == RMG__BAL_EMBARK || mv->how == RMG__BAL_DISEMBARK)
+        end = (end + s->day_points - 1) / s->day_points * s->day_points;
+    if (metric == RMG__BAL_BY_EFFORT && guarded(g, mv->to))
+        end += s->day_points * RMG__BALANCE_FIGHT_DAYS;
+    return end;
+}
+
+static bool is_target(uint32_t node, const uint32_t *targets, size_t n)
+{
+    for (size_t i = 0; i < n; i++)
+        if (targets[i] == node)
+            return true;
+    return false;
+}
+
+/* Relaxes the moves out of node u (settled at cost d). False when memory ran out. */
+static bool relax(rmg__balance_search *s, const rmg__balance_graph *g, uint32_t u, uint32_t d,
+                  rmg__balance_metric metric, size_t *queued)
+{
+    size_t n = rmg__balance_moves(g, u, s->moves);
+    for (size_t i = 0; i < n; i++) {
+        const rmg__balance_move *mv = &s->moves[i];
+        uint32_t v = mv->to;
+        if (s->done[v])
+            continue;
+        uint32_t nd = after_move(s, g, metric, d, mv);
+        if (nd < s->dist[v]) {
+            s->dist[v] = nd;
+            s->pred[v] = u;
+            if (!push(s, nd, v))
+                return false;
+            ++*queued;
+        }
+    }
+    return true;
+}
+
+rmg_status rmg__balance_search_run(rmg__balance_search *s, const rmg__balance_graph *g, uint32_t source,
+                                   rmg__balance_metric metric, const uint32_t *targets, size_t n_targets)
+{
+    reset(s);
+    s->dist[source] = 0;
+    if (!push(s, 0, source))
+        return rmg__error_nomem(s->ctx);
+    size_t queued = 1, found = 0;
+    for (uint32_t cur = 0; queued;) {
+        rmg__balance_bucket *b = &s->buckets[cur & (s->n_buckets - 1)];
+        if (b->head == b->items.count) {
+            b->head = b->items.count = 0;
+            cur++;
+            continue;
+        }
+        uint32_t u = b->items.items[b->head++];
+        queued--;
+        if (s->done[u] || s->dist[u] != cur)
+            continue;
+        s->done[u] = 1;
+        if (n_targets && is_target(u, targets, n_targets) && ++found == n_targets)
+            break;
+        if (!relax(s, g, u, cur, metric, &queued))
+            return rmg__error_nomem(s->ctx);
+    }
+    return RMG_OK;
+}
+
+/* ---- the weakest exit guard -------------------------------------------------------------------- */
+
+/* A min-heap of guard indexes by value (then index, so the order is the same on every machine). */
+static bool guard_less(const rmg__balance_graph *g, uint32_t a, uint32_t b)
+{
+    return g->guard_value[a] < g->guard_value[b] || (g->guard_value[a] == g->guard_value[b] && a < b);
+}
+
+static void heap_push(rmg__balance_search *s, const rmg__balance_graph *g, uint32_t guard)
+{
+    size_t i = s->heap_len++;
+    s->heap[i] = guard;
+    while (i && guard_less(g, s->heap[i], s->heap[(i - 1) / 2])) {
+        uint32_t t = s->heap[i];
+        s->heap[i] = s->heap[(i - 1) / 2];
+        s->heap[(i - 1) / 2] = t;
+        i = (i - 1) / 2;
+    }
+}
+
+static uint32_t heap_pop(rmg__balance_search *s, const rmg__balance_graph *g)
+{
+    uint32_t top = s->heap[0];
+    s->heap[0] = s->heap[--s->heap_len];
+    for (size_t i = 0;;) {
+        size_t l = 2 * i + 1, r = l + 1, m = i;
+        if (l < s->heap_len && guard_less(g, s->heap[l], s->heap[m]))
+            m = l;
+        if (r < s->heap_len && guard_less(g, s->heap[r], s->heap[m]))
+            m = r;
+        if (m == i)
+            break;
+        uint32_t t = s->heap[i];
+        s->heap[i] = s->heap[m];
+        s->heap[m] = t;
+        i = m;
+    }
+    return top;
+}
+
+/* The flood's queue is bucket 0, read from its head. */
+static bool enter(rmg__balance_search *s, uint32_t node)
+{
+    s->done[node] = 1;
+    return push(s, 0, node);
+}
+
+/* Node v is covered by guards still standing: remember that it was tried, and queue those guards. */
+static void touch_guards(rmg__balance_search *s, const rmg__balance_graph *g, uint32_t v, uint32_t tile)
+{
+    s->tried[v] = 1;
+    for (uint32_t i = g->zoc_start[tile]; i < g->zoc_start[tile + 1]; i++) {
+        uint32_t k = g->zoc_guard[i];
+        if (!s->touched[k]) {
+            s->touched[k] = 1;
+            heap_push(s, g, k);
+        }
+    }
+}
+
+/* Guard k is beaten: the tiles it alone covered open, and those the flood tried are entered. */
+static bool beat_guard(rmg__balance_search *s, const rmg__balance_graph *g, uint32_t k)
+{
+    uint32_t tiles[9];
+    for (size_t j = 0, n = rmg__balance_zoc_tiles(g, k, tiles); j < n; j++) {
+        uint32_t t = tiles[j];
+        if (s->cover[t] && --s->cover[t])
+            continue;
+        uint32_t nodes[2] = {t, g->portal_of[t] ? (uint32_t)g->n_tiles + g->portal_of[t] - 1 : t};
+        for (int i = 0; i < 2; i++)
+            if (s->tried[nodes[i]] && !s->done[nodes[i]] && !enter(s, nodes[i]))
+                return false;
+    }
+    return true;
+}
+
+static void reset_flood(rmg__balance_search *s, const rmg__balance_graph *g)
+{
+    memset(s->done, 0, s->n_nodes);
+    memset(s->tried, 0, s->n_nodes);
+    memset(s->touched, 0, g->n_guards + 1);
+    for (size_t t = 0; t < g->n_tiles; t++) {
+        uint32_t c = g->zoc_start[t + 1] - g->zoc_start[t];
+        s->cover[t] = (uint8_t)(c > 255 ? 255 : c);
+    }
+    s->heap_len = 0;
+    s->buckets[0].items.count = s->buckets[0].head = 0;
+}
+
+rmg_status rmg__balance_exit_guard(rmg__balance_search *s, const rmg__balance_graph *g, uint32_t source,
+                                   bool (*goal)(const void *user, uint32_t tile), const void *user,
+                                   int64_t *out)
+{
+    reset_flood(s, g);
+    rmg__balance_bucket *q = &s->buckets[0];
+    int64_t needed = 0;
+    if (!enter(s, source))
+        return rmg__error_nomem(s->ctx);
+    for (;;) {
+        while (q->head < q->items.count) {
+            uint32_t u = q->items.items[q->head++];
+            if (goal(user, rmg__balance_node_tile(g, u))) {
+                *out = needed;
+                return RMG_OK;
+            }
+            size_t n = rmg__balance_moves(g, u, s->moves);
+            for (size_t i = 0; i < n; i++) {
+                uint32_t v = s->moves[i].to, tv = rmg__balance_node_tile(g, v);
+                if (s->done[v])
+                    continue;
+                if (s->cover[tv])
+                    touch_guards(s, g, v, tv);
+                else if (!enter(s, v))
+                    return rmg__error_nomem(s->ctx);
+            }
+        }
+        if (!s->heap_len) {
+            *out = -1;
+            return RMG_OK;
+        }
+        /* Stuck: beat the weakest guard the flood has met. */
+        uint32_t k = heap_pop(s, g);
+        if (g->guard_value[k] > needed)
+            needed = g->guard_value[k];
+        if (!beat_guard(s, g, k))
+            return rmg__error_nomem(s->ctx);
+    }
+}
