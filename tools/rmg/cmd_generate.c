@@ -1,7 +1,6 @@
 /* rmg generate: one map from a template, written as JSON, PNG and/or text. */
 #include <stdio.h>
 #include <string.h>
-#include <time.h>
 
 #include "cli.h"
 #include "commands.h"
@@ -13,6 +12,9 @@ static void usage(FILE *out)
                  "built-in pack is used. Outputs by extension: .json, .png, .txt.\n\noptions:\n");
     fputs(cli_gen_help, out);
     fprintf(out, "  -o FILE                write the map (repeatable)\n"
+                 "  --best-of N            generate N candidates (sub-seeds of the seed) and keep the fairest\n"
+                 "                         by the balance score (docs/balance.md)\n"
+                 "  --threads N            candidates generated at once (default: every core)\n"
                  "  --timings              print per-stage milliseconds\n"
                  "  --quiet                print nothing but errors\n");
 }
@@ -56,6 +58,7 @@ int rmg_cmd_generate(int argc, char **argv)
     const char *outputs[16];
     int n_out = 0;
     bool quiet = false, show_timings = false;
+    cli_best best = {0, 0, 0};
     for (int i = 1; i < argc; i++) {
         int r = cli_gen_option(&g, argc, argv, &i, "generate");
         if (r < 0)
@@ -71,6 +74,16 @@ int rmg_cmd_generate(int argc, char **argv)
                 return 2;
             }
             outputs[n_out++] = argv[++i];
+        } else if (strcmp(argv[i], "--best-of") == 0 && i + 1 < argc) {
+            if (!cli_parse_int(argv[++i], 1, 1000, &best.candidates)) {
+                fprintf(stderr, "rmg generate: bad --best-of (1..1000)\n");
+                return 2;
+            }
+        } else if (strcmp(argv[i], "--threads") == 0 && i + 1 < argc) {
+            if (!cli_parse_int(argv[++i], 1, 64, &best.threads)) {
+                fprintf(stderr, "rmg generate: bad --threads (1..64)\n");
+                return 2;
+            }
         } else if (strcmp(argv[i], "--quiet") == 0) {
             quiet = true;
         } else if (strcmp(argv[i], "--timings") == 0) {
@@ -91,32 +104,26 @@ int rmg_cmd_generate(int argc, char **argv)
         fprintf(stderr, "rmg generate: cannot create a context\n");
         return 2;
     }
-    rmg_pack *pack = NULL;
     int code = cli_set_game(ctx, &g, "generate");
-    if (code == 0)
-        code = cli_load_pack(ctx, g.template_file, &pack, "generate");
     rmg_map *map = NULL;
+    cli_generated made;
+    if (code == 0)
+        code = cli_generate(ctx, &g, &best, &map, &made, "generate");
     if (code == 0) {
-        double t0 = cli_now_ms();
-        rmg_status st = rmg_generate(ctx, pack, &g.opt, &map);
-        double ms = cli_now_ms() - t0;
-        if (st != RMG_OK) {
-            fprintf(stderr, "rmg generate: %s\n", rmg_context_errmsg(ctx));
-            code = st == RMG_ERR_INVALID_ARG || st == RMG_ERR_NOT_FOUND ? 2 : 1;
-        } else {
-            for (int i = 0; i < n_out && code == 0; i++)
-                if (rmg_map_save(map, outputs[i]) != RMG_OK) {
-                    fprintf(stderr, "rmg generate: %s\n", rmg_context_errmsg(ctx));
-                    code = 2;
-                }
-            if (!quiet)
-                summary(map, ms);
-            if (show_timings)
-                timings(map);
+        for (int i = 0; i < n_out && code == 0; i++)
+            if (rmg_map_save(map, outputs[i]) != RMG_OK) {
+                fprintf(stderr, "rmg generate: %s\n", rmg_context_errmsg(ctx));
+                code = 2;
+            }
+        if (!quiet) {
+            summary(map, made.ms);
+            if (best.candidates > 1)
+                cli_print_best_of(stdout, &made.best);
         }
+        if (show_timings)
+            timings(map);
     }
     rmg_map_destroy(map);
-    rmg_pack_destroy(pack);
     rmg_context_destroy(ctx);
     return code;
 }
