@@ -120,7 +120,7 @@ static rmg_status collect_teleports(const struct rmg_map *m, rmg_context *ctx, t
         return rmg__error_nomem(ctx);
     for (size_t i = 0; i < m->objects.count; i++) {
         const rmg__map_object *o = &m->objects.items[i];
-        teleport_kind k = teleport_of(o);
+        teleport_kind k = o->kind == RMG_OBJECT_OBSTACLE ? TP_NONE : teleport_of(o);
         if (k != TP_NONE)
             tp->items[tp->count++] = (teleport){(uint32_t)i, k, o->color, 0};
     }
@@ -233,12 +233,6 @@ static rmg_status build_teleports(rmg__balance_graph *g, rmg_context *ctx)
 
 /* ---- tiles ----------------------------------------------------------------------------------- */
 
-static bool blocked_by_object(const struct rmg_map *m, size_t t)
-{
-    uint32_t id = m->tile_object[t];
-    return id && id <= m->objects.count && rmg__map_object_blocks(m, &m->objects.items[id - 1], t);
-}
-
 static uint16_t terrain_cost(const struct rmg_content *c, int terrain)
 {
     long i = c ? rmg__content_find_terrain_id(c, terrain) : -1;
@@ -255,10 +249,21 @@ static void classify_tiles(rmg__balance_graph *g)
         costs[i] = terrain_cost(g->content, i);
     for (size_t t = 0; t < g->n_tiles; t++) {
         g->cost[t] = costs[m->terrain[t]];
-        if (m->terrain[t] == RMG_TERRAIN_WATER)
-            g->kind[t] = blocked_by_object(m, t) ? 0 : RMG__BAL_WATER;
-        else
-            g->kind[t] = rmg__map_tile_passable(m, t) ? RMG__BAL_LAND : 0;
+        uint16_t f = m->flags[t];
+        g->kind[t] = f & RMG__T_WATER ? RMG__BAL_WATER : f & RMG__T_ROCK ? 0 : RMG__BAL_LAND;
+    }
+    /* The game's passability (rmg__map_tile_passable): the object recorded on a tile closes it
+     * when its blocked mask covers it. Object by object, so the objects are read in order. */
+    for (size_t i = 0; i < m->objects.count; i++) {
+        const rmg__map_object *o = &m->objects.items[i];
+        for (uint64_t bits = o->block; bits; bits &= bits - 1) {
+            int bit = __builtin_ctzll(bits), x = o->x - (7 - bit % 8), y = o->y - (5 - bit / 8);
+            if (x < 0 || y < 0 || x >= g->w || y >= g->h)
+                continue;
+            size_t t = rmg__tile(g->w, g->h, x, y, o->z);
+            if (m->tile_object[t] == o->id)
+                g->kind[t] = 0;
+        }
     }
 }
 
@@ -350,7 +355,7 @@ static void mark_objects(rmg__balance_graph *g)
     }
     /* Land marks never turn water or rock into land: a guard on water stays a sea guard. */
     for (size_t t = 0; t < g->n_tiles; t++)
-        if ((g->kind[t] & RMG__BAL_LAND) && (m->terrain[t] == RMG_TERRAIN_WATER || m->terrain[t] == RMG_TERRAIN_ROCK))
+        if ((g->kind[t] & RMG__BAL_LAND) && (m->flags[t] & (RMG__T_WATER | RMG__T_ROCK)))
             g->kind[t] &= (uint8_t)~RMG__BAL_LAND;
 }
 
@@ -426,8 +431,11 @@ static rmg_status build_guards(rmg__balance_graph *g, rmg_context *ctx)
     for (size_t k = 0; k < g->n_guards; k++)
         for (size_t j = 0, c = zoc_tiles(g, g->guard_tile[k], tiles); j < c; j++)
             g->zoc_start[tiles[j] + 1]++;
-    for (size_t t = 0; t < g->n_tiles; t++)
+    for (size_t t = 0; t < g->n_tiles; t++) {
         g->zoc_start[t + 1] += g->zoc_start[t];
+        if (g->zoc_start[t + 1] != g->zoc_start[t])
+            g->kind[t] |= RMG__BAL_GUARDED;
+    }
     uint32_t *fill = rmg__malloc(ctx, (g->n_tiles + 1) * sizeof *fill);
     if (!fill)
         return rmg__error_nomem(ctx);
@@ -446,56 +454,48 @@ size_t rmg__balance_zoc_tiles(const rmg__balance_graph *g, size_t guard, uint32_
 
 /* ---- moves ----------------------------------------------------------------------------------- */
 
-uint32_t rmg__balance_node_tile(const rmg__balance_graph *g, uint32_t node)
-{
-    return node < g->n_tiles ? node : g->portal_tile[node - g->n_tiles];
-}
-
-static uint16_t step_cost(const rmg__balance_graph *g, uint32_t from, uint32_t to, bool diagonal)
-{
-    const uint8_t *road = g->map->road;
-    uint16_t base = road[from] && road[to] && road[from] < 4 ? g->road_cost[road[from]] : g->cost[from];
-    /* The game charges a diagonal step 1.414 times a straight one, rounded down. */
-    return diagonal ? (uint16_t)(base * 1414u / 1000u) : base;
-}
+/* Neighbour offsets by direction: the 4 straight ones, then the 4 diagonals. */
+static const int DX[8] = {1, -1, 0, 0, 1, 1, -1, -1}, DY[8] = {0, 0, 1, -1, 1, -1, 1, -1};
 
 uint16_t rmg__balance_step(const rmg__balance_graph *g, uint32_t from, uint32_t to)
 {
     size_t plane = (size_t)g->w * (size_t)g->h;
     bool diagonal = from % plane % (size_t)g->w != to % plane % (size_t)g->w &&
                     from % plane / (size_t)g->w != to % plane / (size_t)g->w;
-    return step_cost(g, from, to, diagonal);
+    return rmg__balance_step_dir(g, from, to, diagonal);
 }
 
-size_t rmg__balance_moves(const rmg__balance_graph *g, uint32_t node, rmg__balance_move *out)
+/* Per tile, the directions of its moves: walking (or sailing) in the low byte, boarding or
+ * leaving a boat in the high byte. Computed once the kinds are final. */
+static void compute_directions(rmg__balance_graph *g)
 {
-    size_t n = 0;
-    if (node < g->n_tiles && (g->kind[node] & RMG__BAL_PORTAL)) {
-        uint32_t p = g->portal_of[node] - 1;
-        for (uint32_t i = g->dest_start[p]; i < g->dest_start[p + 1]; i++)
-            out[n++] = (rmg__balance_move){g->dest[i], 0, RMG__BAL_JUMP};
-        return n;
-    }
-    static const int DX[8] = {1, -1, 0, 0, 1, 1, -1, -1}, DY[8] = {0, 0, 1, -1, 1, -1, 1, -1};
-    uint32_t t = rmg__balance_node_tile(g, node);
-    size_t plane = (size_t)g->w * (size_t)g->h;
-    int x = (int)(t % plane % (size_t)g->w), y = (int)(t % plane / (size_t)g->w);
-    bool afloat = g->kind[t] & RMG__BAL_WATER;
-    for (int d = 0; d < 8; d++) {
-        int nx = x + DX[d], ny = y + DY[d];
-        if (nx < 0 || ny < 0 || nx >= g->w || ny >= g->h)
-            continue;
-        uint32_t u = (uint32_t)((int64_t)t + DY[d] * g->w + DX[d]);
-        uint8_t k = g->kind[u];
-        uint8_t how;
-        if (afloat)
-            how = k & RMG__BAL_WATER ? RMG__BAL_WALK : k & RMG__BAL_LAND ? RMG__BAL_DISEMBARK : 0xFF;
-        else
-            how = k & RMG__BAL_LAND ? RMG__BAL_WALK : k & RMG__BAL_BOAT ? RMG__BAL_EMBARK : 0xFF;
-        if (how != 0xFF)
-            out[n++] = (rmg__balance_move){u, step_cost(g, t, u, d >= 4), how};
-    }
-    return n;
+    for (int d = 0; d < 8; d++)
+        g->offset[d] = DY[d] * g->w + DX[d];
+    for (int z = 0; z < g->levels; z++)
+        for (int y = 0; y < g->h; y++)
+            for (int x = 0; x < g->w; x++) {
+                size_t t = rmg__tile(g->w, g->h, x, y, z);
+                uint8_t here = g->kind[t];
+                if (!here) {
+                    g->dirs[t] = 0;
+                    continue;
+                }
+                /* Walks stay on land or at sea; a boat is boarded from land, left onto land. */
+                uint8_t walk = here & RMG__BAL_WATER ? RMG__BAL_WATER : RMG__BAL_LAND;
+                uint8_t shift = here & RMG__BAL_WATER ? RMG__BAL_LAND : RMG__BAL_BOAT;
+                bool inside = x > 0 && y > 0 && x + 1 < g->w && y + 1 < g->h;
+                uint16_t mask = 0;
+                for (int d = 0; d < 8; d++) {
+                    if (!inside && (x + DX[d] < 0 || y + DY[d] < 0 || x + DX[d] >= g->w || y + DY[d] >= g->h))
+                        continue;
+                    uint8_t k = g->kind[(int64_t)t + g->offset[d]];
+                    if (k & walk)
+                        mask |= (uint16_t)(1u << d);
+                    else if (k & shift)
+                        mask |= (uint16_t)(0x100u << d);
+                }
+                g->dirs[t] = mask;
+            }
 }
 
 /* ---- the graph ------------------------------------------------------------------------------- */
@@ -514,11 +514,14 @@ rmg_status rmg__balance_graph_build(rmg__balance_graph *g, const struct rmg_map 
     g->kind = rmg__calloc(ctx, g->n_tiles, 1);
     g->cost = rmg__calloc(ctx, g->n_tiles, sizeof *g->cost);
     g->portal_of = rmg__calloc(ctx, g->n_tiles, sizeof *g->portal_of);
-    if (!g->kind || !g->cost || !g->portal_of)
+    g->dirs = rmg__calloc(ctx, g->n_tiles, sizeof *g->dirs);
+    if (!g->kind || !g->cost || !g->portal_of || !g->dirs)
         return rmg__error_nomem(ctx);
     classify_tiles(g);
     mark_objects(g);
     rmg_status st = build_teleports(g, ctx);
+    if (st == RMG_OK)
+        compute_directions(g);
     if (st == RMG_OK)
         st = build_guards(g, ctx);
     if (st == RMG_OK)
@@ -528,7 +531,7 @@ rmg_status rmg__balance_graph_build(rmg__balance_graph *g, const struct rmg_map 
 
 void rmg__balance_graph_free(rmg__balance_graph *g, rmg_context *ctx)
 {
-    void *blocks[] = {g->kind,        g->cost,        g->portal_of, g->portal_tile, g->dest_start, g->dest,
+    void *blocks[] = {g->kind,        g->cost,        g->dirs,        g->portal_of, g->portal_tile, g->dest_start, g->dest,
                       g->guard_tile,  g->guard_value, g->zoc_start, g->zoc_guard,   g->valued,
                       g->valued_entry};
     for (size_t i = 0; i < RMG__ARRAY_LEN(blocks); i++)

@@ -21,6 +21,7 @@
 #define RMG__BAL_WATER  0x02u  /* a boat sails here */
 #define RMG__BAL_BOAT   0x04u  /* water where a boat can be boarded (beside a shipyard, or a boat) */
 #define RMG__BAL_PORTAL 0x08u  /* a teleport entrance with somewhere to go: stepping here jumps */
+#define RMG__BAL_GUARDED 0x10u /* in a guard's zone of control */
 
 /* How a move is made. */
 typedef enum rmg__balance_how {
@@ -34,6 +35,7 @@ typedef struct rmg__balance_move {
     uint32_t to;                   /* node */
     uint16_t step;                 /* movement points of the step (0 for a jump) */
     uint8_t how;                   /* rmg__balance_how */
+    uint8_t guarded;               /* 1: it ends in a guard's zone of control */
 } rmg__balance_move;
 
 /* Nodes: tile t is node t (for a portal tile: the hero stepping in, who jumps at once); a hero who
@@ -46,6 +48,8 @@ typedef struct rmg__balance_graph {
     size_t n_tiles, n_nodes;
     uint8_t *kind;                 /* per tile: RMG__BAL_* */
     uint16_t *cost;                /* per tile: movement points of a straight step leaving it */
+    uint16_t *dirs;                /* per tile: directions of its walks (low byte) and boat moves (high) */
+    int offset[8];                 /* tile index offset of each direction (the last 4 diagonal) */
     uint16_t road_cost[4];         /* per road type: a straight step from road to road */
     /* Teleports. */
     uint32_t *portal_of;           /* per tile: portal index + 1, 0 none */
@@ -84,10 +88,49 @@ typedef struct rmg__balance_valued {
 rmg_status rmg__balance_graph_build(rmg__balance_graph *g, const struct rmg_map *m, rmg_context *ctx);
 void rmg__balance_graph_free(rmg__balance_graph *g, rmg_context *ctx);
 /* The tile a node stands on. */
-uint32_t rmg__balance_node_tile(const rmg__balance_graph *g, uint32_t node);
+static inline uint32_t rmg__balance_node_tile(const rmg__balance_graph *g, uint32_t node)
+{
+    return node < g->n_tiles ? node : g->portal_tile[node - g->n_tiles];
+}
+
+/* Movement points of a step from tile `from` to its neighbour `to`: the road's cost when both
+ * tiles have a road, else the terrain's of the tile left; a diagonal step 1.414 times a straight
+ * one, rounded down (the game's rule). */
+static inline uint16_t rmg__balance_step_dir(const rmg__balance_graph *g, uint32_t from, uint32_t to, bool diagonal)
+{
+    const uint8_t *road = g->map->road;
+    uint16_t base = road[from] && road[to] && road[from] < 4 ? g->road_cost[road[from]] : g->cost[from];
+    return diagonal ? (uint16_t)(base * 1414u / 1000u) : base;
+}
+
 /* The moves out of a node; out holds at least 8 + g->max_dests moves. */
-size_t rmg__balance_moves(const rmg__balance_graph *g, uint32_t node, rmg__balance_move *out);
-/* Movement points of a straight or diagonal step leaving tile `from` for tile `to`. */
+static inline size_t rmg__balance_moves(const rmg__balance_graph *g, uint32_t node, rmg__balance_move *out)
+{
+    size_t n = 0;
+    if (node < g->n_tiles && (g->kind[node] & RMG__BAL_PORTAL)) {
+        uint32_t p = g->portal_of[node] - 1;
+        for (uint32_t i = g->dest_start[p]; i < g->dest_start[p + 1]; i++) {
+            uint32_t v = g->dest[i];
+            out[n++] = (rmg__balance_move){v, 0, RMG__BAL_JUMP,
+                                           (uint8_t)(g->kind[rmg__balance_node_tile(g, v)] & RMG__BAL_GUARDED ? 1 : 0)};
+        }
+        return n;
+    }
+    uint32_t t = rmg__balance_node_tile(g, node);
+    uint8_t shift = g->kind[t] & RMG__BAL_WATER ? RMG__BAL_DISEMBARK : RMG__BAL_EMBARK;
+    unsigned mask = g->dirs[t];
+    for (unsigned d = 0; d < 8 && mask >> d; d++) {
+        unsigned bits = mask >> d & 0x101u;
+        if (!bits)
+            continue;
+        uint32_t u = (uint32_t)((int64_t)t + g->offset[d]);
+        out[n++] = (rmg__balance_move){u, rmg__balance_step_dir(g, t, u, d >= 4),
+                                       (uint8_t)(bits & 1u ? RMG__BAL_WALK : shift),
+                                       (uint8_t)(g->kind[u] & RMG__BAL_GUARDED ? 1 : 0)};
+    }
+    return n;
+}
+/* Movement points of a step leaving tile `from` for its neighbour `to`. */
 uint16_t rmg__balance_step(const rmg__balance_graph *g, uint32_t from, uint32_t to);
 /* The tiles of guard k's zone of control (its tile and the 8 around it on its level). */
 size_t rmg__balance_zoc_tiles(const rmg__balance_graph *g, size_t guard, uint32_t out[9]);
@@ -97,14 +140,10 @@ rmg_status rmg__balance_valued_build(rmg__balance_graph *g, rmg_context *ctx);
 /* ---- searches ------------------------------------------------------------------------------ */
 
 typedef enum rmg__balance_metric {
-    RMG__BAL_BY_POINTS = 0,        /* movement points; guards passable at no price */
-    RMG__BAL_BY_STEPS = 1,         /* steps (tiles walked or sailed) */
-    RMG__BAL_BY_EFFORT = 2         /* movement points plus a fight price per step into a guarded tile */
+    RMG__BAL_BY_POINTS = 0,        /* movement points (guards passable at no price); among equally
+                                    * cheap paths the one with the fewest guarded tiles */
+    RMG__BAL_BY_STEPS = 1          /* steps (tiles walked or sailed) */
 } rmg__balance_metric;
-
-/* The fight price of BY_EFFORT, in days of travel: a hero walks up to a day around a guard rather
- * than fight it (docs/balance.md). */
-#define RMG__BALANCE_FIGHT_DAYS 1
 
 /* A bucket of the queue: node ids in arrival order (read from head). */
 typedef struct rmg__balance_bucket {
@@ -116,8 +155,9 @@ typedef struct rmg__balance_search {
     rmg_context *ctx;
     size_t n_nodes;
     uint32_t *dist;                /* per node: points or steps, RMG__BALANCE_FAR unreached */
+    uint32_t *guarded;             /* per node: guarded tiles on the best path (BY_POINTS) */
     uint32_t *pred;                /* per node: the node before it on the best path */
-    uint8_t *done;                 /* per node: settled (BY_*), entered (exit flood) */
+    uint8_t *done;                 /* per node: entered (exit flood) */
     uint8_t *tried;                /* per node: the exit flood found it covered by a guard */
     uint8_t *cover;                /* per tile: guards still covering it (exit flood) */
     uint32_t *heap;                /* guards met by the exit flood, weakest first */

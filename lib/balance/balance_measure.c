@@ -245,8 +245,10 @@ static size_t other_towns(const struct rmg_balance *b, const rmg__balance_player
     return n;
 }
 
-/* From the search by points (still in s): the cost to every other player's town. */
-static void measure_costs(struct rmg_balance *b, rmg__balance_player *p, const rmg__balance_search *s)
+/* From the search by points (still in s): the cost to every other player's town and the guards on
+ * the cheapest path there. */
+static rmg_status measure_paths(struct rmg_balance *b, rmg__balance_player *p, const rmg__balance_graph *g,
+                                rmg__balance_search *s)
 {
     for (size_t i = 0; i < b->n_players; i++) {
         const rmg__balance_player *q = &b->players[i];
@@ -261,42 +263,27 @@ static void measure_costs(struct rmg_balance *b, rmg__balance_player *p, const r
         path->reachable = true;
         path->cost = s->dist[q->source];
         path->strongest = path->guard_sum = 0;
+        rmg_status st = trace_path(path, g, s, q->source, b->ctx);
+        if (st != RMG_OK)
+            return st;
+        count_guards(path, g, s);
     }
+    return RMG_OK;
 }
 
-/* A search by `metric` to the other players' towns, then visit(path, their node) for each. */
-static rmg_status search_towns(struct rmg_balance *b, rmg__balance_player *p, const rmg__balance_graph *g,
-                               rmg__balance_search *s, rmg__balance_metric metric,
-                               rmg_status (*visit)(struct rmg_balance *, rmg__balance_path *,
-                                                   const rmg__balance_graph *, rmg__balance_search *, uint32_t))
+/* The shortest walks in steps to the other players' towns (a search that stops there). */
+static rmg_status measure_steps(struct rmg_balance *b, rmg__balance_player *p, const rmg__balance_graph *g,
+                                rmg__balance_search *s)
 {
     uint32_t towns[RMG__BALANCE_MAX_PLAYERS], targets[RMG__BALANCE_MAX_PLAYERS];
     size_t n = other_towns(b, p, towns), k = 0;
     for (size_t i = 0; i < n; i++)
         if (p->to[i].reachable)
             targets[k++] = towns[i];
-    rmg_status st = k ? rmg__balance_search_run(s, g, p->source, metric, targets, k) : RMG_OK;
+    rmg_status st = k ? rmg__balance_search_run(s, g, p->source, RMG__BAL_BY_STEPS, targets, k) : RMG_OK;
     for (size_t i = 0; st == RMG_OK && i < n; i++)
         if (p->to[i].reachable)
-            st = visit(b, &p->to[i], g, s, towns[i]);
-    return st;
-}
-
-static rmg_status take_steps(struct rmg_balance *b, rmg__balance_path *path, const rmg__balance_graph *g,
-                             rmg__balance_search *s, uint32_t town)
-{
-    (void)b;
-    (void)g;
-    path->tiles = s->dist[town];
-    return RMG_OK;
-}
-
-static rmg_status take_guards(struct rmg_balance *b, rmg__balance_path *path, const rmg__balance_graph *g,
-                              rmg__balance_search *s, uint32_t town)
-{
-    rmg_status st = trace_path(path, g, s, town, b->ctx);
-    if (st == RMG_OK)
-        count_guards(path, g, s);
+            p->to[i].tiles = s->dist[towns[i]];
     return st;
 }
 
@@ -336,14 +323,13 @@ rmg_status rmg__balance_measure(struct rmg_balance *b, const rmg__balance_graph 
         rmg__balance_player *p = &b->players[i];
         st = rmg__balance_search_run(s, g, p->source, RMG__BAL_BY_POINTS, NULL, 0);
         if (st == RMG_OK) {
-            measure_costs(b, p, s);
+            st = measure_paths(b, p, g, s);
             measure_values(p, g, s);
-            st = fill_reach_days(p, g, s, b->ctx);
         }
         if (st == RMG_OK)
-            st = search_towns(b, p, g, s, RMG__BAL_BY_EFFORT, take_guards);
+            st = fill_reach_days(p, g, s, b->ctx);
         if (st == RMG_OK)
-            st = search_towns(b, p, g, s, RMG__BAL_BY_STEPS, take_steps);
+            st = measure_steps(b, p, g, s);
         if (st == RMG_OK)
             st = measure_exit(b, p, g, s);
     }

@@ -1,7 +1,7 @@
 /*
  * Searches over the movement graph: Dijkstra with a circular bucket queue (integer costs, every
- * move shorter than the queue) by movement points, by steps or by effort (points and fights), and
- * the flood that finds the weakest guard between a town and the rest of the map.
+ * move shorter than the queue) by movement points or by steps, and the flood that finds the
+ * weakest guard between a town and the rest of the map.
  */
 #include <string.h>
 
@@ -14,12 +14,13 @@ rmg_status rmg__balance_search_init(rmg__balance_search *s, const rmg__balance_g
     s->ctx = ctx;
     s->n_nodes = g->n_nodes;
     s->day_points = day_points;
-    /* A move costs at most a diagonal swamp step (247), the rest of a day (boats) and a fight. */
-    size_t longest = (size_t)day_points * (1 + RMG__BALANCE_FIGHT_DAYS) + 512;
+    /* A move costs at most a diagonal swamp step (247) and the rest of a day (boats). */
+    size_t longest = (size_t)day_points + 512;
     s->n_buckets = 1;
     while (s->n_buckets <= longest)
         s->n_buckets <<= 1;
     s->dist = rmg__malloc(ctx, s->n_nodes * sizeof *s->dist);
+    s->guarded = rmg__malloc(ctx, s->n_nodes * sizeof *s->guarded);
     s->pred = rmg__malloc(ctx, s->n_nodes * sizeof *s->pred);
     s->done = rmg__malloc(ctx, s->n_nodes);
     s->tried = rmg__malloc(ctx, s->n_nodes);
@@ -28,7 +29,7 @@ rmg_status rmg__balance_search_init(rmg__balance_search *s, const rmg__balance_g
     s->touched = rmg__malloc(ctx, g->n_guards + 1);
     s->moves = rmg__malloc(ctx, (8 + g->max_dests) * sizeof *s->moves);
     s->buckets = rmg__calloc(ctx, s->n_buckets, sizeof *s->buckets);
-    if (!s->dist || !s->pred || !s->done || !s->tried || !s->cover || !s->heap || !s->touched ||
+    if (!s->dist || !s->guarded || !s->pred || !s->done || !s->tried || !s->cover || !s->heap || !s->touched ||
         !s->moves || !s->buckets) {
         rmg__balance_search_free(s);
         return rmg__error_nomem(ctx);
@@ -41,7 +42,7 @@ void rmg__balance_search_free(rmg__balance_search *s)
     rmg_context *ctx = s->ctx;
     for (size_t i = 0; s->buckets && i < s->n_buckets; i++)
         RMG__VEC_FREE(ctx, &s->buckets[i].items);
-    void *blocks[] = {s->dist, s->pred, s->done, s->tried, s->cover, s->heap, s->touched, s->moves,
+    void *blocks[] = {s->dist, s->guarded, s->pred, s->done, s->tried, s->cover, s->heap, s->touched, s->moves,
                       s->buckets};
     for (size_t i = 0; i < RMG__ARRAY_LEN(blocks); i++)
         rmg__free(ctx, blocks[i]);
@@ -57,21 +58,15 @@ static bool push(rmg__balance_search *s, uint32_t key, uint32_t node)
 static void reset(rmg__balance_search *s)
 {
     memset(s->dist, 0xFF, s->n_nodes * sizeof *s->dist);
+    memset(s->guarded, 0, s->n_nodes * sizeof *s->guarded);
     memset(s->pred, 0xFF, s->n_nodes * sizeof *s->pred);
-    memset(s->done, 0, s->n_nodes);
     for (size_t i = 0; i < s->n_buckets; i++)
         s->buckets[i].items.count = s->buckets[i].head = 0;
 }
 
-static bool guarded(const rmg__balance_graph *g, uint32_t node)
-{
-    uint32_t t = rmg__balance_node_tile(g, node);
-    return g->zoc_start[t + 1] != g->zoc_start[t];
-}
-
 /* The cost at the end of a move that starts at cost d. */
-static uint32_t after_move(const rmg__balance_search *s, const rmg__balance_graph *g, rmg__balance_metric metric,
-                           uint32_t d, const rmg__balance_move *mv)
+static uint32_t after_move(const rmg__balance_search *s, rmg__balance_metric metric, uint32_t d,
+                           const rmg__balance_move *mv)
 {
     if (metric == RMG__BAL_BY_STEPS)
         return mv->how == RMG__BAL_JUMP ? d : d + 1;
@@ -79,8 +74,6 @@ static uint32_t after_move(const rmg__balance_search *s, const rmg__balance_grap
     /* Boarding or leaving a boat takes the rest of the hero's day. */
     if (mv->how == RMG__BAL_EMBARK || mv->how == RMG__BAL_DISEMBARK)
         end = (end + s->day_points - 1) / s->day_points * s->day_points;
-    if (metric == RMG__BAL_BY_EFFORT && guarded(g, mv->to))
-        end += s->day_points * RMG__BALANCE_FIGHT_DAYS;
     return end;
 }
 
@@ -100,15 +93,20 @@ static bool relax(rmg__balance_search *s, const rmg__balance_graph *g, uint32_t 
     for (size_t i = 0; i < n; i++) {
         const rmg__balance_move *mv = &s->moves[i];
         uint32_t v = mv->to;
-        if (s->done[v])
-            continue;
-        uint32_t nd = after_move(s, g, metric, d, mv);
+        uint32_t nd = after_move(s, metric, d, mv);
+        uint32_t ng = metric == RMG__BAL_BY_POINTS ? s->guarded[u] + mv->guarded : 0;
         if (nd < s->dist[v]) {
             s->dist[v] = nd;
+            s->guarded[v] = ng;
             s->pred[v] = u;
             if (!push(s, nd, v))
                 return false;
             ++*queued;
+        } else if (nd == s->dist[v] && ng < s->guarded[v]) {
+            /* As cheap, past fewer guards: the node already waits in this bucket (only a jump
+             * reaches a node at its own cost, and every node a jump leaves is queued before). */
+            s->guarded[v] = ng;
+            s->pred[v] = u;
         }
     }
     return true;
@@ -131,9 +129,9 @@ rmg_status rmg__balance_search_run(rmg__balance_search *s, const rmg__balance_gr
         }
         uint32_t u = b->items.items[b->head++];
         queued--;
-        if (s->done[u] || s->dist[u] != cur)
+        /* A node is queued again only with a smaller cost: an entry of another cost is stale. */
+        if (s->dist[u] != cur)
             continue;
-        s->done[u] = 1;
         if (n_targets && is_target(u, targets, n_targets) && ++found == n_targets)
             break;
         if (!relax(s, g, u, cur, metric, &queued))
