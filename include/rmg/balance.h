@@ -87,8 +87,9 @@ RMG_API rmg_status rmg_balance_path(const rmg_balance *balance, size_t index, si
 RMG_API size_t rmg_balance_path_tiles(const rmg_balance *balance, size_t index, size_t path_index, uint32_t *buf,
                                       size_t cap);
 /* Per tile (z*W*H + y*W + x, the map's size), the day of travel on which player `index`'s hero
- * first reaches it: 1.. 254, 255 for later, 0 where it never does. size must be at least the
- * map's tile count (RMG_ERR_BUFFER_TOO_SMALL). */
+ * first reaches it: 1..254; 255 for later, and for the tiles beyond what the report needed to
+ * search (the seventh day, the farthest other town, the nearest mines); 0 where it never does.
+ * size must be at least the map's tile count (RMG_ERR_BUFFER_TOO_SMALL). */
 RMG_API rmg_status rmg_balance_reach_days(const rmg_balance *balance, size_t index, uint8_t *buf, size_t size);
 
 /* The measures compared between players, in a fixed order: name ("path_cost", "value_1", ...,

@@ -207,6 +207,33 @@ static void fill_destinations(rmg__balance_graph *g, const teleports *tp)
     g->dest_start[g->n_portals] = (uint32_t)fill;
 }
 
+/* Whether the jump from portal p to node v has a jump back. */
+static bool jumps_back(const rmg__balance_graph *g, uint32_t p, uint32_t v)
+{
+    uint32_t t = rmg__balance_node_tile(g, v), back = g->portal_of[t];
+    if (!back)
+        return false;
+    uint32_t home = (uint32_t)g->n_tiles + p;
+    for (uint32_t i = g->dest_start[back - 1]; i < g->dest_start[back]; i++)
+        if (g->dest[i] == home)
+            return true;
+    return false;
+}
+
+/* Walks are the same both ways unless a jump has no way back or a boat waits somewhere (boats are
+ * boarded at their places only, and left anywhere). */
+static bool moves_symmetric(const rmg__balance_graph *g)
+{
+    for (size_t t = 0; t < g->n_tiles; t++)
+        if (g->kind[t] & RMG__BAL_BOAT)
+            return false;
+    for (uint32_t p = 0; p < g->n_portals; p++)
+        for (uint32_t i = g->dest_start[p]; i < g->dest_start[p + 1]; i++)
+            if (!jumps_back(g, p, g->dest[i]))
+                return false;
+    return true;
+}
+
 static rmg_status build_teleports(rmg__balance_graph *g, rmg_context *ctx)
 {
     teleports tp = {0};
@@ -520,8 +547,10 @@ rmg_status rmg__balance_graph_build(rmg__balance_graph *g, const struct rmg_map 
     classify_tiles(g);
     mark_objects(g);
     rmg_status st = build_teleports(g, ctx);
-    if (st == RMG_OK)
+    if (st == RMG_OK) {
         compute_directions(g);
+        g->steps_symmetric = moves_symmetric(g);
+    }
     if (st == RMG_OK)
         st = build_guards(g, ctx);
     if (st == RMG_OK)
@@ -533,7 +562,7 @@ void rmg__balance_graph_free(rmg__balance_graph *g, rmg_context *ctx)
 {
     void *blocks[] = {g->kind,        g->cost,        g->dirs,        g->portal_of, g->portal_tile, g->dest_start, g->dest,
                       g->guard_tile,  g->guard_value, g->zoc_start, g->zoc_guard,   g->valued,
-                      g->valued_entry};
+                      g->valued_entry, g->mine_near};
     for (size_t i = 0; i < RMG__ARRAY_LEN(blocks); i++)
         rmg__free(ctx, blocks[i]);
     memset(g, 0, sizeof *g);

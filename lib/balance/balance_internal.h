@@ -57,6 +57,7 @@ typedef struct rmg__balance_graph {
     uint32_t *dest_start;          /* per portal + 1: CSR into dest */
     uint32_t *dest;                /* arrival nodes */
     size_t n_portals, max_dests;
+    bool steps_symmetric;          /* every move can be made back (no one-way jump, no boat) */
     /* Guards: monsters, each with its zone of control (its tile and the 8 around it). */
     size_t n_guards;
     uint32_t *guard_tile;          /* per guard: its tile */
@@ -67,6 +68,8 @@ typedef struct rmg__balance_graph {
     struct rmg__balance_valued *valued;
     size_t n_valued;
     uint32_t *valued_entry;
+    uint8_t *mine_near;            /* per tile: resources (bit r) of mines visited from or on it */
+    uint8_t mines_present;         /* resources that have a mine on the map */
 } rmg__balance_graph;
 
 /* An object with a value, a town or a mine, and its entry tiles. */
@@ -164,18 +167,27 @@ typedef struct rmg__balance_search {
     size_t heap_len;
     uint8_t *touched;              /* per guard: met by the exit flood */
     rmg__balance_move *moves;
-    rmg__balance_bucket *buckets;  /* circular: longer than any move */
+    uint32_t *deque;               /* the breadth-first search's (BY_STEPS) */
+    rmg__balance_bucket *buckets;  /* circular: longer than any move (BY_POINTS) */
     size_t n_buckets;
     uint32_t day_points;
+    /* BY_POINTS: the cost below which every node is settled (UINT32_MAX: the whole graph was
+     * searched; nodes still unreached are unreachable). */
+    uint32_t settled_below;
 } rmg__balance_search;
 
 rmg_status rmg__balance_search_init(rmg__balance_search *s, const rmg__balance_graph *g, rmg_context *ctx,
                                     uint32_t day_points);
 void rmg__balance_search_free(rmg__balance_search *s);
-/* Shortest paths from `source` by the metric; stops early once every node of `targets` is settled
- * (n_targets 0: the whole graph). */
+/* Shortest paths from `source` by the metric. BY_STEPS stops once every node of `targets` is
+ * settled (n_targets 0: the whole graph). BY_POINTS goes on until the targets are settled, every
+ * node within `horizon` points too, and for each resource with a mine the nearest mine is known
+ * (the nodes from which one is visited, and a step beyond); s->settled_below says how far. */
 rmg_status rmg__balance_search_run(rmg__balance_search *s, const rmg__balance_graph *g, uint32_t source,
-                                   rmg__balance_metric metric, const uint32_t *targets, size_t n_targets);
+                                   rmg__balance_metric metric, const uint32_t *targets, size_t n_targets,
+                                   uint32_t horizon);
+/* The longest step (a diagonal swamp step): what an object's visit adds to its neighbour's cost. */
+#define RMG__BALANCE_LONGEST_STEP 247
 /* The weakest guard to beat from `source` to a node for which goal(user, tile) holds: 0 when one
  * is reached unguarded, -1 when none can be. Uses dist/done/tried/cover. */
 rmg_status rmg__balance_exit_guard(rmg__balance_search *s, const rmg__balance_graph *g, uint32_t source,

@@ -73,6 +73,21 @@ static bool classify(const rmg__balance_graph *g, const rmg__map_object *o, rmg_
     return v->value > 0 || v->mine >= 0;
 }
 
+/* The tiles a mine is visited from (its entries and their neighbours) know its resource. */
+static void mark_mine(rmg__balance_graph *g, const rmg__balance_valued *v)
+{
+    size_t plane = (size_t)g->w * (size_t)g->h;
+    g->mines_present |= (uint8_t)(1u << v->mine);
+    for (uint32_t i = 0; i < v->entry_count; i++) {
+        uint32_t e = g->valued_entry[v->entry_start + i];
+        int x = (int)(e % plane % (size_t)g->w), y = (int)(e % plane / (size_t)g->w);
+        for (int dy = -1; dy <= 1; dy++)
+            for (int dx = -1; dx <= 1; dx++)
+                if (x + dx >= 0 && y + dy >= 0 && x + dx < g->w && y + dy < g->h)
+                    g->mine_near[(int64_t)e + dy * g->w + dx] |= (uint8_t)(1u << v->mine);
+    }
+}
+
 rmg_status rmg__balance_valued_build(rmg__balance_graph *g, rmg_context *ctx)
 {
     const struct rmg_map *m = g->map;
@@ -82,7 +97,8 @@ rmg_status rmg__balance_valued_build(rmg__balance_graph *g, rmg_context *ctx)
             n_entries += rmg__object_tiles(m, &m->objects.items[i], m->objects.items[i].visit, NULL, 0) + 1;
     g->valued = rmg__calloc(ctx, m->objects.count + 1, sizeof *g->valued);
     g->valued_entry = rmg__malloc(ctx, (n_entries + 1) * sizeof *g->valued_entry);
-    if (!g->valued || !g->valued_entry)
+    g->mine_near = rmg__calloc(ctx, g->n_tiles, 1);
+    if (!g->valued || !g->valued_entry || !g->mine_near)
         return rmg__error_nomem(ctx);
     size_t fill = 0;
     for (size_t i = 0; i < m->objects.count; i++) {
@@ -99,6 +115,8 @@ rmg_status rmg__balance_valued_build(rmg__balance_graph *g, rmg_context *ctx)
         v->entry_count = (uint32_t)k;
         fill += k;
         g->n_valued++;
+        if (v->mine >= 0)
+            mark_mine(g, v);
     }
     return RMG_OK;
 }
@@ -139,7 +157,8 @@ static uint32_t tile_cost(const rmg__balance_graph *g, const rmg__balance_search
         uint32_t a = s->dist[g->n_tiles + g->portal_of[t] - 1];
         c = a < c ? a : c;
     }
-    return c;
+    /* Costs the search had not settled when it stopped are not known. */
+    return c < s->settled_below ? c : RMG__BALANCE_FAR;
 }
 
 /* Movement points to visit an object: to step onto one of its entry tiles. */
@@ -191,8 +210,11 @@ static rmg_status fill_reach_days(rmg__balance_player *p, const rmg__balance_gra
     if (!p->reach_days)
         return rmg__error_nomem(ctx);
     for (uint32_t t = 0; t < g->n_tiles; t++) {
-        uint32_t c = tile_cost(g, s, t);
-        uint32_t day = c == RMG__BALANCE_FAR ? 0 : c == 0 ? 1 : (c + s->day_points - 1) / s->day_points;
+        uint32_t c = tile_cost(g, s, t), day;
+        if (c >= s->settled_below) /* beyond the search: later, or never */
+            day = s->settled_below == UINT32_MAX ? 0 : 255;
+        else
+            day = c == 0 ? 1 : (c + s->day_points - 1) / s->day_points;
         p->reach_days[t] = (uint8_t)(day > 255 ? 255 : day);
     }
     return RMG_OK;
@@ -271,19 +293,38 @@ static rmg_status measure_paths(struct rmg_balance *b, rmg__balance_player *p, c
     return RMG_OK;
 }
 
-/* The shortest walks in steps to the other players' towns (a search that stops there). */
-static rmg_status measure_steps(struct rmg_balance *b, rmg__balance_player *p, const rmg__balance_graph *g,
-                                rmg__balance_search *s)
+/* Player p's path to player `player`, NULL for itself. */
+static rmg__balance_path *path_to(rmg__balance_player *p, int player)
 {
-    uint32_t towns[RMG__BALANCE_MAX_PLAYERS], targets[RMG__BALANCE_MAX_PLAYERS];
-    size_t n = other_towns(b, p, towns), k = 0;
-    for (size_t i = 0; i < n; i++)
-        if (p->to[i].reachable)
-            targets[k++] = towns[i];
-    rmg_status st = k ? rmg__balance_search_run(s, g, p->source, RMG__BAL_BY_STEPS, targets, k) : RMG_OK;
-    for (size_t i = 0; st == RMG_OK && i < n; i++)
-        if (p->to[i].reachable)
-            p->to[i].tiles = s->dist[towns[i]];
+    for (size_t i = 0; i < p->n_to; i++)
+        if (p->to[i].player == player)
+            return &p->to[i];
+    return NULL;
+}
+
+/* The shortest walks in steps from player a to the others (a search that stops at their towns).
+ * When walks are the same both ways (no one-way teleport, no boat) only the players after a are
+ * searched, and each walk is also the way back. */
+static rmg_status measure_steps(struct rmg_balance *b, size_t a, const rmg__balance_graph *g, rmg__balance_search *s)
+{
+    rmg__balance_player *p = &b->players[a];
+    uint32_t targets[RMG__BALANCE_MAX_PLAYERS];
+    rmg__balance_player *towards[RMG__BALANCE_MAX_PLAYERS];
+    size_t k = 0;
+    for (size_t i = g->steps_symmetric ? a + 1 : 0; i < b->n_players; i++) {
+        rmg__balance_path *there = path_to(p, b->players[i].player);
+        if (there && there->reachable) {
+            targets[k] = b->players[i].source;
+            towards[k++] = &b->players[i];
+        }
+    }
+    rmg_status st = k ? rmg__balance_search_run(s, g, p->source, RMG__BAL_BY_STEPS, targets, k, 0) : RMG_OK;
+    for (size_t i = 0; st == RMG_OK && i < k; i++) {
+        path_to(p, towards[i]->player)->tiles = s->dist[targets[i]];
+        rmg__balance_path *back = g->steps_symmetric ? path_to(towards[i], p->player) : NULL;
+        if (back && back->reachable)
+            back->tiles = s->dist[targets[i]];
+    }
     return st;
 }
 
@@ -321,7 +362,11 @@ rmg_status rmg__balance_measure(struct rmg_balance *b, const rmg__balance_graph 
     rmg_status st = RMG_OK;
     for (size_t i = 0; st == RMG_OK && i < b->n_players; i++) {
         rmg__balance_player *p = &b->players[i];
-        st = rmg__balance_search_run(s, g, p->source, RMG__BAL_BY_POINTS, NULL, 0);
+        /* Far enough for the other towns, the seventh day's objects and the nearest mines. */
+        uint32_t towns[RMG__BALANCE_MAX_PLAYERS];
+        size_t n_towns = other_towns(b, p, towns);
+        uint32_t horizon = (uint32_t)rmg__balance_days[RMG_BALANCE_DAYS - 1] * s->day_points + RMG__BALANCE_LONGEST_STEP;
+        st = rmg__balance_search_run(s, g, p->source, RMG__BAL_BY_POINTS, towns, n_towns, horizon);
         if (st == RMG_OK) {
             st = measure_paths(b, p, g, s);
             measure_values(p, g, s);
@@ -329,10 +374,11 @@ rmg_status rmg__balance_measure(struct rmg_balance *b, const rmg__balance_graph 
         if (st == RMG_OK)
             st = fill_reach_days(p, g, s, b->ctx);
         if (st == RMG_OK)
-            st = measure_steps(b, p, g, s);
-        if (st == RMG_OK)
             st = measure_exit(b, p, g, s);
     }
+    /* Steps once every player's paths are known (a walk may serve both ways). */
+    for (size_t i = 0; st == RMG_OK && i < b->n_players; i++)
+        st = measure_steps(b, i, g, s);
     return st;
 }
 

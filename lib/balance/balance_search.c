@@ -28,9 +28,10 @@ rmg_status rmg__balance_search_init(rmg__balance_search *s, const rmg__balance_g
     s->heap = rmg__malloc(ctx, (g->n_guards + 1) * sizeof *s->heap);
     s->touched = rmg__malloc(ctx, g->n_guards + 1);
     s->moves = rmg__malloc(ctx, (8 + g->max_dests) * sizeof *s->moves);
+    s->deque = rmg__malloc(ctx, (2 * s->n_nodes + 2) * sizeof *s->deque);
     s->buckets = rmg__calloc(ctx, s->n_buckets, sizeof *s->buckets);
     if (!s->dist || !s->guarded || !s->pred || !s->done || !s->tried || !s->cover || !s->heap || !s->touched ||
-        !s->moves || !s->buckets) {
+        !s->moves || !s->deque || !s->buckets) {
         rmg__balance_search_free(s);
         return rmg__error_nomem(ctx);
     }
@@ -43,7 +44,7 @@ void rmg__balance_search_free(rmg__balance_search *s)
     for (size_t i = 0; s->buckets && i < s->n_buckets; i++)
         RMG__VEC_FREE(ctx, &s->buckets[i].items);
     void *blocks[] = {s->dist, s->guarded, s->pred, s->done, s->tried, s->cover, s->heap, s->touched, s->moves,
-                      s->buckets};
+                      s->deque,   s->buckets};
     for (size_t i = 0; i < RMG__ARRAY_LEN(blocks); i++)
         rmg__free(ctx, blocks[i]);
     memset(s, 0, sizeof *s);
@@ -52,16 +53,11 @@ void rmg__balance_search_free(rmg__balance_search *s)
 static bool push(rmg__balance_search *s, uint32_t key, uint32_t node)
 {
     rmg__balance_bucket *b = &s->buckets[key & (s->n_buckets - 1)];
+    if (b->items.count < b->items.cap) { /* the common case, without a call */
+        b->items.items[b->items.count++] = node;
+        return true;
+    }
     return RMG__VEC_PUSH(s->ctx, &b->items, node);
-}
-
-static void reset(rmg__balance_search *s)
-{
-    memset(s->dist, 0xFF, s->n_nodes * sizeof *s->dist);
-    memset(s->guarded, 0, s->n_nodes * sizeof *s->guarded);
-    memset(s->pred, 0xFF, s->n_nodes * sizeof *s->pred);
-    for (size_t i = 0; i < s->n_buckets; i++)
-        s->buckets[i].items.count = s->buckets[i].head = 0;
 }
 
 /* The cost at the end of a move that starts at cost d. */
@@ -85,41 +81,94 @@ static bool is_target(uint32_t node, const uint32_t *targets, size_t n)
     return false;
 }
 
-/* Relaxes the moves out of node u (settled at cost d). False when memory ran out. */
-static bool relax(rmg__balance_search *s, const rmg__balance_graph *g, uint32_t u, uint32_t d,
-                  rmg__balance_metric metric, size_t *queued)
+/* Offers node v the cost nd and guard count ng by way of u. False when memory ran out. */
+static inline bool offer(rmg__balance_search *s, uint32_t u, uint32_t v, uint32_t nd, uint32_t ng, size_t *queued)
 {
-    size_t n = rmg__balance_moves(g, u, s->moves);
-    for (size_t i = 0; i < n; i++) {
-        const rmg__balance_move *mv = &s->moves[i];
-        uint32_t v = mv->to;
-        uint32_t nd = after_move(s, metric, d, mv);
-        uint32_t ng = metric == RMG__BAL_BY_POINTS ? s->guarded[u] + mv->guarded : 0;
-        if (nd < s->dist[v]) {
-            s->dist[v] = nd;
-            s->guarded[v] = ng;
-            s->pred[v] = u;
-            if (!push(s, nd, v))
-                return false;
-            ++*queued;
-        } else if (nd == s->dist[v] && ng < s->guarded[v]) {
-            /* As cheap, past fewer guards: the node already waits in this bucket (only a jump
-             * reaches a node at its own cost, and every node a jump leaves is queued before). */
-            s->guarded[v] = ng;
-            s->pred[v] = u;
-        }
+    if (nd < s->dist[v]) {
+        s->dist[v] = nd;
+        s->guarded[v] = ng;
+        s->pred[v] = u;
+        ++*queued;
+        return push(s, nd, v);
+    }
+    if (nd == s->dist[v] && ng < s->guarded[v]) {
+        /* As cheap, past fewer guards: the node already waits in this bucket (only a jump
+         * reaches a node at its own cost, and every node a jump leaves is queued before). */
+        s->guarded[v] = ng;
+        s->pred[v] = u;
     }
     return true;
 }
 
-rmg_status rmg__balance_search_run(rmg__balance_search *s, const rmg__balance_graph *g, uint32_t source,
-                                   rmg__balance_metric metric, const uint32_t *targets, size_t n_targets)
+/* Relaxes the moves out of node u (settled at cost d) through the move list: jumps. */
+static bool relax_moves(rmg__balance_search *s, const rmg__balance_graph *g, uint32_t u, uint32_t d,
+                        rmg__balance_metric metric, size_t *queued)
 {
-    reset(s);
+    size_t n = rmg__balance_moves(g, u, s->moves);
+    for (size_t i = 0; i < n; i++) {
+        const rmg__balance_move *mv = &s->moves[i];
+        uint32_t ng = metric == RMG__BAL_BY_POINTS ? s->guarded[u] + mv->guarded : 0;
+        if (!offer(s, u, mv->to, after_move(s, metric, d, mv), ng, queued))
+            return false;
+    }
+    return true;
+}
+
+/* Relaxes the steps out of node u (settled at cost d) to its neighbours: the hot loop, so the
+ * step costs of the tile are worked out once (rmg__balance_step_dir gives the same values). */
+static bool relax_steps(rmg__balance_search *s, const rmg__balance_graph *g, uint32_t u, uint32_t d,
+                        rmg__balance_metric metric, size_t *queued)
+{
+    uint32_t t = rmg__balance_node_tile(g, u);
+    const uint8_t *road = g->map->road;
+    uint8_t r = road[t] < 4 ? road[t] : 0;
+    uint16_t straight = g->cost[t], diagonal = (uint16_t)(straight * 1414u / 1000u);
+    uint16_t road_straight = g->road_cost[r], road_diagonal = (uint16_t)(road_straight * 1414u / 1000u);
+    uint32_t gu = s->guarded[u], day = s->day_points;
+    bool points = metric == RMG__BAL_BY_POINTS;
+    unsigned mask = g->dirs[t];
+    for (unsigned k = 0; k < 8 && mask >> k; k++) {
+        unsigned bits = mask >> k & 0x101u;
+        if (!bits)
+            continue;
+        uint32_t v = (uint32_t)((int64_t)t + g->offset[k]);
+        uint32_t nd = d + 1, ng = 0;
+        if (points) {
+            bool on_road = r && road[v];
+            nd = d + (k >= 4 ? (on_road ? road_diagonal : diagonal) : (on_road ? road_straight : straight));
+            if (!(bits & 1u)) /* boarding or leaving a boat takes the rest of the day */
+                nd = (nd + day - 1) / day * day;
+            ng = gu + ((g->kind[v] & RMG__BAL_GUARDED) != 0);
+        }
+        if (!offer(s, u, v, nd, ng, queued))
+            return false;
+    }
+    return true;
+}
+
+static bool relax(rmg__balance_search *s, const rmg__balance_graph *g, uint32_t u, uint32_t d,
+                  rmg__balance_metric metric, size_t *queued)
+{
+    if (u < g->n_tiles && (g->kind[u] & RMG__BAL_PORTAL))
+        return relax_moves(s, g, u, d, metric, queued);
+    return relax_steps(s, g, u, d, metric, queued);
+}
+
+/* Dijkstra by movement points over the bucket queue, as far as rmg__balance_search_run says. */
+static rmg_status search_points(rmg__balance_search *s, const rmg__balance_graph *g, uint32_t source,
+                                const uint32_t *targets, size_t n_targets, uint32_t horizon)
+{
+    memset(s->guarded, 0, s->n_nodes * sizeof *s->guarded);
+    memset(s->pred, 0xFF, s->n_nodes * sizeof *s->pred);
+    for (size_t i = 0; i < s->n_buckets; i++)
+        s->buckets[i].items.count = s->buckets[i].head = 0;
     s->dist[source] = 0;
     if (!push(s, 0, source))
         return rmg__error_nomem(s->ctx);
     size_t queued = 1, found = 0;
+    uint8_t mines = g->mines_present; /* resources whose nearest mine is not known yet */
+    uint32_t until = horizon;
+    s->settled_below = UINT32_MAX;
     for (uint32_t cur = 0; queued;) {
         rmg__balance_bucket *b = &s->buckets[cur & (s->n_buckets - 1)];
         if (b->head == b->items.count) {
@@ -127,16 +176,70 @@ rmg_status rmg__balance_search_run(rmg__balance_search *s, const rmg__balance_gr
             cur++;
             continue;
         }
+        if (cur > until && found == n_targets && !mines) {
+            s->settled_below = cur;
+            break;
+        }
         uint32_t u = b->items.items[b->head++];
         queued--;
         /* A node is queued again only with a smaller cost: an entry of another cost is stale. */
         if (s->dist[u] != cur)
             continue;
-        if (n_targets && is_target(u, targets, n_targets) && ++found == n_targets)
-            break;
-        if (!relax(s, g, u, cur, metric, &queued))
+        uint8_t near = g->mine_near[rmg__balance_node_tile(g, u)] & mines;
+        if (near) {
+            /* A mine is visited from here: none nearer can be more than a step further. */
+            mines &= (uint8_t)~near;
+            if (cur + RMG__BALANCE_LONGEST_STEP > until)
+                until = cur + RMG__BALANCE_LONGEST_STEP;
+        }
+        if (n_targets && is_target(u, targets, n_targets))
+            found++;
+        if (!relax(s, g, u, cur, RMG__BAL_BY_POINTS, &queued))
             return rmg__error_nomem(s->ctx);
     }
+    return RMG_OK;
+}
+
+/* Breadth first by steps: a deque in which jumps (no step) go to the front. Every node enters it
+ * at most twice (once by a step, once by a jump), so it never holds more than 2 * nodes. */
+static void search_steps(rmg__balance_search *s, const rmg__balance_graph *g, uint32_t source, const uint32_t *targets,
+                         size_t n_targets)
+{
+    size_t cap = 2 * s->n_nodes + 2, head = s->n_nodes + 1, tail = head, found = 0;
+    uint32_t *q = s->deque;
+    s->dist[source] = 0;
+    q[tail++] = source;
+    while (head != tail) {
+        uint32_t u = q[head];
+        head = head + 1 == cap ? 0 : head + 1;
+        uint32_t d = s->dist[u];
+        if (n_targets && is_target(u, targets, n_targets) && ++found == n_targets)
+            return;
+        size_t n = rmg__balance_moves(g, u, s->moves);
+        for (size_t i = 0; i < n; i++) {
+            uint32_t v = s->moves[i].to, nd = s->moves[i].how == RMG__BAL_JUMP ? d : d + 1;
+            if (nd >= s->dist[v])
+                continue;
+            s->dist[v] = nd;
+            if (nd == d) {
+                head = head ? head - 1 : cap - 1;
+                q[head] = v;
+            } else {
+                q[tail] = v;
+                tail = tail + 1 == cap ? 0 : tail + 1;
+            }
+        }
+    }
+}
+
+rmg_status rmg__balance_search_run(rmg__balance_search *s, const rmg__balance_graph *g, uint32_t source,
+                                   rmg__balance_metric metric, const uint32_t *targets, size_t n_targets,
+                                   uint32_t horizon)
+{
+    memset(s->dist, 0xFF, s->n_nodes * sizeof *s->dist);
+    if (metric == RMG__BAL_BY_POINTS)
+        return search_points(s, g, source, targets, n_targets, horizon);
+    search_steps(s, g, source, targets, n_targets);
     return RMG_OK;
 }
 
