@@ -99,11 +99,24 @@ static inline uint32_t rmg__balance_node_tile(const rmg__balance_graph *g, uint3
 /* Movement points of a step from tile `from` to its neighbour `to`: the road's cost when both
  * tiles have a road, else the terrain's of the tile left; a diagonal step 1.414 times a straight
  * one, rounded down (the game's rule). */
+static inline uint16_t rmg__balance_diagonal(uint16_t straight)
+{
+    return (uint16_t)(straight * 1414u / 1000u);
+}
+
 static inline uint16_t rmg__balance_step_dir(const rmg__balance_graph *g, uint32_t from, uint32_t to, bool diagonal)
 {
     const uint8_t *road = g->map->road;
     uint16_t base = road[from] && road[to] && road[from] < 4 ? g->road_cost[road[from]] : g->cost[from];
-    return diagonal ? (uint16_t)(base * 1414u / 1000u) : base;
+    return diagonal ? rmg__balance_diagonal(base) : base;
+}
+
+/* The first direction from d on with a move in a tile's direction mask (graph.dirs), 8 for none. */
+static inline unsigned rmg__balance_next_dir(unsigned mask, unsigned d)
+{
+    while (d < 8 && !(mask >> d & 0x101u))
+        d++;
+    return d;
 }
 
 /* The moves out of a node; out holds at least 8 + g->max_dests moves. */
@@ -122,13 +135,10 @@ static inline size_t rmg__balance_moves(const rmg__balance_graph *g, uint32_t no
     uint32_t t = rmg__balance_node_tile(g, node);
     uint8_t shift = g->kind[t] & RMG__BAL_WATER ? RMG__BAL_DISEMBARK : RMG__BAL_EMBARK;
     unsigned mask = g->dirs[t];
-    for (unsigned d = 0; d < 8 && mask >> d; d++) {
-        unsigned bits = mask >> d & 0x101u;
-        if (!bits)
-            continue;
+    for (unsigned d = rmg__balance_next_dir(mask, 0); d < 8; d = rmg__balance_next_dir(mask, d + 1)) {
         uint32_t u = (uint32_t)((int64_t)t + g->offset[d]);
         out[n++] = (rmg__balance_move){u, rmg__balance_step_dir(g, t, u, d >= 4),
-                                       (uint8_t)(bits & 1u ? RMG__BAL_WALK : shift),
+                                       (uint8_t)(mask >> d & 1u ? RMG__BAL_WALK : shift),
                                        (uint8_t)(g->kind[u] & RMG__BAL_GUARDED ? 1 : 0)};
     }
     return n;

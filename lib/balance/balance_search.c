@@ -60,17 +60,10 @@ static bool push(rmg__balance_search *s, uint32_t key, uint32_t node)
     return RMG__VEC_PUSH(s->ctx, &b->items, node);
 }
 
-/* The cost at the end of a move that starts at cost d. */
-static uint32_t after_move(const rmg__balance_search *s, rmg__balance_metric metric, uint32_t d,
-                           const rmg__balance_move *mv)
+/* A day's points after `end`: boarding or leaving a boat takes the rest of the hero's day. */
+static uint32_t end_of_day(uint32_t end, uint32_t day)
 {
-    if (metric == RMG__BAL_BY_STEPS)
-        return mv->how == RMG__BAL_JUMP ? d : d + 1;
-    uint32_t end = d + mv->step;
-    /* Boarding or leaving a boat takes the rest of the hero's day. */
-    if (mv->how == RMG__BAL_EMBARK || mv->how == RMG__BAL_DISEMBARK)
-        end = (end + s->day_points - 1) / s->day_points * s->day_points;
-    return end;
+    return (end + day - 1) / day * day;
 }
 
 static bool is_target(uint32_t node, const uint32_t *targets, size_t n)
@@ -100,58 +93,37 @@ static inline bool offer(rmg__balance_search *s, uint32_t u, uint32_t v, uint32_
     return true;
 }
 
-/* Relaxes the moves out of node u (settled at cost d) through the move list: jumps. */
-static bool relax_moves(rmg__balance_search *s, const rmg__balance_graph *g, uint32_t u, uint32_t d,
-                        rmg__balance_metric metric, size_t *queued)
+/* Relaxes the jumps out of portal node u (settled at cost d): no step, no points. */
+static bool relax_jumps(rmg__balance_search *s, const rmg__balance_graph *g, uint32_t u, uint32_t d, size_t *queued)
 {
     size_t n = rmg__balance_moves(g, u, s->moves);
-    for (size_t i = 0; i < n; i++) {
-        const rmg__balance_move *mv = &s->moves[i];
-        uint32_t ng = metric == RMG__BAL_BY_POINTS ? s->guarded[u] + mv->guarded : 0;
-        if (!offer(s, u, mv->to, after_move(s, metric, d, mv), ng, queued))
+    for (size_t i = 0; i < n; i++)
+        if (!offer(s, u, s->moves[i].to, d, s->guarded[u] + s->moves[i].guarded, queued))
             return false;
-    }
     return true;
 }
 
 /* Relaxes the steps out of node u (settled at cost d) to its neighbours: the hot loop, so the
  * step costs of the tile are worked out once (rmg__balance_step_dir gives the same values). */
-static bool relax_steps(rmg__balance_search *s, const rmg__balance_graph *g, uint32_t u, uint32_t d,
-                        rmg__balance_metric metric, size_t *queued)
+static bool relax_steps(rmg__balance_search *s, const rmg__balance_graph *g, uint32_t u, uint32_t d, size_t *queued)
 {
     uint32_t t = rmg__balance_node_tile(g, u);
     const uint8_t *road = g->map->road;
     uint8_t r = road[t] < 4 ? road[t] : 0;
-    uint16_t straight = g->cost[t], diagonal = (uint16_t)(straight * 1414u / 1000u);
-    uint16_t road_straight = g->road_cost[r], road_diagonal = (uint16_t)(road_straight * 1414u / 1000u);
-    uint32_t gu = s->guarded[u], day = s->day_points;
-    bool points = metric == RMG__BAL_BY_POINTS;
+    uint16_t straight = g->cost[t], diagonal = rmg__balance_diagonal(straight);
+    uint16_t road_straight = g->road_cost[r], road_diagonal = rmg__balance_diagonal(road_straight);
+    uint32_t gu = s->guarded[u];
     unsigned mask = g->dirs[t];
-    for (unsigned k = 0; k < 8 && mask >> k; k++) {
-        unsigned bits = mask >> k & 0x101u;
-        if (!bits)
-            continue;
+    for (unsigned k = rmg__balance_next_dir(mask, 0); k < 8; k = rmg__balance_next_dir(mask, k + 1)) {
         uint32_t v = (uint32_t)((int64_t)t + g->offset[k]);
-        uint32_t nd = d + 1, ng = 0;
-        if (points) {
-            bool on_road = r && road[v];
-            nd = d + (k >= 4 ? (on_road ? road_diagonal : diagonal) : (on_road ? road_straight : straight));
-            if (!(bits & 1u)) /* boarding or leaving a boat takes the rest of the day */
-                nd = (nd + day - 1) / day * day;
-            ng = gu + ((g->kind[v] & RMG__BAL_GUARDED) != 0);
-        }
-        if (!offer(s, u, v, nd, ng, queued))
+        bool on_road = r && road[v];
+        uint32_t nd = d + (k >= 4 ? (on_road ? road_diagonal : diagonal) : (on_road ? road_straight : straight));
+        if (!(mask >> k & 1u))
+            nd = end_of_day(nd, s->day_points);
+        if (!offer(s, u, v, nd, gu + ((g->kind[v] & RMG__BAL_GUARDED) != 0), queued))
             return false;
     }
     return true;
-}
-
-static bool relax(rmg__balance_search *s, const rmg__balance_graph *g, uint32_t u, uint32_t d,
-                  rmg__balance_metric metric, size_t *queued)
-{
-    if (u < g->n_tiles && (g->kind[u] & RMG__BAL_PORTAL))
-        return relax_moves(s, g, u, d, metric, queued);
-    return relax_steps(s, g, u, d, metric, queued);
 }
 
 /* Dijkstra by movement points over the bucket queue, as far as rmg__balance_search_run says. */
@@ -194,7 +166,9 @@ static rmg_status search_points(rmg__balance_search *s, const rmg__balance_graph
         }
         if (n_targets && is_target(u, targets, n_targets))
             found++;
-        if (!relax(s, g, u, cur, RMG__BAL_BY_POINTS, &queued))
+        bool ok = u < g->n_tiles && (g->kind[u] & RMG__BAL_PORTAL) ? relax_jumps(s, g, u, cur, &queued)
+                                                                   : relax_steps(s, g, u, cur, &queued);
+        if (!ok)
             return rmg__error_nomem(s->ctx);
     }
     return RMG_OK;

@@ -190,6 +190,26 @@ int cli_cores(void)
     return n < 1 ? 1 : n > 64 ? 64 : (int)n;
 }
 
+int cli_best_option(cli_best *b, int argc, char **argv, int *i, const char *cmd)
+{
+    static const struct {
+        const char *name;
+        int lo, hi;
+    } options[] = {{"--best-of", 1, 1000}, {"--threads", 1, 64}, {"--day-points", 100, 5000}};
+    for (int k = 0; k < 3; k++) {
+        if (strcmp(argv[*i], options[k].name) != 0)
+            continue;
+        int *field = k == 0 ? &b->candidates : k == 1 ? &b->threads : &b->day_points;
+        if (*i + 1 >= argc || !cli_parse_int(argv[*i + 1], options[k].lo, options[k].hi, field)) {
+            fprintf(stderr, "rmg %s: bad %s (%d..%d)\n", cmd, options[k].name, options[k].lo, options[k].hi);
+            return -1;
+        }
+        (*i)++;
+        return 1;
+    }
+    return 0;
+}
+
 int cli_generate(rmg_context *ctx, const cli_gen *g, const cli_best *best, rmg_map **map, cli_generated *out,
                  const char *cmd)
 {

@@ -46,6 +46,8 @@ typedef struct cli_generated {
     double ms;                  /* wall time of the generation */
     rmg_best_of_info best;      /* with best->candidates > 1: the winner */
 } cli_generated;
+/* Consumes --best-of N, --threads N or --day-points N at argv[*i]; same returns as cli_gen_option. */
+int cli_best_option(cli_best *b, int argc, char **argv, int *i, const char *cmd);
 /* Generates the map g asks for (the pack of g->template_file, NULL the built-in one): the fairest
  * of best->candidates when there are several (best may be NULL). Prints errors; returns the exit
  * code (0 ok, 1 no map, 2 bad input). */

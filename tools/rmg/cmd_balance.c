@@ -36,14 +36,15 @@ typedef struct balance_args {
     const char *input;             /* NULL: the built-in pack */
     const char *png;
     bool json;
-    int day_points;
-    int best_of, threads;
+    cli_best best;                 /* --best-of, --threads, --day-points */
 } balance_args;
 
 static int parse_args(int argc, char **argv, balance_args *a)
 {
     for (int i = 1; i < argc; i++) {
         int r = cli_gen_option(&a->gen, argc, argv, &i, "balance");
+        if (r == 0)
+            r = cli_best_option(&a->best, argc, argv, &i, "balance");
         if (r < 0)
             return 2;
         if (r > 0)
@@ -55,21 +56,6 @@ static int parse_args(int argc, char **argv, balance_args *a)
             a->json = true;
         } else if (strcmp(argv[i], "-o") == 0 && i + 1 < argc) {
             a->png = argv[++i];
-        } else if (strcmp(argv[i], "--day-points") == 0 && i + 1 < argc) {
-            if (!cli_parse_int(argv[++i], 100, 5000, &a->day_points)) {
-                fprintf(stderr, "rmg balance: bad --day-points (100..5000)\n");
-                return 2;
-            }
-        } else if (strcmp(argv[i], "--best-of") == 0 && i + 1 < argc) {
-            if (!cli_parse_int(argv[++i], 1, 1000, &a->best_of)) {
-                fprintf(stderr, "rmg balance: bad --best-of (1..1000)\n");
-                return 2;
-            }
-        } else if (strcmp(argv[i], "--threads") == 0 && i + 1 < argc) {
-            if (!cli_parse_int(argv[++i], 1, 256, &a->threads)) {
-                fprintf(stderr, "rmg balance: bad --threads\n");
-                return 2;
-            }
         } else if (argv[i][0] != '-' && !a->input) {
             a->input = argv[i];
         } else {
@@ -99,10 +85,9 @@ static int obtain_map(rmg_context *ctx, balance_args *a, rmg_map **map)
         }
     } else {
         a->gen.template_file = a->input;
-        cli_best best = {a->best_of, a->threads, a->day_points};
         cli_generated made;
-        int code = cli_generate(ctx, &a->gen, &best, map, &made, "balance");
-        if (code == 0 && a->best_of > 1)
+        int code = cli_generate(ctx, &a->gen, &a->best, map, &made, "balance");
+        if (code == 0 && a->best.candidates > 1)
             cli_print_best_of(stderr, &made.best);
         return code;
     }
@@ -170,7 +155,7 @@ int rmg_cmd_balance(int argc, char **argv)
     balance_args a;
     memset(&a, 0, sizeof a);
     cli_gen_init(&a.gen);
-    a.day_points = RMG_BALANCE_DAY_POINTS;
+    a.best.day_points = RMG_BALANCE_DAY_POINTS;
     int code = parse_args(argc, argv, &a);
     if (code >= 0)
         return code;
@@ -190,7 +175,7 @@ int rmg_cmd_balance(int argc, char **argv)
     if (code == 0) {
         rmg_balance_options bo;
         rmg_balance_options_init(&bo);
-        bo.day_points = a.day_points;
+        bo.day_points = a.best.day_points;
         if (rmg_map_balance(map, &bo, &b) != RMG_OK) {
             fprintf(stderr, "rmg balance: %s\n", rmg_context_errmsg(ctx));
             code = 2;
@@ -208,7 +193,7 @@ int rmg_cmd_balance(int argc, char **argv)
                 fwrite(text, 1, len, stdout);
             rmg_free(ctx, text);
         } else {
-            print_text(map, b, a.day_points);
+            print_text(map, b, a.best.day_points);
         }
     }
     rmg_balance_destroy(b);

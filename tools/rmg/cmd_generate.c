@@ -15,6 +15,7 @@ static void usage(FILE *out)
                  "  --best-of N            generate N candidates (sub-seeds of the seed) and keep the fairest\n"
                  "                         by the balance score (docs/balance.md)\n"
                  "  --threads N            candidates generated at once (default: every core)\n"
+                 "  --day-points N         the balance report's day in movement points (default 1500)\n"
                  "  --timings              print per-stage milliseconds\n"
                  "  --quiet                print nothing but errors\n");
 }
@@ -61,6 +62,8 @@ int rmg_cmd_generate(int argc, char **argv)
     cli_best best = {0, 0, 0};
     for (int i = 1; i < argc; i++) {
         int r = cli_gen_option(&g, argc, argv, &i, "generate");
+        if (r == 0)
+            r = cli_best_option(&best, argc, argv, &i, "generate");
         if (r < 0)
             return 2;
         if (r > 0)
@@ -74,16 +77,6 @@ int rmg_cmd_generate(int argc, char **argv)
                 return 2;
             }
             outputs[n_out++] = argv[++i];
-        } else if (strcmp(argv[i], "--best-of") == 0 && i + 1 < argc) {
-            if (!cli_parse_int(argv[++i], 1, 1000, &best.candidates)) {
-                fprintf(stderr, "rmg generate: bad --best-of (1..1000)\n");
-                return 2;
-            }
-        } else if (strcmp(argv[i], "--threads") == 0 && i + 1 < argc) {
-            if (!cli_parse_int(argv[++i], 1, 64, &best.threads)) {
-                fprintf(stderr, "rmg generate: bad --threads (1..64)\n");
-                return 2;
-            }
         } else if (strcmp(argv[i], "--quiet") == 0) {
             quiet = true;
         } else if (strcmp(argv[i], "--timings") == 0) {
