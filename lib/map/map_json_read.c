@@ -2,8 +2,8 @@
  * Reading a map document (docs/map-json.md) back into the map model, for the tools that analyse
  * finished maps (rmg balance MAP.json): the size, seed and names, the tile layers, the zones (owner,
  * kind, level, towns) and every object at its anchor with its footprint and entries, key, kind,
- * zone, value, creature and count, colour, link, owner and main town. Connections, groups, the
- * setup and the monsters' generation details are not read. Where the document's passable layer
+ * zone, value, creature and count, colour, link, owner and main town, hero, artifact and spell.
+ * Connections, groups, the setup, spell lists and the monsters' generation details are not read. Where the document's passable layer
  * and the objects' footprints disagree the map carries a warning.
  */
 #include <stdio.h>
@@ -285,6 +285,11 @@ static void read_details(const reader *r, const rmg__json *j, rmg__map_object *o
     o->guarded_value = int_member(j, "guarded_value", 0);
     const char *creature = string_member(j, "creature");
     o->creature = creature && c ? (int)rmg__content_find_creature(c, creature) : -1;
+    const char *hero = string_member(j, "hero"), *artifact = string_member(j, "artifact");
+    const char *spell = string_member(j, "spell");
+    o->hero = hero && c ? (int)rmg__content_find_hero(c, hero) : -1;
+    o->artifact = artifact && c ? (int)rmg__content_find_artifact(c, artifact) : -1;
+    o->spell = spell && c ? (int)rmg__content_find_spell(c, spell) : -1;
     const char *faction = string_member(j, "faction");
     long f = faction && c ? rmg__content_find_faction(c, faction) : -1;
     o->faction = f >= 0 ? c->factions[f].id : RMG_FACTION_NONE;
