@@ -19,6 +19,7 @@
 
 #include "map/map_internal.h"
 #include "place/place_internal.h"
+#include "quality_balance.h"
 #include "rmg/rmg.h"
 
 #ifndef RMG_BENCH_DEFAULT_SHARED
@@ -68,6 +69,8 @@ typedef struct tally {
     long groups, trs_first_bad, trs_next_bad, trs_loop_bad, trs_stopped_open;
     /* guards */
     long monsters, guard_bad;
+    /* issue 23 */
+    qb_tally balance;
     fail_kind fails[MAX_FAIL_KINDS];
     size_t n_fails;
 } tally;
@@ -950,6 +953,8 @@ static void generate_template(rmg_context *ctx, const char *file, const rmg_pack
     if (rmg_context_content(ctx, &content) != RMG_OK)
         return;
     q->templates++;
+    const char *base = strrchr(file, '/');
+    snprintf(q->balance.name, sizeof q->balance.name, "%s: %s", base ? base + 1 : file, ti.name ? ti.name : "");
     for (int seed = 1; seed <= o->seeds; seed++) {
         rmg_generate_options opt;
         rmg_generate_options_init(&opt);
@@ -959,8 +964,8 @@ static void generate_template(rmg_context *ctx, const char *file, const rmg_pack
         rmg_map *map = NULL;
         double t0 = now_ms(), c0 = thread_cpu_ms();
         rmg_status st = rmg_generate(ctx, pack, &opt, &map);
-        double ms = now_ms() - t0;
-        dvec_push(&q->cpu, thread_cpu_ms() - c0);
+        double ms = now_ms() - t0, cpu = thread_cpu_ms() - c0;
+        dvec_push(&q->cpu, cpu);
         q->maps++;
         q->ms_total += ms;
         dvec_push(&q->ms, ms);
@@ -978,6 +983,7 @@ static void generate_template(rmg_context *ctx, const char *file, const rmg_pack
         if (map->attempts > q->attempts_max)
             q->attempts_max = map->attempts;
         measure_map(map, content, s, ti.rock_masses != 0, q);
+        qb_measure(map, cpu, s->log, s->where, &q->balance);
         rmg_map_destroy(map);
     }
 }
@@ -1126,6 +1132,7 @@ static void tally_add(tally *to, const tally *from)
     ADD(groups); ADD(trs_first_bad); ADD(trs_next_bad); ADD(trs_loop_bad); ADD(trs_stopped_open);
     ADD(monsters); ADD(guard_bad);
 #undef ADD
+    qb_add(&to->balance, &from->balance);
     for (size_t i = 0; i < from->n_fails; i++)
         add_failure(to, from->fails[i].kind, from->fails[i].example, from->fails[i].count);
 }
@@ -1219,6 +1226,17 @@ METRIC(m_trs_loop, (double)q->trs_loop_bad)
 METRIC(m_trs_open, (double)q->trs_stopped_open)
 METRIC(m_monsters, (double)q->monsters)
 METRIC(m_guard_bad, (double)q->guard_bad)
+METRIC(m_bal_reports, pct(q->balance.reports, q->balance.maps))
+METRIC(m_bal_players, pct(q->balance.players_reported, q->balance.players_expected))
+METRIC(m_bal_complete, pct(q->balance.maps_complete, q->balance.reports))
+METRIC(m_bal_pairs, (double)q->balance.pairs)
+METRIC(m_bal_walkable, (double)q->balance.pairs_walkable)
+METRIC(m_bal_equal, pct(q->balance.pairs_equal, q->balance.pairs_walkable))
+METRIC(m_bal_longer, (double)q->balance.pairs_longer)
+METRIC(m_bal_shorter, (double)q->balance.pairs_shorter)
+METRIC(m_bal_unreached, (double)q->balance.pairs_unreached)
+METRIC(m_bal_score, q->balance.scores.n ? qb_median(&q->balance.scores) : NAN)
+METRIC(m_bal_ratio, q->balance.ratios.n ? qb_median(&q->balance.ratios) : NAN)
 #undef METRIC
 
 typedef struct metric {
@@ -1286,6 +1304,17 @@ static const metric metrics[] = {
     {"trs_stopped_open", "   stopped early (no candidate, allowed)", NUM, m_trs_open},
     {"monsters", "guards: monsters checked", NUM, m_monsters},
     {"guard_total_mismatches", "guards: strength_total != rmg_guard_total", NUM, m_guard_bad},
+    {"balance_reports_pct", "#23 maps with a balance report", PCT, m_bal_reports},
+    {"balance_players_pct", "#23 town owners that are report players", PCT, m_bal_players},
+    {"balance_maps_complete_pct", "#23 maps with every player reported", PCT, m_bal_complete},
+    {"balance_pairs", "#23 ordered pairs of players", NUM, m_bal_pairs},
+    {"balance_pairs_walkable", "   with a walk (lower bound) between them", NUM, m_bal_walkable},
+    {"balance_tiles_equal_pct", "   path_tiles = the bound", PCT, m_bal_equal},
+    {"balance_tiles_longer", "   path_tiles > the bound", NUM, m_bal_longer},
+    {"balance_tiles_shorter", "   path_tiles < the bound (must be 0)", NUM, m_bal_shorter},
+    {"balance_path_unwalkable", "   a path where no walk exists (must be 0)", NUM, m_bal_unreached},
+    {"balance_score_median", "#23 fairness score (median)", FIX, m_bal_score},
+    {"balance_cpu_ratio_median", "#23 report CPU / generation CPU (median)", FIX, m_bal_ratio},
 };
 #undef PCT
 #undef NUM
@@ -1405,6 +1434,7 @@ static int parse_args(int argc, char **argv, options *o, char *corpus, size_t ca
 
 static void tally_free(tally *q)
 {
+    qb_free(&q->balance);
     free(q->ms.v);
     free(q->cpu.v);
     free(q->share_on.v);
@@ -1440,11 +1470,11 @@ int main(int argc, char **argv)
     for (int i = 0; i < started; i++)
         pthread_join(threads[i], NULL);
     pthread_mutex_destroy(&jobs.lock);
+    const qb_tally **ranked = xcalloc(jobs.count + 1, sizeof *ranked);
     for (size_t i = 0; i < jobs.count; i++) {
         tally_add(&folders[jobs.jobs[i].folder], &jobs.jobs[i].q);
-        tally_free(&jobs.jobs[i].q);
+        ranked[i] = &jobs.jobs[i].q.balance;
     }
-    free(jobs.jobs);
     for (size_t i = 0; i < paths.count; i++)
         free(paths.names[i]);
     free(paths.names);
@@ -1456,6 +1486,11 @@ int main(int argc, char **argv)
     cols[N_FOLDERS] = (column){"all", &folders[N_FOLDERS]};
     printf("rmg_quality: corpus %s, seeds 1..%d, %.1f s\n\n", o.corpus, o.seeds, (now_ms() - t0) / 1000.0);
     print_table(stdout, cols, N_FOLDERS + 1);
+    qb_print_ranking(stdout, ranked, jobs.count, 10);
+    for (size_t i = 0; i < jobs.count; i++)
+        tally_free(&jobs.jobs[i].q);
+    free(ranked);
+    free(jobs.jobs);
     int rc = folders[N_FOLDERS].maps ? 0 : 1;
     if (!folders[N_FOLDERS].maps)
         fprintf(stderr, "rmg_quality: no template generated (corpus not found at %s?)\n", o.corpus);

@@ -25,6 +25,8 @@ BASE = {
     "map": ["core", "content", "template"],
     "grid": ["core", "content", "template", "map"],
     "export": ["core", "content", "template", "map"],
+    # Reads finished maps, like the exporters (the balance report, docs/balance.md).
+    "balance": ["core", "content", "template", "map"],
 }
 ALLOWED = dict(BASE)
 for i, stage in enumerate(PIPELINE):

@@ -16,5 +16,6 @@
 #include "rmg/finish.h"
 #include "rmg/objects.h"
 #include "rmg/h3m.h"
+#include "rmg/balance.h"
 
 #endif

@@ -55,6 +55,15 @@ static void release_stages(rmg_context *ctx, void *state)
     rmg__free(ctx, t);
 }
 
+bool rmg__context_has_stage_plugins(const rmg_context *ctx)
+{
+    const stage_table *t = rmg__context_state(ctx, &stages_key);
+    for (int i = 0; t && i < RMG_STAGE_COUNT; i++)
+        if (t->slots[i].set)
+            return true;
+    return false;
+}
+
 rmg_status rmg_context_set_stage(rmg_context *ctx, rmg_stage_id stage, const rmg_stage_plugin *plugin,
                                  rmg_plugin_policy policy)
 {

@@ -278,6 +278,10 @@ void rmg__footprint_tiles(uint64_t mask, int x, int y, void (*fn)(void *user, in
 /* The JSON document (docs/map-json.md); with_fingerprint false gives the canonical form that is
  * hashed. */
 rmg_status rmg__map_json(const struct rmg_map *m, bool with_fingerprint, char **out, size_t *len);
+/* A map document read back (map_json_read.c): tiles, zones and objects, what the tools that
+ * analyse finished maps need; RMG_ERR_PARSE / RMG_ERR_INVALID_DATA with the place. */
+rmg_status rmg__map_from_json(rmg_context *ctx, const char *data, size_t len, const char *name, struct rmg_map **out);
+rmg_status rmg__map_load_json(rmg_context *ctx, const char *path, struct rmg_map **out);
 /* XXH3-64 of the canonical serialization; RMG_ERR_NOMEM possible. */
 rmg_status rmg__map_fingerprint(const struct rmg_map *m, uint64_t *out);
 /* The map's fingerprint, computed on the first call and kept. */

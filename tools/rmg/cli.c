@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 
 const char cli_gen_help[] =
     "  --template NAME        template of the pack to use (default: random among those that fit);\n"
@@ -215,4 +216,109 @@ void cli_json_string(FILE *out, const char *s)
             fputc(*p, out);
     }
     fputc('"', out);
+}
+
+int cli_cores(void)
+{
+    long n = sysconf(_SC_NPROCESSORS_ONLN);
+    return n < 1 ? 1 : n > 64 ? 64 : (int)n;
+}
+
+int cli_best_option(cli_best *b, int argc, char **argv, int *i, const char *cmd)
+{
+    static const struct {
+        const char *name;
+        int lo, hi;
+    } options[] = {{"--best-of", 1, 1000}, {"--threads", 1, 64}, {"--day-points", 100, 5000}};
+    for (int k = 0; k < 3; k++) {
+        if (strcmp(argv[*i], options[k].name) != 0)
+            continue;
+        int *field = k == 0 ? &b->candidates : k == 1 ? &b->threads : &b->day_points;
+        if (*i + 1 >= argc || !cli_parse_int(argv[*i + 1], options[k].lo, options[k].hi, field)) {
+            fprintf(stderr, "rmg %s: bad %s (%d..%d)\n", cmd, options[k].name, options[k].lo, options[k].hi);
+            return -1;
+        }
+        (*i)++;
+        return 1;
+    }
+    return 0;
+}
+
+/* Whether message m is about the pack or a template the name (NULL: any) may pick. */
+static bool about(const rmg_pack *pack, const rmg_message *m, const char *name)
+{
+    rmg_template_info t = {.struct_size = sizeof t};
+    if (!name || m->template_index < 0 || rmg_template_get(pack, (size_t)m->template_index, &t) != RMG_OK)
+        return true;
+    size_t n = strlen(t.name ? t.name : "");
+    return t.name && strncmp(name, t.name, n) == 0 && (name[n] == '\0' || name[n] == '#');
+}
+
+/* The template was refused for the errors `rmg check` finds: print them all (the library's
+ * message holds the first few). */
+static void print_errors(const rmg_pack *pack, const char *name)
+{
+    rmg_validation *v = NULL;
+    if (rmg_pack_validate(pack, &v) != RMG_OK)
+        return;
+    for (size_t i = 0; i < rmg_validation_count(v); i++) {
+        rmg_message m = {sizeof m, 0, NULL, NULL, NULL, 0, 0, -1, -1, -1};
+        if (rmg_validation_get(v, i, &m) == RMG_OK && m.severity == RMG_SEVERITY_ERROR && about(pack, &m, name))
+            fprintf(stderr, "%s [%s]\n", m.text, m.code);
+    }
+    rmg_validation_destroy(v);
+}
+
+int cli_generate(rmg_context *ctx, const cli_gen *g, const cli_best *best, rmg_map **map, cli_generated *out,
+                 const char *cmd)
+{
+    rmg_pack *pack = NULL;
+    int code = cli_load_pack(ctx, g->template_file, &pack, cmd);
+    if (code)
+        return code;
+    memset(out, 0, sizeof *out);
+    double t0 = cli_now_ms();
+    rmg_status st;
+    if (best && best->candidates > 1) {
+        rmg_best_of_options bo;
+        rmg_best_of_options_init(&bo);
+        bo.candidates = best->candidates;
+        bo.threads = best->threads ? best->threads : cli_cores();
+        bo.day_points = best->day_points;
+        out->best.struct_size = sizeof out->best;
+        st = rmg_generate_best_of(ctx, pack, &g->opt, &bo, map, &out->best);
+    } else {
+        st = rmg_generate(ctx, pack, &g->opt, map);
+    }
+    out->ms = cli_now_ms() - t0;
+    if (st != RMG_OK) {
+        fprintf(stderr, "rmg %s: %s\n", cmd, rmg_context_errmsg(ctx));
+        if (st == RMG_ERR_INVALID_DATA && pack)
+            print_errors(pack, g->opt.template_name);
+        code = st == RMG_ERR_INVALID_ARG || st == RMG_ERR_NOT_FOUND ? 2 : 1;
+    }
+    rmg_pack_destroy(pack);
+    return code;
+}
+
+void cli_print_best_of(FILE *out, const rmg_best_of_info *b)
+{
+    fprintf(out, "best of %d: candidate %d (seed %llu), fairness score %.1f", b->candidates, b->candidate,
+            (unsigned long long)b->seed, b->score);
+    if (b->failed)
+        fprintf(out, " (%d candidate%s gave no map)", b->failed, b->failed == 1 ? "" : "s");
+    fputc('\n', out);
+}
+
+bool cli_is_map_json(const char *path)
+{
+    /* A map document starts with its format member (docs/map-json.md); templates never do. */
+    static const char head[] = "{\"format\":\"rmg-map\"";
+    char buf[sizeof head];
+    FILE *f = fopen(path, "rb");
+    if (!f)
+        return false;
+    size_t n = fread(buf, 1, sizeof head - 1, f);
+    fclose(f);
+    return n == sizeof head - 1 && memcmp(buf, head, n) == 0;
 }

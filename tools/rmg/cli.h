@@ -33,6 +33,29 @@ extern const char cli_gen_help[];
 double cli_now_ms(void);
 bool cli_parse_u64(const char *s, uint64_t *out);
 bool cli_parse_int(const char *s, int lo, int hi, int *out);
+/* Online cores (1..64). */
+int cli_cores(void);
+
+/* Fairness-aware generation (--best-of N, --threads N, --day-points N). */
+typedef struct cli_best {
+    int candidates;             /* 0 or 1: one map */
+    int threads;                /* 0: every core */
+    int day_points;             /* 0: the report's default */
+} cli_best;
+typedef struct cli_generated {
+    double ms;                  /* wall time of the generation */
+    rmg_best_of_info best;      /* with best->candidates > 1: the winner */
+} cli_generated;
+/* Consumes --best-of N, --threads N or --day-points N at argv[*i]; same returns as cli_gen_option. */
+int cli_best_option(cli_best *b, int argc, char **argv, int *i, const char *cmd);
+/* Generates the map g asks for (the pack of g->template_file, NULL the built-in one): the fairest
+ * of best->candidates when there are several (best may be NULL). Prints errors; returns the exit
+ * code (0 ok, 1 no map, 2 bad input). */
+int cli_generate(rmg_context *ctx, const cli_gen *g, const cli_best *best, rmg_map **map, cli_generated *out,
+                 const char *cmd);
+void cli_print_best_of(FILE *out, const rmg_best_of_info *b);
+/* Whether the file is a map document (docs/map-json.md; rmg__map_load_json reads one). */
+bool cli_is_map_json(const char *path);
 /* Writes s as a JSON string (quotes, backslashes and control bytes escaped); NULL as null. */
 void cli_json_string(FILE *out, const char *s);
 

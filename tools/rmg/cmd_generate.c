@@ -1,7 +1,6 @@
 /* rmg generate: one map from a template, written as JSON, PNG and/or text. */
 #include <stdio.h>
 #include <string.h>
-#include <time.h>
 
 #include "cli.h"
 #include "commands.h"
@@ -16,6 +15,10 @@ static void usage(FILE *out)
                  "\noptions:\n");
     fputs(cli_gen_help, out);
     fprintf(out, "  -o FILE                write the map (repeatable)\n"
+                 "  --best-of N            generate N candidates (sub-seeds of the seed) and keep the fairest\n"
+                 "                         by the balance score (docs/balance.md)\n"
+                 "  --threads N            candidates generated at once (default: every core)\n"
+                 "  --day-points N         the balance report's day in movement points (default 1500)\n"
                  "  --timings              print per-stage milliseconds\n"
                  "  --quiet                print nothing but errors\n");
 }
@@ -46,31 +49,6 @@ static void summary(const rmg_map *map, double ms)
         printf("  ... and %zu more\n", nw - 20);
 }
 
-/* Whether message m is about the pack or a template the name (NULL: any) may pick. */
-static bool about(const rmg_pack *pack, const rmg_message *m, const char *name)
-{
-    rmg_template_info t = {.struct_size = sizeof t};
-    if (!name || m->template_index < 0 || rmg_template_get(pack, (size_t)m->template_index, &t) != RMG_OK)
-        return true;
-    size_t n = strlen(t.name ? t.name : "");
-    return t.name && strncmp(name, t.name, n) == 0 && (name[n] == '\0' || name[n] == '#');
-}
-
-/* The template was refused for the errors `rmg check` finds: print them all (the library's
- * message holds the first few). */
-static void print_errors(const rmg_pack *pack, const char *name)
-{
-    rmg_validation *v = NULL;
-    if (rmg_pack_validate(pack, &v) != RMG_OK)
-        return;
-    for (size_t i = 0; i < rmg_validation_count(v); i++) {
-        rmg_message m = {sizeof m, 0, NULL, NULL, NULL, 0, 0, -1, -1, -1};
-        if (rmg_validation_get(v, i, &m) == RMG_OK && m.severity == RMG_SEVERITY_ERROR && about(pack, &m, name))
-            fprintf(stderr, "%s [%s]\n", m.text, m.code);
-    }
-    rmg_validation_destroy(v);
-}
-
 static void timings(const rmg_map *map)
 {
     for (int s = 0; s < RMG_STAGE_COUNT; s++)
@@ -84,8 +62,11 @@ int rmg_cmd_generate(int argc, char **argv)
     const char *outputs[16];
     int n_out = 0;
     bool quiet = false, show_timings = false;
+    cli_best best = {0, 0, 0};
     for (int i = 1; i < argc; i++) {
         int r = cli_gen_option(&g, argc, argv, &i, "generate");
+        if (r == 0)
+            r = cli_best_option(&best, argc, argv, &i, "generate");
         if (r < 0)
             return 2;
         if (r > 0)
@@ -119,34 +100,26 @@ int rmg_cmd_generate(int argc, char **argv)
         fprintf(stderr, "rmg generate: cannot create a context\n");
         return 2;
     }
-    rmg_pack *pack = NULL;
     int code = cli_set_game(ctx, &g, "generate");
-    if (code == 0)
-        code = cli_load_pack(ctx, g.template_file, &pack, "generate");
     rmg_map *map = NULL;
+    cli_generated made;
+    if (code == 0)
+        code = cli_generate(ctx, &g, &best, &map, &made, "generate");
     if (code == 0) {
-        double t0 = cli_now_ms();
-        rmg_status st = rmg_generate(ctx, pack, &g.opt, &map);
-        double ms = cli_now_ms() - t0;
-        if (st != RMG_OK) {
-            fprintf(stderr, "rmg generate: %s\n", rmg_context_errmsg(ctx));
-            if (st == RMG_ERR_INVALID_DATA && pack)
-                print_errors(pack, g.opt.template_name);
-            code = st == RMG_ERR_INVALID_ARG || st == RMG_ERR_NOT_FOUND ? 2 : 1;
-        } else {
-            for (int i = 0; i < n_out && code == 0; i++)
-                if (rmg_map_save(map, outputs[i]) != RMG_OK) {
-                    fprintf(stderr, "rmg generate: %s\n", rmg_context_errmsg(ctx));
-                    code = 2;
-                }
-            if (!quiet)
-                summary(map, ms);
-            if (show_timings)
-                timings(map);
+        for (int i = 0; i < n_out && code == 0; i++)
+            if (rmg_map_save(map, outputs[i]) != RMG_OK) {
+                fprintf(stderr, "rmg generate: %s\n", rmg_context_errmsg(ctx));
+                code = 2;
+            }
+        if (!quiet) {
+            summary(map, made.ms);
+            if (best.candidates > 1)
+                cli_print_best_of(stdout, &made.best);
         }
+        if (show_timings)
+            timings(map);
     }
     rmg_map_destroy(map);
-    rmg_pack_destroy(pack);
     rmg_context_destroy(ctx);
     return code;
 }

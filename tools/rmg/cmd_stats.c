@@ -10,6 +10,7 @@
 
 #include "cli.h"
 #include "commands.h"
+#include "stats_balance.h"
 
 #define MAX_ZONES 256
 #define MAX_WARNING_KINDS 64
@@ -30,10 +31,12 @@ typedef struct run_result {
     char warning_kind[16][48];        /* distinct kinds of this map's warnings */
     size_t warning_kind_count[16];
     size_t n_warning_kinds;
+    balance_result balance;           /* with --balance */
 } run_result;
 
 typedef struct job {
     cli_gen gen;
+    bool balance;                     /* --balance: a report per map */
     uint64_t first_seed;
     int runs;
     run_result *results;
@@ -135,6 +138,8 @@ static void run_one(job *j, rmg_context *ctx, rmg_pack *pack, int index)
     r->ok = st == RMG_OK;
     if (r->ok)
         collect(map, r);
+    if (r->ok && j->balance)
+        stats_balance_collect(map, &r->balance);
     else
         snprintf(r->error, sizeof r->error, "%s", rmg_context_errmsg(ctx));
     rmg_map_destroy(map);
@@ -293,16 +298,22 @@ static void report_json(const job *j)
         printf("%s{\"seed\":\"%llu\",\"ok\":%s,\"fingerprint\":\"%016llx\",\"ms\":%.3f", i ? "," : "",
                (unsigned long long)(j->first_seed + (uint64_t)i), r->ok ? "true" : "false",
                (unsigned long long)r->fingerprint, r->ms);
-        printf(",\"warnings\":%zu}", r->n_warnings);
+        printf(",\"warnings\":%zu", r->n_warnings);
+        if (j->balance)
+            stats_balance_json(stdout, &r->balance);
+        printf("}");
     }
     printf("]}\n");
 }
 
 static void usage(FILE *out)
 {
-    fprintf(out, "usage: rmg stats [TEMPLATE] --runs N [--threads N] [--first-seed N] [--json] [--fingerprints]\n"
+    fprintf(out, "usage: rmg stats [TEMPLATE] --runs N [--threads N] [--first-seed N] [--balance] [--json] [--fingerprints]\n"
                  "Generates N maps (seeds 1..N unless --first-seed) and reports success rate, per-stage time,\n"
                  "zone tile shares, guard strength and treasure per zone, connection realization and warnings.\n"
+                 "--balance adds each map's balance report: the median, p10 and p90 of every measure (the players'\n"
+                 "values and their spread) and of the fairness score, the fairest and least fair seeds\n"
+                 "(docs/balance.md). --threads: maps generated at once (default: every core).\n"
                  "Generation options:\n");
     fputs(cli_gen_help, out);
 }
@@ -343,6 +354,8 @@ static int parse_args(int argc, char **argv, job *j, stats_options *o)
             }
         } else if (strcmp(argv[i], "--json") == 0) {
             o->json = true;
+        } else if (strcmp(argv[i], "--balance") == 0) {
+            j->balance = true;
         } else if (strcmp(argv[i], "--fingerprints") == 0) {
             o->fingerprints = true;
         } else if (argv[i][0] != '-' && !j->gen.template_file) {
@@ -400,6 +413,8 @@ static int report(const job *j, const stats_options *o, int started, double wall
         report_json(j);
     } else {
         report_text(j, wall);
+        if (j->balance)
+            stats_balance_text(stdout, &j->results[0].balance, sizeof j->results[0], j->runs, j->first_seed);
         if (o->fingerprints)
             for (int i = 0; i < j->runs; i++)
                 printf("seed %llu %016llx\n", (unsigned long long)(j->first_seed + (uint64_t)i),
@@ -418,7 +433,7 @@ int rmg_cmd_stats(int argc, char **argv)
     cli_gen_init(&j.gen);
     j.runs = 20;
     j.first_seed = 1;
-    stats_options o = {1, false, false};
+    stats_options o = {cli_cores(), false, false};
     int code = parse_args(argc, argv, &j, &o);
     if (code >= 0)
         return code;

@@ -12,6 +12,7 @@ int rmg_cmd_guard(int argc, char **argv);
 int rmg_cmd_info(int argc, char **argv);
 int rmg_cmd_stats(int argc, char **argv);
 int rmg_cmd_render(int argc, char **argv);
+int rmg_cmd_balance(int argc, char **argv);
 /* rmg info MAP.h3m: what an .h3m file holds (cmd_h3m.c). */
 int rmg_cmd_info_h3m(const char *path);
 

@@ -19,6 +19,7 @@ static const command commands[] = {
     {"guard", rmg_cmd_guard, "compute a guard from a value and strengths"},
     {"info", rmg_cmd_info, "version and content summary, or what an .h3m map holds"},
     {"stats", rmg_cmd_stats, "generate many maps and report statistics"},
+    {"balance", rmg_cmd_balance, "how fair a map is: paths, guards, value by day, mines per player"},
     {"render", rmg_cmd_render, "write an .h3m map as the project's exports (PNG preview, JSON, text)"},
 };
 

@@ -130,6 +130,15 @@ FUNCTIONS: Sequence[Tuple[str, List[Any], Any]] = (
     ("rmg_map_save_png", [_p, c_char_p], _status),
     # h3m.h
     ("rmg_map_load_h3m", [_p, c_char_p, _pp], _status),
+    # balance.h
+    ("rmg_balance_options_init", [POINTER(S.BalanceOptions)], None),
+    ("rmg_map_balance", [_p, POINTER(S.BalanceOptions), _pp], _status),
+    ("rmg_balance_destroy", [_p], None),
+    ("rmg_balance_score", [_p], c_double),
+    ("rmg_balance_to_json", [_p, _pp, POINTER(c_size_t)], _status),
+    ("rmg_best_of_options_init", [POINTER(S.BestOfOptions)], None),
+    ("rmg_generate_best_of", [_p, _p, POINTER(S.GenerateOptions), POINTER(S.BestOfOptions), _pp,
+                              POINTER(S.BestOfInfo)], _status),
     # stage.h
     ("rmg_stage_api_version", [], c_uint),
     ("rmg_stage_plugin_init", [POINTER(S.StagePlugin)], None),

@@ -320,6 +320,33 @@ class Guard(Structure):
     ]
 
 
+class BalanceOptions(Structure):
+    _fields_ = [
+        ("struct_size", c_size_t),
+        ("day_points", c_int),
+    ]
+
+
+class BestOfOptions(Structure):
+    _fields_ = [
+        ("struct_size", c_size_t),
+        ("candidates", c_int),
+        ("threads", c_int),
+        ("day_points", c_int),
+    ]
+
+
+class BestOfInfo(Structure):
+    _fields_ = [
+        ("struct_size", c_size_t),
+        ("candidate", c_int),
+        ("seed", c_uint64),
+        ("score", c_double),
+        ("candidates", c_int),
+        ("failed", c_int),
+    ]
+
+
 #: C struct name of every Structure above that has one (the layout test compiles these).
 C_NAMES = {
     ContextOptions: "rmg_context_options",
@@ -337,6 +364,9 @@ C_NAMES = {
     StagePlugin: "rmg_stage_plugin",
     GuardRequest: "rmg_guard_request",
     Guard: "rmg_guard",
+    BalanceOptions: "rmg_balance_options",
+    BestOfOptions: "rmg_best_of_options",
+    BestOfInfo: "rmg_best_of_info",
 }
 
 S = TypeVar("S", bound=Structure)

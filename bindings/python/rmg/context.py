@@ -291,6 +291,9 @@ class Context:
         max_attempts: int = 0,
         time_budget_ms: int = 0,
         towns: Optional[Dict[int, Union[str, int, Faction]]] = None,
+        best_of: int = 1,
+        threads: int = 0,
+        day_points: int = 0,
     ) -> "Map":
         """Generates a map from ``template`` (None: the built-in pack).
 
@@ -302,6 +305,11 @@ class Context:
         or "random"); the pack's allowed towns limit the choice (MIS-37), other players get a
         random town. Raises :class:`rmg.Error` (e.g. ImpossibleError, PluginError) with the
         library's message naming the stage, zone and rule.
+
+        ``best_of=N`` (N > 1) generates N candidates from sub-seeds of the seed and returns the
+        fairest by the balance score (rmg_generate_best_of, docs/balance.md), ``threads`` of them
+        at once (0: one after the other); the map's :attr:`Map.best_of` says which won and its
+        score. ``day_points`` is the balance report's day (0: 1500).
         """
         from .map import Map
 
@@ -325,12 +333,24 @@ class Context:
         if self._generating:
             raise RuntimeError("generate() called from a callback of a generation on the same context; use another Context")
         self._lib.rmg_context_reset_cancel(self.handle)
+        info = S.sized(S.BestOfInfo)
         self._generating = True
         try:
-            status = self._lib.rmg_generate(self.handle, pack, byref(opts), byref(out))
+            if best_of > 1:
+                best = S.BestOfOptions()
+                self._lib.rmg_best_of_options_init(byref(best))
+                best.candidates, best.threads, best.day_points = int(best_of), int(threads), int(day_points)
+                status = self._lib.rmg_generate_best_of(self.handle, pack, byref(opts), byref(best), byref(out),
+                                                        byref(info))
+            else:
+                status = self._lib.rmg_generate(self.handle, pack, byref(opts), byref(out))
         finally:
             self._generating = False
-        return self.adopt_result(status, out, Map._wrap)
+        made = self.adopt_result(status, out, Map._wrap)
+        if best_of > 1:
+            made._best_of = {"candidate": info.candidate, "seed": info.seed, "score": info.score,
+                             "candidates": info.candidates, "failed": info.failed}
+        return made
 
     def load_h3m(self, path: "os.PathLike[str] | str") -> "Map":
         """Reads an .h3m map file (SoD, or HotA up to 1.8 without scripts) into a Map: terrain,

@@ -165,6 +165,7 @@ class Map(ContextObject):
 
     def _init(self) -> None:
         self._cache: Dict[str, Any] = {}
+        self._best_of: Optional[Dict[str, Any]] = None
 
     def _destroy(self, handle: int) -> None:
         self._ctx._lib.rmg_map_destroy(handle)
@@ -458,6 +459,30 @@ class Map(ContextObject):
     def to_text(self) -> str:
         """ASCII preview with a legend."""
         return self._ctx.take_string(self._lib.rmg_map_to_text, self.handle)
+
+    def balance(self, day_points: int = 0) -> Dict[str, Any]:
+        """The balance report (rmg_map_balance) as the JSON contract of docs/balance.md: per
+        player the paths to the others (``path_tiles``, ``path_cost``, ``guards``,
+        ``strongest_guard``, ``guard_sum``; None where there is no path), ``weakest_exit_guard``,
+        ``value_by_day``, ``value_by_kind``, ``towns_by_day``, ``nearest_mine``; then ``spread``
+        per measure and the fairness ``score`` (0..100). ``day_points``: a day's movement points
+        (0: 1500)."""
+        opts = S.BalanceOptions()
+        self._lib.rmg_balance_options_init(byref(opts))
+        if day_points:
+            opts.day_points = int(day_points)
+        out = c_void_p()
+        self._ctx.check(self._lib.rmg_map_balance(self.handle, byref(opts), byref(out)))
+        try:
+            return json.loads(self._ctx.take_string(self._lib.rmg_balance_to_json, out))
+        finally:
+            self._lib.rmg_balance_destroy(out)
+
+    @property
+    def best_of(self) -> Optional[Dict[str, Any]]:
+        """For a map made with ``generate(best_of=N)``: ``candidate`` (0-based), its ``seed``, its
+        fairness ``score``, ``candidates`` and how many ``failed``; else None."""
+        return self._best_of
 
     def save(self, path: PathLike) -> None:
         """Writes a file chosen by extension: .json, .png, .txt or .h3m (the game's map file, for

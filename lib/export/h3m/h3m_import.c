@@ -2,7 +2,7 @@
  * An .h3m file as a map of the project's model (rmg_map_from_h3m): terrain and roads from the
  * tiles, every object at its anchor with its template's footprint, keyed by the content where
  * the class is known (towns, monsters, artifacts, teleports, obstacles by their sprite, the
- * object table by class), and the file's name and description. A read map has no zones; what
+ * object table by class), each player's main town flagged, and the file's name and description. A read map has no zones; what
  * works on any map (the exports, the accessors, validation of overlaps) works on it.
  */
 #include <stdio.h>
@@ -146,6 +146,40 @@ static void read_tiles(struct rmg_map *m, const rmg__h3m_doc *doc)
     }
 }
 
+/* A player's main town: the file names its entrance tile (or, in some editors' files, its anchor). */
+static bool at_tile(const struct rmg_map *m, const rmg__map_object *o, rmg__h3m_xyz p)
+{
+    if (o->z != p.z)
+        return false;
+    if (o->x == p.x && o->y == p.y)
+        return true;
+    size_t at = rmg__tile(m->width, m->height, p.x, p.y, p.z);
+    uint32_t entries[8];
+    size_t n = rmg__object_tiles(m, o, o->visit, entries, 8);
+    for (size_t i = 0; i < n && i < 8; i++)
+        if (entries[i] == at)
+            return true;
+    return false;
+}
+
+/* Flags each player's main town (the balance report starts there). */
+static void mark_main_towns(struct rmg_map *m, const rmg__h3m_doc *doc)
+{
+    for (int p = 0; p < RMG__H3M_PLAYERS; p++) {
+        const rmg__h3m_player *pl = &doc->players[p];
+        if (!pl->has_main_town || pl->main_town.x >= m->width || pl->main_town.y >= m->height ||
+            pl->main_town.z >= m->levels)
+            continue;
+        for (size_t i = 0; i < m->objects.count; i++) {
+            rmg__map_object *o = &m->objects.items[i];
+            if (o->kind == RMG_OBJECT_TOWN && at_tile(m, o, pl->main_town)) {
+                o->main = true;
+                break;
+            }
+        }
+    }
+}
+
 static rmg_status set_names(struct rmg_map *m, const rmg__h3m_doc *doc, const char *name)
 {
     m->pack_name = rmg__arena_strdup(&m->arena, name ? name : "");
@@ -180,6 +214,8 @@ rmg_status rmg_map_from_h3m(rmg_context *ctx, const void *data, size_t len, cons
     }
     for (uint32_t i = 0; st == RMG_OK && i < doc->object_count; i++)
         st = read_object(m, c, doc, &doc->objects[i]);
+    if (st == RMG_OK)
+        mark_main_towns(m, doc);
     rmg__h3m_doc_free(doc);
     if (st != RMG_OK) {
         rmg__map_free(m);
