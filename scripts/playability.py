@@ -19,7 +19,8 @@ so that each checks the other:
     Boat from a neighbouring tile; a boat sails over free water, visits sea objects and lands on
     any passable land beside it.
 Per map it prints one JSON line: for each player the objects and towns he cannot reach, the
-one-way monolith links whose entrances lead nowhere, and per water zone its shipyards, boats and
+template connections realized by one-way monoliths whose entrances lead to no exit (pairs of
+entrances), the mirror links whose template asks for entrance pairs, and per water zone its shipyards, boats and
 sea objects, and the water crossings worth a guard that stand unguarded. Exit status 1 when a
 map is not playable (an object or town some player cannot reach, or a dead one-way link).
 """
@@ -219,7 +220,8 @@ class Map:
 def judge(doc, classes):
     m = Map(doc, classes)
     report = {"template": doc["template"]["name"], "seed": doc["seed"], "water": doc["options"]["water"],
-              "players": {}, "dead_one_way_links": [], "water_zones": {}, "unguarded_crossings": []}
+              "players": {}, "dead_one_way_links": [], "mirror_entrance_pairs": [], "water_zones": {},
+              "unguarded_crossings": []}
     playable = True
     towns = [o for o in m.objects if o["key"] in ("town", "castle")]
     for o in towns:
@@ -240,9 +242,13 @@ def judge(doc, classes):
             i = by_id[oid]
             if m.objects[i]["key"].startswith("monolith_one_way_entrance") and not any(
                     m.objects[j]["key"].startswith("monolith_one_way_exit") for j in m.destinations(i)):
-                report["dead_one_way_links"].append(c["id"])
+                # A template connection never pairs entrances; a mirror link does when its
+                # template asks for it (ZON-31), which the guide says acts two-way (ZON-36).
                 if c["template_index"] is not None:
+                    report["dead_one_way_links"].append(c["id"])
                     playable = False
+                else:
+                    report["mirror_entrance_pairs"].append(c["id"])
                 break
     kinds = {z["id"]: z["kind"] for z in doc["zones"]}
     for z in doc["zones"]:
