@@ -71,7 +71,7 @@ static void flood(world *w, int x, int y, int z, unsigned flags)
         assert_int_equal(rmg__reach_init(&w->r, w->m, NULL, w->ctx), RMG_OK);
         w->ready = true;
     }
-    rmg__reach_from(&w->r, (uint32_t)T(x, y, z), flags);
+    rmg__reach_from(&w->r, (uint32_t)T(x, y, z), flags, UINT32_MAX);
 }
 
 static bool reached(const world *w, uint32_t id)
@@ -105,6 +105,15 @@ static void test_objects_are_entered_from_the_sides_and_below(void **state)
         flood(&w, 0, 0, 0, 0);
         assert_int_equal(reached(&w, id), from_top);
         world_done(&w);
+    }
+    /* The classes the game opens from above (its editor groups 2-5 and the listed classes). */
+    static const int top[] = {5,  6,  8,  9,  11, 12, 22, 29, 33, 34, 36, 54,  59,  65,  66,  67,  68,  69,  70,  71,
+                              72, 73, 74, 75, 76, 79, 81, 82, 86, 93, 101, 111, 162, 163, 164, 212, 214, 215, 219};
+    for (int cls = -1; cls <= 300; cls++) {
+        bool listed = false;
+        for (size_t k = 0; k < sizeof top / sizeof top[0]; k++)
+            listed |= top[k] == cls;
+        assert_int_equal(rmg__map_visitable_from_top(cls), listed);
     }
     assert_true(rmg__map_visitable_from_top(54));  /* monster */
     assert_true(rmg__map_visitable_from_top(79));  /* resource */

@@ -105,7 +105,7 @@ static void test_each_player_can_sail(void **state)
         uint32_t start = rmg__reach_start(m, p);
         if (start == UINT32_MAX)
             continue;
-        rmg__reach_from(&r, start, 0);
+        rmg__reach_from(&r, start, 0, UINT32_MAX);
         size_t boat_tiles = 0;
         for (size_t t = 0; t < m->n_tiles; t++)
             boat_tiles += (r.tile[t] & RMG__REACH_BOAT) != 0;

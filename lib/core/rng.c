@@ -48,9 +48,16 @@ uint64_t rmg_rng_next(rmg_rng *rng)
     return next_word(rng);
 }
 
-/* 64x64 -> 128-bit product in portable C (high and low halves). */
+/* 64x64 -> 128-bit product (high and low halves): one instruction where the compiler has a
+ * 128-bit type, else in portable C; the same bits either way. */
 static inline void mul64(uint64_t a, uint64_t b, uint64_t *hi, uint64_t *lo)
 {
+#if defined(__SIZEOF_INT128__)
+    __extension__ typedef unsigned __int128 u128; /* GCC and Clang: not ISO C, hence the marker */
+    u128 p = (u128)a * b;
+    *hi = (uint64_t)(p >> 64);
+    *lo = (uint64_t)p;
+#else
     if (b <= UINT32_MAX) { /* the usual case (counts, weights): two products instead of four */
         uint64_t p_lo = (uint32_t)a * b, mid = (a >> 32) * b + (p_lo >> 32);
         *lo = (mid << 32) | (uint32_t)p_lo;
@@ -62,6 +69,7 @@ static inline void mul64(uint64_t a, uint64_t b, uint64_t *hi, uint64_t *lo)
     uint64_t mid = (p0 >> 32) + (uint32_t)p1 + (uint32_t)p2;
     *lo = (mid << 32) | (uint32_t)p0;
     *hi = p3 + (p1 >> 32) + (p2 >> 32) + (mid >> 32);
+#endif
 }
 
 /* Lemire's multiply-shift with rejection: unbiased and uses one draw in the common case. */

@@ -37,6 +37,15 @@ enum behaviour {
     B_BOAT,
 };
 
+/* Per-tile facts the floods read (rmg__reach.cell). */
+enum {
+    CELL_LAND = 1,  /* walkable land: rmg__map_tile_passable */
+    CELL_SEA = 2,   /* water a boat may cross: rmg__map_free_water */
+    CELL_WATER = 4, /* water terrain */
+    CELL_ENTRY = 8, /* an entry of an object that is visited */
+    CELL_ZOC = 16,  /* a monster's tile or one of its 8 neighbours */
+};
+
 static bool monster_class(int cls)
 {
     return cls == 54 || (cls >= 71 && cls <= 75) || (cls >= 162 && cls <= 164);
@@ -154,6 +163,22 @@ static int popcount64(uint64_t v)
     return n;
 }
 
+typedef struct cell_ctx {
+    rmg__reach *r;
+    int z;
+    uint8_t keep, add; /* cell = (cell & keep) | add on each tile of a mask */
+} cell_ctx;
+
+static void mark_cell(void *user, int x, int y)
+{
+    cell_ctx *c = user;
+    const struct rmg_map *m = c->r->m;
+    if (x < 0 || y < 0 || x >= m->width || y >= m->height)
+        return;
+    size_t t = rmg__tile(m->width, m->height, x, y, c->z);
+    c->r->cell[t] = (uint8_t)((c->r->cell[t] & c->keep) | c->add);
+}
+
 rmg_status rmg__reach_init(rmg__reach *r, const struct rmg_map *m, const struct rmg_content *c, rmg_context *ctx)
 {
     memset(r, 0, sizeof *r);
@@ -174,17 +199,19 @@ rmg_status rmg__reach_init(rmg__reach *r, const struct rmg_map *m, const struct 
     r->first_entry = rmg__malloc(ctx, n_obj * sizeof *r->first_entry);
     r->n_entries = rmg__calloc(ctx, n_obj, sizeof *r->n_entries);
     r->entries = rmg__malloc(ctx, (n_entry ? n_entry : 1) * sizeof *r->entries);
-    r->zoc = rmg__calloc(ctx, m->n_tiles ? m->n_tiles : 1, 1);
+    r->cell = rmg__calloc(ctx, m->n_tiles ? m->n_tiles : 1, 1);
     r->teleports = rmg__malloc(ctx, n_obj * sizeof *r->teleports);
-    if (!r->teleports || !r->tile || !r->queue || !r->object || !r->beh || !r->gate_done || !r->top_ok || !r->channel ||
-        !r->partner || !r->first_entry || !r->n_entries || !r->entries || !r->zoc) {
+    r->gates = rmg__malloc(ctx, n_obj * sizeof *r->gates);
+    if (!r->teleports || !r->gates || !r->tile || !r->queue || !r->object || !r->beh || !r->gate_done || !r->top_ok || !r->channel ||
+        !r->partner || !r->first_entry || !r->n_entries || !r->entries || !r->cell) {
         rmg__reach_free(r);
         return rmg__error_nomem(ctx);
     }
     for (uint32_t i = 0; i < r->n_objects; i++) {
         const rmg__map_object *o = &m->objects.items[i];
-        int cls, sub;
-        classify(c, o, &cls, &sub);
+        int cls = -1, sub = -1;
+        if (o->visit) /* obstacles, most of a map's objects, are never visited */
+            classify(c, o, &cls, &sub);
         r->beh[i] = (uint8_t)(o->visit ? behaviour_of(cls) : B_NONE);
         if (cls == 87 && sub == 1)
             r->beh[i] = B_PLAIN; /* HotA's Airship Yard: its airships are not the boats modelled here */
@@ -199,14 +226,33 @@ rmg_status rmg__reach_init(rmg__reach *r, const struct rmg_map *m, const struct 
         entry_ctx e = {r, i, m};
         rmg__footprint_tiles(o->visit, o->x, o->y, add_entry, &e);
     }
-    for (uint32_t i = 0; i < r->n_objects; i++)
+    for (uint32_t i = 0; i < r->n_objects; i++) {
         if (r->beh[i] == B_TELEPORT || r->beh[i] == B_EXIT)
             r->teleports[r->n_teleports++] = i;
+        if (r->beh[i] == B_GATE)
+            r->gates[r->n_gates++] = i;
+    }
     gate_pairs(r);
     rmg_status st = find_shores(r);
     if (st != RMG_OK) {
         rmg__reach_free(r);
         return st;
+    }
+    /* What a step needs of a tile, read once (the floods run per player): terrain first, then
+     * each object's blocked and entry tiles (objects never overlap). */
+    for (size_t t = 0; t < m->n_tiles; t++) {
+        uint16_t f = m->flags[t];
+        r->cell[t] = (uint8_t)((f & RMG__T_WATER) ? CELL_WATER | CELL_SEA : (f & RMG__T_ROCK) ? 0 : CELL_LAND);
+    }
+    for (uint32_t i = 0; i < r->n_objects; i++) {
+        const rmg__map_object *o = &m->objects.items[i];
+        cell_ctx cc = {r, o->z, (uint8_t)~(CELL_LAND | CELL_SEA), 0};
+        rmg__footprint_tiles(o->block, o->x, o->y, mark_cell, &cc);
+        if (r->beh[i] != B_NONE) {
+            cc.keep = 0xff;
+            cc.add = CELL_ENTRY;
+            rmg__footprint_tiles(o->visit, o->x, o->y, mark_cell, &cc);
+        }
     }
     /* Zones of control: a monster's tile and its 8 neighbours on its level. */
     int w = m->width, h = m->height;
@@ -217,7 +263,7 @@ rmg_status rmg__reach_init(rmg__reach *r, const struct rmg_map *m, const struct 
         for (int dy = -1; dy <= 1; dy++)
             for (int dx = -1; dx <= 1; dx++)
                 if (o->x + dx >= 0 && o->y + dy >= 0 && o->x + dx < w && o->y + dy < h)
-                    r->zoc[rmg__tile(w, h, o->x + dx, o->y + dy, o->z)] = 1;
+                    r->cell[rmg__tile(w, h, o->x + dx, o->y + dy, o->z)] |= CELL_ZOC;
     }
     return RMG_OK;
 }
@@ -236,8 +282,9 @@ void rmg__reach_free(rmg__reach *r)
     rmg__free(ctx, r->first_entry);
     rmg__free(ctx, r->n_entries);
     rmg__free(ctx, r->entries);
-    rmg__free(ctx, r->zoc);
+    rmg__free(ctx, r->cell);
     rmg__free(ctx, r->teleports);
+    rmg__free(ctx, r->gates);
     rmg__free(ctx, r->shores);
     memset(r, 0, sizeof *r);
 }
@@ -252,14 +299,9 @@ typedef struct flood {
     bool no_fight;
 } flood;
 
-static bool water(const struct rmg_map *m, uint32_t t)
+static bool water(const rmg__reach *r, uint32_t t)
 {
-    return (m->flags[t] & RMG__T_WATER) != 0;
-}
-
-static bool open_water(const struct rmg_map *m, uint32_t t)
-{
-    return rmg__map_free_water(m, t);
+    return (r->cell[t] & CELL_WATER) != 0;
 }
 
 static void push(flood *f, uint32_t t, uint8_t mode)
@@ -277,7 +319,7 @@ static void arrive(flood *f, uint32_t o)
     r->object[o] = 1;
     for (uint32_t k = 0; k < r->n_entries[o]; k++) {
         uint32_t t = r->entries[r->first_entry[o] + k];
-        push(f, t, water(r->m, t) ? RMG__REACH_BOAT : RMG__REACH_FOOT);
+        push(f, t, water(r, t) ? RMG__REACH_BOAT : RMG__REACH_FOOT);
     }
 }
 
@@ -383,53 +425,57 @@ static void visit(flood *f, uint32_t o, uint32_t u, uint8_t mode)
 static void step(flood *f, uint32_t u, int dy, bool boat)
 {
     rmg__reach *r = f->r;
-    const struct rmg_map *m = r->m;
-    uint32_t id = m->tile_object[u];
-    if (id && id <= r->n_objects && r->beh[id - 1] != B_NONE && rmg__map_object_visits(m, &m->objects.items[id - 1], u)) {
+    uint8_t c = r->cell[u];
+    if (c & CELL_ENTRY) {
+        uint32_t o = r->m->tile_object[u] - 1;
         /* Entered from the row above (dy = 1) only where the game opens that side. */
-        if (dy == 1 && !r->top_ok[id - 1])
+        if (dy == 1 && !r->top_ok[o])
             return;
-        if (boat != water(m, u) && r->beh[id - 1] != B_BOAT)
+        if (boat != ((c & CELL_WATER) != 0) && r->beh[o] != B_BOAT)
             return; /* a boat visits water objects only; a hero on foot boards boats only */
-        if (f->no_fight && r->zoc[u] && r->beh[id - 1] != B_MONSTER)
+        if (f->no_fight && (c & CELL_ZOC) && r->beh[o] != B_MONSTER)
             return;
-        visit(f, id - 1, u, boat ? RMG__REACH_BOAT : RMG__REACH_FOOT);
+        visit(f, o, u, boat ? RMG__REACH_BOAT : RMG__REACH_FOOT);
         return;
     }
-    if (f->no_fight && r->zoc[u])
+    if (f->no_fight && (c & CELL_ZOC))
         return;
-    if ((boat || (r->tile[u] & RMG__REACH_BOAT_WAITS)) && open_water(m, u))
+    if ((boat || (r->tile[u] & RMG__REACH_BOAT_WAITS)) && (c & CELL_SEA))
         push(f, u, RMG__REACH_BOAT);
-    else if (rmg__map_tile_passable(m, u))
+    else if (c & CELL_LAND)
         push(f, u, RMG__REACH_FOOT); /* walking, or landing from a boat */
 }
 
-void rmg__reach_from(rmg__reach *r, uint32_t start, unsigned flags)
+bool rmg__reach_from(rmg__reach *r, uint32_t start, unsigned flags, uint32_t until)
 {
     const struct rmg_map *m = r->m;
     memset(r->tile, 0, m->n_tiles);
     memset(r->object, 0, r->n_objects ? r->n_objects : 1);
     flood f = {r, 0, 0, 0, 0, (flags & RMG__REACH_NO_FIGHT) != 0};
     if (start >= m->n_tiles)
-        return;
+        return false;
     uint32_t id = m->tile_object[start];
     if (id && id <= m->objects.count && rmg__map_object_visits(m, &m->objects.items[id - 1], start))
         r->object[id - 1] = 1;
-    push(&f, start, water(m, start) ? RMG__REACH_BOAT : RMG__REACH_FOOT);
+    push(&f, start, water(r, start) ? RMG__REACH_BOAT : RMG__REACH_FOOT);
     int w = m->width, h = m->height;
     size_t plane = (size_t)w * (size_t)h;
     while (f.head < f.tail) {
+        if (until < m->n_tiles && r->tile[until])
+            return true;
         uint32_t q = r->queue[f.head++];
         bool boat = (q & 0x80000000u) != 0;
         uint32_t t = q & 0x7fffffffu;
         int x = (int)((t % plane) % (size_t)w), y = (int)((t % plane) / (size_t)w);
+        bool inner = x > 0 && y > 0 && x + 1 < w && y + 1 < h;
         for (int dy = -1; dy <= 1; dy++)
             for (int dx = -1; dx <= 1; dx++) {
-                if ((!dx && !dy) || x + dx < 0 || y + dy < 0 || x + dx >= w || y + dy >= h)
+                if ((!dx && !dy) || (!inner && (x + dx < 0 || y + dy < 0 || x + dx >= w || y + dy >= h)))
                     continue;
                 step(&f, (uint32_t)((int)t + dy * w + dx), dy, boat);
             }
     }
+    return until < m->n_tiles && r->tile[until];
 }
 
 uint32_t rmg__reach_start(const struct rmg_map *m, int player)
@@ -539,9 +585,11 @@ void rmg__reach_zones(const rmg__reach *r, int start_zone, bool by_sea, uint8_t 
                     meet_zone(zones, n_zone_ids, queue, &tail, m->objects.items[d].zone);
             }
         }
-        for (uint32_t o = 0; o < r->n_objects; o++)
-            if (r->beh[o] == B_GATE && r->partner[o] != UINT32_MAX && m->objects.items[o].zone == z)
+        for (uint32_t k = 0; k < r->n_gates; k++) {
+            uint32_t o = r->gates[k];
+            if (r->partner[o] != UINT32_MAX && m->objects.items[o].zone == z)
                 meet_zone(zones, n_zone_ids, queue, &tail, m->objects.items[r->partner[o]].zone);
+        }
         /* A sea joins its shores (and the seas it runs into). */
         for (size_t i = 0; by_sea && i < r->n_shores; i++) {
             int water_zone = (int)(r->shores[i] >> 32), other = (int)(r->shores[i] & 0xffffffffu);

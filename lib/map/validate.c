@@ -522,22 +522,42 @@ static void asked_zones(validator *v, const rmg__reach *r, uint32_t start, uint8
     }
 }
 
-static void check_player(validator *v, rmg__reach *r, int player, uint32_t start, uint8_t *zone_hit, uint8_t *meant)
+/* The first object asked for (meant, per zone id) that neither `reached` nor `also` (may be
+ * NULL) holds; the count in *missed. */
+static size_t first_missed(const validator *v, const rmg__reach *r, const uint8_t *meant, const uint8_t *reached,
+                           const uint8_t *also, size_t *missed)
 {
     const struct rmg_map *m = v->m;
-    asked_zones(v, r, start, meant);
-    rmg__reach_from(r, start, 0);
-    reached_zones(m, r, zone_hit, v->n_zone_ids);
-    size_t missed = 0, first = 0;
+    size_t first = 0;
+    *missed = 0;
     for (size_t i = 0; i < m->objects.count; i++) {
         int z = m->objects.items[i].zone;
         bool asked = z > 0 && (size_t)z < v->n_zone_ids && meant[z];
-        if (asked && r->beh[i] && !r->object[i] && missed++ == 0)
+        if (asked && r->beh[i] && !reached[i] && !(also && also[i]) && (*missed)++ == 0)
             first = i;
     }
+    return first;
+}
+
+/* `first` holds what the first player's hero reaches (NULL for the first player): a later hero
+ * who reaches the first one's town reaches all of it, so his flood stops there. */
+static void check_player(validator *v, rmg__reach *r, int player, uint32_t start, uint8_t *zone_hit, uint8_t *meant,
+                         const uint8_t *first, uint32_t first_start)
+{
+    const struct rmg_map *m = v->m;
+    asked_zones(v, r, start, meant);
+    size_t missed;
+    if (first && rmg__reach_from(r, start, 0, first_start)) {
+        first_missed(v, r, meant, r->object, first, &missed);
+        if (!missed)
+            return;
+    }
+    rmg__reach_from(r, start, 0, UINT32_MAX);
+    reached_zones(m, r, zone_hit, v->n_zone_ids);
+    size_t i = first_missed(v, r, meant, r->object, NULL, &missed);
     if (!missed)
         return;
-    const rmg__map_object *o = &m->objects.items[first];
+    const rmg__map_object *o = &m->objects.items[i];
     bool zone_entered = o->zone >= 0 && (size_t)o->zone < v->n_zone_ids && zone_hit[o->zone];
     rule broken = zone_entered ? RULE_PLAYABLE : m->options.water != RMG_WATER_NONE ? RULE_PLAYABLE_SEA : RULE_PLAYABLE_ZONES;
     violation(v, broken, o->zone,
@@ -550,19 +570,30 @@ static rmg_status check_playable(validator *v, const struct rmg_content *content
 {
     const struct rmg_map *m = v->m;
     rmg__reach r;
+    size_t n_obj = m->objects.count ? m->objects.count : 1;
     uint8_t *zone_hit = rmg__malloc(v->ctx, 2 * (v->n_zone_ids ? v->n_zone_ids : 1));
-    rmg_status st = zone_hit ? rmg__reach_init(&r, m, content, v->ctx) : rmg__error_nomem(v->ctx);
+    uint8_t *first = rmg__malloc(v->ctx, n_obj);
+    rmg_status st = zone_hit && first ? rmg__reach_init(&r, m, content, v->ctx) : rmg__error_nomem(v->ctx);
     if (st != RMG_OK) {
         rmg__free(v->ctx, zone_hit);
+        rmg__free(v->ctx, first);
         return st;
     }
+    uint32_t first_start = UINT32_MAX;
     for (int p = 1; p <= 8; p++) {
         uint32_t start = rmg__reach_start(m, p);
-        if (start != UINT32_MAX)
-            check_player(v, &r, p, start, zone_hit, zone_hit + v->n_zone_ids);
+        if (start == UINT32_MAX)
+            continue;
+        check_player(v, &r, p, start, zone_hit, zone_hit + v->n_zone_ids, first_start == UINT32_MAX ? NULL : first,
+                     first_start);
+        if (first_start == UINT32_MAX) {
+            first_start = start;
+            memcpy(first, r.object, n_obj);
+        }
     }
     rmg__reach_free(&r);
     rmg__free(v->ctx, zone_hit);
+    rmg__free(v->ctx, first);
     return RMG_OK;
 }
 
