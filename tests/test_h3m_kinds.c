@@ -143,9 +143,31 @@ static void test_town_pictures(void **state)
     assert_string_equal(rmg__h3m_pick_template(98, 0, &w, &shift)->def, "AVCcasx0.def");
 }
 
+/* Issue 19: the Boat the water pass puts where no shipyard fits is written with the game's boat
+ * (class 8): its content footprint ("V.", the entry left of the anchor) is the template's. */
+static void test_boat_has_the_games_template(void **state)
+{
+    (void)state;
+    rmg_context *ctx = rmg_test_context(NULL, 1);
+    const struct rmg_content *c = rmg__content_get(ctx);
+    assert_non_null(c);
+    long k = rmg__content_find_map_object(c, "boat");
+    assert_true(k >= 0);
+    const rmg__object_def *d = &c->map_objects[k];
+    assert_int_equal(d->map_class, 8);
+    rmg__h3m_want w = {d->footprint.block, d->footprint.visit, NULL, RMG_TERRAIN_WATER, false, false};
+    int shift = -1;
+    const rmg__h3m_known_template *t = rmg__h3m_pick_template(8, 0, &w, &shift);
+    assert_non_null(t);
+    assert_string_equal(t->def, "AVXboat0.def");
+    assert_int_equal(shift, 0);
+    rmg_context_destroy(ctx);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_boat_has_the_games_template),
         cmocka_unit_test(test_table_is_sorted),
         cmocka_unit_test(test_table_masks_follow_the_file_layout),
         cmocka_unit_test(test_town_pictures),
