@@ -18,11 +18,13 @@ declare -A flavours=(
   [O2]="-DCMAKE_BUILD_TYPE=RelWithDebInfo"
   [asan]="-DCMAKE_BUILD_TYPE=Debug -DRMG_SANITIZE=ON"
 )
-# Cases: "FILE|TEMPLATE|SIZE|LEVELS" (FILE empty: the built-in pack; FILE is under the shared folder).
+# Cases: "FILE|TEMPLATE|SIZE|LEVELS" (FILE empty: the built-in pack; FILE is under the shared folder;
+# LEVELS may carry further options: a water map).
 cases=(
   "|Duet|S|--no-underground"
   "|Duet|M|--underground"
   "|Quartet|M|--no-underground"
+  "|Duet|M|--no-underground --water islands"
   "corpus/sod/sokie__heroes3-template-util__templates__sod_complete__2SM2c__rmg.txt|2SM2c(sc2tv tourney edition)|M|--no-underground"
   "corpus/h3t/sokie__heroes3-template-util__templates__jebus_converted.h3t|Jebus Cross|M|--no-underground"
 )
@@ -37,7 +39,8 @@ for f in O0 O2 asan; do
     IFS='|' read -r file tpl size levels <<<"${cases[$i]}"
     args=()
     [ -n "$file" ] && args+=("$shared/$file")
-    args+=(--template "$tpl" --size "$size" "$levels")
+    read -r -a level_args <<<"$levels" # the levels flag and any further options (water)
+    args+=(--template "$tpl" --size "$size" "${level_args[@]}")
     for threads in 1 2; do
       "$dir/rmg" stats "${args[@]}" --runs "$runs" --threads "$threads" --fingerprints \
         | grep -E '^seed ' >"$work/$f.$i.t$threads" || true
