@@ -12,7 +12,7 @@
 #include "objects_internal.h"
 
 #define SEA_TRIES 48          /* hubs tried per group */
-#define SEA_COAST_GAP 3       /* Chebyshev distance from land a group's tiles keep */
+#define SEA_COAST_GAP 2       /* Chebyshev distance from land a group's tiles keep */
 #define SEA_MAX_TILES (RMG__TRS_MAX_OBJECTS * 48)
 
 static const int dx8[8] = {-1, 0, 1, -1, 1, -1, 0, 1};

@@ -288,6 +288,35 @@ static int sea_home(const stage *s, int water_zone)
     return best;
 }
 
+/* Whether a list holds an object that may stand at sea (present, drawn, allowed on water). */
+static bool holds_sea_objects(const stage *s, const rmg__eff_list *list)
+{
+    const uint8_t *banned = s->g->sol.object_banned;
+    for (size_t i = 0; i < list->items.count; i++) {
+        const rmg__eff_entry *e = &list->items.items[i];
+        const rmg__object_def *d = &s->c->objects[e->obj];
+        if (e->present && e->frequency > 0 && !(banned && banned[e->obj]) && (d->terrains & (1u << RMG_TERRAIN_WATER)))
+            return true;
+    }
+    return false;
+}
+
+/* The sea's object list: its home zone's; when that list holds nothing for the sea (templates
+ * written for land often forbid every object but a few), the template's own list, else the
+ * object table's defaults. */
+static rmg_status sea_list(stage *s, zone_ctx *z)
+{
+    const rmg__eff_list *home = &s->zones[z->home - 1].list;
+    if (holds_sea_objects(s, home))
+        return rmg__eff_copy(home, &z->list);
+    if (holds_sea_objects(s, &s->lmap))
+        return rmg__eff_copy(&s->lmap, &z->list);
+    rmg_status st = rmg__eff_build(s->ctx, s->c, NULL, -1, s->g->pack ? s->g->pack->file : NULL, &z->list);
+    if (st == RMG_OK)
+        rmg__eff_apply_caps(&z->list);
+    return st;
+}
+
 /* WAT-03 copies the surface onto the underground object for object; the game's fixed per-map
  * caps (OBJ-07) hold for the whole map, so on a mirror map the surface gets half of each. */
 static bool mirrored(const stage *s)
@@ -328,7 +357,7 @@ static rmg_status build_lists(stage *s)
         zone_ctx *z = &s->zones[zi];
         if (!sea_zone(s, zi) || !(z->home = sea_home(s, z->id)))
             continue;
-        if ((st = rmg__eff_copy(&s->zones[z->home - 1].list, &z->list)) != RMG_OK || (st = zone_arrays(s, z)) != RMG_OK)
+        if ((st = sea_list(s, z)) != RMG_OK || (st = zone_arrays(s, z)) != RMG_OK)
             return st;
     }
     s->map_count = rmg__calloc(s->ctx, s->n_base + s->customs.count + 1, sizeof *s->map_count);
@@ -1206,6 +1235,12 @@ static rmg_status sea_group(stage *s, zone_ctx *z, rmg__sea *sea, const rmg__tre
 {
     *placed = false;
     int64_t T = rmg_rng_range(rng, tr->min, tr->max);
+    /* The sea's objects are worth less than the land's (the richest, a Temple of the Sea, 10,000):
+     * a total no water object could start (a group starts with a quarter of its total at least,
+     * TRS-04) is brought down to what the richest one starts. */
+    int64_t richest = z->n_cand ? z->cand_value[z->cand_by_value[z->n_cand - 1]] : 0;
+    if (richest > 0 && T > 4 * richest)
+        T = 4 * richest;
     size_t idx[RMG__TRS_MAX_OBJECTS];
     size_t n = draw_group(s, z, T, rng, true, idx);
     *starved = n == 0;
