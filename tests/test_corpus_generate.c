@@ -200,12 +200,12 @@ static void test_select_refusals_give_the_reason(void **state)
     rmg_context_destroy(ctx);
 }
 
-int main(void)
+int main(int argc, char **argv)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_driver_setup_fits_every_corpus_template),
         cmocka_unit_test(test_select_refusals_give_the_reason),
         cmocka_unit_test(test_corpus_generates_valid_maps),
     };
-    return cmocka_run_group_tests(tests, NULL, NULL);
+    return RMG_TEST_MAIN_SHARED(tests, "corpus");
 }

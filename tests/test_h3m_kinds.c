@@ -143,14 +143,17 @@ static void test_town_pictures(void **state)
     assert_string_equal(rmg__h3m_pick_template(98, 0, &w, &shift)->def, "AVCcasx0.def");
 }
 
-int main(void)
+int main(int argc, char **argv)
 {
-    const struct CMUnitTest tests[] = {
+    const struct CMUnitTest plain[] = {
         cmocka_unit_test(test_table_is_sorted),
         cmocka_unit_test(test_table_masks_follow_the_file_layout),
         cmocka_unit_test(test_town_pictures),
         cmocka_unit_test(test_builtin_pack_objects_have_templates),
+    };
+    /* These read the shared folder. */
+    const struct CMUnitTest shared[] = {
         cmocka_unit_test(test_corpus_objects_have_templates),
     };
-    return cmocka_run_group_tests(tests, NULL, NULL);
+    return RMG_TEST_MAIN(plain, shared, "corpus");
 }

@@ -473,18 +473,21 @@ static void test_perf_jebus_outcast(void **state)
     free(data);
 }
 
-int main(void)
+int main(int argc, char **argv)
 {
-    const struct CMUnitTest tests[] = {
+    const struct CMUnitTest plain[] = {
+        cmocka_unit_test(test_oom_snippet_full_sweep),
+    };
+    /* These read the shared folder. */
+    const struct CMUnitTest shared[] = {
         cmocka_unit_test(test_corpus_h3t_all_load),
         cmocka_unit_test(test_corpus_sod_all_load),
         cmocka_unit_test(test_corpus_other_not_a_template),
         cmocka_unit_test(test_corpus_known_packs),
         cmocka_unit_test(test_corpus_quirks_explained),
         cmocka_unit_test(test_generated_tables_match_data),
-        cmocka_unit_test(test_oom_snippet_full_sweep),
         cmocka_unit_test(test_oom_corpus_files),
         cmocka_unit_test(test_perf_jebus_outcast),
     };
-    return cmocka_run_group_tests(tests, NULL, NULL);
+    return RMG_TEST_MAIN(plain, shared, "corpus data");
 }

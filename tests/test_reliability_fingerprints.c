@@ -83,10 +83,10 @@ static void test_pinned_fingerprints(void **state)
         fail_msg("%zu pinned map(s) changed: if deliberate, run scripts/pin-fingerprints.sh --write", changed);
 }
 
-int main(void)
+int main(int argc, char **argv)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_pinned_fingerprints),
     };
-    return cmocka_run_group_tests(tests, NULL, NULL);
+    return RMG_TEST_MAIN_SHARED(tests, "corpus");
 }

@@ -126,11 +126,14 @@ static void test_builtin_content_bans(void **state)
     rmg_context_destroy(ctx);
 }
 
-int main(void)
+int main(int argc, char **argv)
 {
-    const struct CMUnitTest tests[] = {
+    const struct CMUnitTest plain[] = {
         cmocka_unit_test(test_builtin_content_bans),
+    };
+    /* These read the shared folder. */
+    const struct CMUnitTest shared[] = {
         cmocka_unit_test(test_corpus_templates_solve),
     };
-    return cmocka_run_group_tests(tests, NULL, NULL);
+    return RMG_TEST_MAIN(plain, shared, "corpus");
 }

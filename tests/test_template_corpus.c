@@ -127,12 +127,12 @@ static void test_vcmi_corpus_round_trips(void **state)
     assert_int_equal(t.round_trips, t.files);
 }
 
-int main(void)
+int main(int argc, char **argv)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_h3t_corpus_round_trips),
         cmocka_unit_test(test_sod_corpus_round_trips),
         cmocka_unit_test(test_vcmi_corpus_round_trips),
     };
-    return cmocka_run_group_tests(tests, NULL, NULL);
+    return RMG_TEST_MAIN_SHARED(tests, "corpus");
 }

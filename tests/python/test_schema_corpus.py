@@ -12,10 +12,11 @@ import rmg
 from conftest import shared_dir
 
 CASES = [
-    ("h3t", "Jebus_Cross.h3t", {}),
-    ("h3t", "mt_Diamond.h3t", {}),  # mirror pack: two levels, the underground a copy
-    ("sod", "2SM2c__rmg.txt", {}),
-    ("vcmi", "jebusCross.json", {}),
+    pytest.param("h3t", "Jebus_Cross.h3t", {}, marks=pytest.mark.shared),
+    # mirror pack: two levels, the underground a copy
+    pytest.param("h3t", "mt_Diamond.h3t", {}, marks=pytest.mark.shared),
+    pytest.param("sod", "2SM2c__rmg.txt", {}, marks=pytest.mark.shared),
+    pytest.param("vcmi", "jebusCross.json", {}, marks=pytest.mark.shared),
     (None, None, {"water": "islands", "size": "M"}),
     (None, None, {"underground": True, "size": "L"}),
 ]
