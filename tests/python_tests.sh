@@ -7,9 +7,7 @@
 # python_tests.shared, python_corpus_full; the last has the corpus-full label, left to CI).
 # The shared parts exit 77 (skipped) without the shared folder.
 #
-# A sanitizer build's librmg.so links libasan, whose runtime must be the first library of the
-# process: it is preloaded (the exact libasan the library links, found with ldd) and leak
-# detection is turned off, since the interpreter itself never frees everything.
+# A sanitizer build's librmg.so needs the ASan runtime preloaded (tests/support/asan.sh).
 set -euo pipefail
 build=$(cd "${1:?usage: python_tests.sh BUILD_DIR SOURCE_DIR}" && pwd)
 src=$(cd "${2:?usage: python_tests.sh BUILD_DIR SOURCE_DIR}" && pwd)
@@ -48,19 +46,9 @@ export RMG_SHARED_DIR="$shared"
 export PYTHONPATH="$src/bindings/python${PYTHONPATH:+:$PYTHONPATH}"
 export PYTHONDONTWRITEBYTECODE=1 # keep __pycache__ out of the source tree
 
-asan=$(ldd "$lib" 2>/dev/null | awk '/libasan/ { print $3; exit }')
-if [ -n "$asan" ]; then
-    if [ ! -e "$asan" ]; then
-        asan=$(gcc -print-file-name=libasan.so 2>/dev/null || true)
-    fi
-    if [ -z "$asan" ] || [ ! -e "$asan" ]; then
-        echo "python_tests: $lib links libasan but its runtime was not found"
-        exit 1
-    fi
-    export LD_PRELOAD="$asan${LD_PRELOAD:+ $LD_PRELOAD}"
-    export ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0"
+. "$src/tests/support/asan.sh"
+if asan_preload_for "$lib" python_tests; then
     export RMG_TEST_ASAN=1
-    echo "python_tests: sanitizer build, preloading $asan"
 fi
 
 cd "$src"
