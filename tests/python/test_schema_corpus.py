@@ -45,5 +45,9 @@ def test_generated_json_matches_schema_and_api(ctx: rmg.Context, builtin: rmg.Te
     assert len(doc["objects"]) == len(m.objects)
     assert len(doc["connections"]) == len(m.connections)
     assert len(doc["groups"]) == len(m.groups)
-    assert doc["fingerprint"] == format(m.fingerprint, "016x")
+    assert doc["fingerprint"] == m.fingerprint
+    # One terrain numbering: the JSON's tile terrains are the C layer's ids and rmg.Terrain's.
+    assert doc["tiles"]["terrain"] == list(m.layer("terrain"))
+    assert doc["terrain_keys"] == [t.name.lower() for t in rmg.Terrain]
+    assert [doc["terrain_keys"].index(z["terrain"]) for z in doc["zones"]] == [z.terrain for z in m.zones]
     assert m.validate() == []

@@ -251,6 +251,15 @@ def _check_version(lib: ctypes.CDLL, where: str) -> None:
         )
 
 
+def raw_function(name: str, argtypes: List[Any], restype: Any) -> Any:
+    """A second prototype of a C function of the loaded library, independent of the one in
+    FUNCTIONS: e.g. taking struct addresses as plain integers for bulk reads into one buffer."""
+    fn = lib()[name]  # a new function object each time, unlike attribute access
+    fn.argtypes = argtypes
+    fn.restype = restype
+    return fn
+
+
 def register(lib: ctypes.CDLL, where: str) -> None:
     """Declares argtypes and restype of every function in FUNCTIONS on lib."""
     for name, argtypes, restype in FUNCTIONS:

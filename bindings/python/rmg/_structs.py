@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import ctypes
 import dataclasses
+import struct
 from ctypes import (
     CFUNCTYPE,
     POINTER,
@@ -376,6 +377,37 @@ def to_dataclass(cls: Type[D], info: Structure, enums: Optional[Dict[str, Any]] 
         else:
             values[f.name] = raw
     return cls(**values)
+
+
+def _value_code(ctype: Any) -> str:
+    """struct-module code of one C value of a ctypes simple type (pointers as integers)."""
+    size = ctypes.sizeof(ctype)
+    kind = getattr(ctype, "_type_", "P")
+    if kind in ("d", "f"):
+        return kind
+    if kind in ("z", "Z", "P") or not isinstance(kind, str):  # char *, void *, function pointers
+        return "Q" if size == 8 else "I"
+    code = {1: "b", 2: "h", 4: "i", 8: "q"}[size]
+    return code if kind.islower() else code.upper()
+
+
+def record_format(cls: Type[Structure]) -> struct.Struct:
+    """A struct.Struct that reads instances of ``cls`` from raw memory: one value per field in
+    declaration order (arrays give one value per element, C strings their address), padding
+    skipped. Reading many structs this way (iter_unpack) is far faster than getattr on each."""
+    parts, pos = ["="], 0
+    for name, ctype in cls._fields_:  # type: ignore[attr-defined]
+        field = getattr(cls, name)
+        if field.offset > pos:
+            parts.append(f"{field.offset - pos}x")
+        length = getattr(ctype, "_length_", None)
+        parts.append(f"{length}{_value_code(ctype._type_)}" if length else _value_code(ctype))
+        pos = field.offset + field.size
+    if ctypes.sizeof(cls) > pos:
+        parts.append(f"{ctypes.sizeof(cls) - pos}x")
+    fmt = struct.Struct("".join(parts))
+    assert fmt.size == ctypes.sizeof(cls), (cls, fmt.format)
+    return fmt
 
 
 VOIDP = c_void_p

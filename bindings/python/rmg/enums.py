@@ -7,6 +7,8 @@ from typing import Dict, Type, TypeVar, Union
 
 
 class Status(enum.IntEnum):
+    """Status codes of every C call (rmg_status); :class:`rmg.Error` carries one."""
+
     OK = 0
     ERR_NOMEM = 1
     ERR_INVALID_ARG = 2
@@ -25,6 +27,8 @@ class Status(enum.IntEnum):
 
 
 class LogLevel(enum.IntEnum):
+    """Levels of the ``log`` callback of :class:`rmg.Context` (rmg_log_level)."""
+
     ERROR = 0
     WARNING = 1
     INFO = 2
@@ -32,6 +36,8 @@ class LogLevel(enum.IntEnum):
 
 
 class Stage(enum.IntEnum):
+    """The generation stages, in order (rmg_stage_id); BUILD is the deprecated name of CONNECT."""
+
     SELECT = 0
     SOLVE = 1
     PLACE = 2
@@ -42,7 +48,56 @@ class Stage(enum.IntEnum):
     FINISH = 6
 
 
+class Terrain(enum.IntEnum):
+    """Terrain ids (rmg_terrain_id, the H3M terrain numbers): ``Map.terrain_at``, the terrain
+    layer, ``Zone.terrain``, and the index of a terrain in the JSON's ``terrain_keys``."""
+
+    DIRT = 0
+    SAND = 1
+    GRASS = 2
+    SNOW = 3
+    SWAMP = 4
+    ROUGH = 5
+    SUBTERRANEAN = 6
+    LAVA = 7
+    WATER = 8
+    ROCK = 9
+    HIGHLANDS = 10
+    WASTELAND = 11
+
+
+class Faction(enum.IntEnum):
+    """Faction ids (rmg_faction_id, the H3M town numbers): ``Zone.faction`` and a town's
+    ``MapObject.faction``. NEUTRAL is the neutral monsters' own id (never a town type); NONE
+    stands for "no faction" (objects that are no towns, zones of rock or water)."""
+
+    NONE = -1
+    CASTLE = 0
+    RAMPART = 1
+    TOWER = 2
+    INFERNO = 3
+    NECROPOLIS = 4
+    DUNGEON = 5
+    STRONGHOLD = 6
+    FORTRESS = 7
+    CONFLUX = 8
+    COVE = 9
+    FACTORY = 10
+    NEUTRAL = 31
+
+
+class Road(enum.IntEnum):
+    """Road types of the road layer (rmg_road_type): ``Map.road_at``."""
+
+    NONE = 0
+    DIRT = 1
+    GRAVEL = 2
+    COBBLESTONE = 3
+
+
 class ContentKind(enum.IntEnum):
+    """Kinds of game content entities (rmg_content_kind)."""
+
     TERRAIN = 0
     FACTION = 1
     CREATURE = 2
@@ -55,11 +110,16 @@ class ContentKind(enum.IntEnum):
 
 
 class PluginPolicy(enum.IntEnum):
+    """What happens when a Python stage fails (rmg_plugin_policy): FAIL raises, FALLBACK runs the
+    built-in stage and records a map warning."""
+
     FAIL = 0
     FALLBACK = 1
 
 
 class TemplateFormat(enum.IntEnum):
+    """Template file formats (rmg_template_format); AUTO detects the format from the content."""
+
     AUTO = 0
     YAML = 1
     H3T = 2
@@ -69,6 +129,8 @@ class TemplateFormat(enum.IntEnum):
 
 
 class ZoneKind(enum.IntEnum):
+    """Zone types (rmg_zone_kind)."""
+
     HUMAN_START = 0
     COMPUTER_START = 1
     TREASURE = 2
@@ -95,12 +157,16 @@ class MapMonsters(enum.IntEnum):
 
 
 class Water(enum.IntEnum):
+    """The map's water level (rmg_water_level)."""
+
     NONE = 0
     NORMAL = 1
     ISLANDS = 2
 
 
 class ConnectionType(enum.IntEnum):
+    """A template connection's type (rmg_connection_type)."""
+
     STANDARD = 0
     WIDE = 1
     BORDER_GUARD = 2
@@ -108,6 +174,8 @@ class ConnectionType(enum.IntEnum):
 
 
 class Realization(enum.IntEnum):
+    """How a connection was built on the map (rmg_map_realization)."""
+
     PASSAGE = 0
     WIDE = 1
     GATE = 2
@@ -120,6 +188,8 @@ class Realization(enum.IntEnum):
 
 
 class ObjectKind(enum.IntEnum):
+    """Kinds of map objects (rmg_map_object_kind)."""
+
     TREASURE = 0
     TOWN = 1
     MINE = 2
@@ -136,6 +206,8 @@ class ObjectKind(enum.IntEnum):
 
 
 class GuardTarget(enum.IntEnum):
+    """What a monster guards (rmg_map_guard_target): a treasure group, an object or a connection."""
+
     NONE = 0
     GROUP = 1
     OBJECT = 2
@@ -143,6 +215,8 @@ class GuardTarget(enum.IntEnum):
 
 
 class GuardChoice(enum.IntEnum):
+    """How a guard's creature was chosen (rmg_guard_choice)."""
+
     NONE = 0
     ELIGIBLE = 1
     NEAREST = 2
@@ -150,6 +224,8 @@ class GuardChoice(enum.IntEnum):
 
 
 class Mood(enum.IntEnum):
+    """Monster moods of a zone (rmg_mood, ZON-24); EXACT uses an exact disposition value."""
+
     COMPLIANT = 0
     FRIENDLY = 1
     AGGRESSIVE = 2

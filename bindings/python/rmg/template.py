@@ -15,7 +15,11 @@ from .enums import TemplateFormat, maybe
 
 @dataclass(frozen=True)
 class TemplateSummary:
-    """One template of a pack (rmg_template_info)."""
+    """One template of a pack (rmg_template_info). Attributes: ``index`` (its place in the pack),
+    ``name``, ``min_size`` and ``max_size`` (the map-size codes it accepts: (side/36)^2, doubled
+    with an underground; S=1, M=4, L=9, XL=16, H=25, XH=36, G=49), ``min_humans``,
+    ``max_humans``, ``min_players``, ``max_players`` (0 = no bound), ``zone_count``,
+    ``connection_count``, and ``line``/``column`` where it starts in the file."""
 
     index: int
     name: Optional[str]
@@ -34,7 +38,10 @@ class TemplateSummary:
 @dataclass(frozen=True)
 class TemplateMessage:
     """One finding of Template.validate() (rmg_message): ``severity`` is "error" or "warning",
-    ``code`` a stable short id such as "dangling-zone", ``text`` the full located message."""
+    ``code`` a stable short id such as "dangling-zone", ``text`` the full located message
+    ("file:line:col: error: ..."), ``file``, ``line`` and ``column`` where it is (0 when
+    unknown), ``template_index`` (-1 when not about one template), ``zone`` (zone number) and
+    ``connection`` (index), -1 when not about one."""
 
     severity: str
     code: Optional[str]
@@ -90,14 +97,17 @@ class Template(ContextObject):
 
     @property
     def name(self) -> Optional[str]:
+        """The pack's name."""
         return S.decode(self._info().name)
 
     @property
     def description(self) -> Optional[str]:
+        """The pack's description (it becomes the map description, PCK-05)."""
         return S.decode(self._info().description)
 
     @property
     def format(self) -> Union[TemplateFormat, int]:
+        """The format the pack was read from (rmg.TemplateFormat)."""
         return maybe(TemplateFormat, self._info().format)
 
     def __len__(self) -> int:
@@ -115,6 +125,7 @@ class Template(ContextObject):
 
     @property
     def template_names(self) -> List[Optional[str]]:
+        """The name of every template of the pack, in order."""
         return [t.name for t in self.templates]
 
     def find(self, name: str) -> int:
@@ -151,6 +162,7 @@ class Template(ContextObject):
         return self._ctx.take_string(self._ctx._lib.rmg_pack_to_yaml, self.handle)
 
     def save_yaml(self, path: PathLike) -> None:
+        """Writes the pack in the native YAML format (raises rmg.FileError when it cannot)."""
         self._ctx.check(self._ctx._lib.rmg_pack_save_yaml(self.handle, os.fsencode(path)))
 
     def __repr__(self) -> str:
