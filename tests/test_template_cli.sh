@@ -52,8 +52,27 @@ check "convert builtin" 0 "$rmg" convert builtin "$tmp/b.yaml"
 check "converted file is valid" 0 "$rmg" check "$tmp/b.yaml"
 check "convert yaml to yaml" 0 "$rmg" convert "$tmp/b.yaml" "$tmp/c.yml"
 if cmp -s "$tmp/b.yaml" "$tmp/c.yml"; then pass=$((pass + 1)); else fail=$((fail + 1)); echo "FAIL: yaml->yaml changed"; fi
-check "unsupported output" 2 "$rmg" convert builtin "$tmp/x.h3t"
-contains "output message" "$tmp/err" "only .yaml/.yml output"
+check "unsupported output" 2 "$rmg" convert builtin "$tmp/x.json"
+contains "output message" "$tmp/err" "the output is .yaml, .yml or .h3t"
+check "convert --help lists only what works" 0 "$rmg" convert --help
+if grep -q '\.json' "$tmp/out"; then fail=$((fail + 1)); echo "FAIL: convert --help promises .json output"; else
+    pass=$((pass + 1)); fi
+
+# YAML to HotA .h3t and back (issue 21): the file checks, and reading it gives the YAML again but
+# for what h3t cannot hold, which the writer names on standard error.
+check "convert builtin to h3t" 0 "$rmg" convert builtin "$tmp/b.h3t"
+contains "what h3t cannot hold is named" "$tmp/err" "player filter has no h3t column"
+check "the h3t file checks" 0 "$rmg" check --quiet "$tmp/b.h3t"
+check "h3t back to yaml" 0 "$rmg" convert "$tmp/b.h3t" "$tmp/b2.yaml"
+if diff <(grep -v '^  players: ' "$tmp/b.yaml") "$tmp/b2.yaml" >"$tmp/diff"; then pass=$((pass + 1)); else
+    fail=$((fail + 1)); echo "FAIL: yaml -> h3t -> yaml changed more than the template player filters"; cat "$tmp/diff"; fi
+check "h3t from yaml again" 0 "$rmg" convert "$tmp/b2.yaml" "$tmp/b3.h3t"
+if cmp -s "$tmp/b.h3t" "$tmp/b3.h3t"; then pass=$((pass + 1)); else
+    fail=$((fail + 1)); echo "FAIL: h3t -> yaml -> h3t changed the file"; fi
+check "the 1.7 layout" 0 "$rmg" convert --h3t 1.7 builtin "$tmp/b17.h3t"
+if head -4 "$tmp/b17.h3t" | tail -1 | grep -q "^11	10	4	8	10	18	4	"; then pass=$((pass + 1)); else
+    fail=$((fail + 1)); echo "FAIL: --h3t 1.7 does not write the 1.7 field counts"; fi
+check "bad h3t version" 2 "$rmg" convert --h3t 1.9 builtin "$tmp/x.h3t"
 check "bad format" 2 "$rmg" convert --from klingon builtin "$tmp/x.yaml"
 
 # A corpus h3t pack converts when the importer is built in (2 = unsupported format otherwise).

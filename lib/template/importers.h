@@ -12,6 +12,9 @@
 
 /* HotA h3t / rmg.txt and SoD rmg.txt (detected by the first cell: "Pack" or "Map"). */
 rmg_status rmg__h3t_read(rmg_context *ctx, const char *data, size_t len, const char *name, struct rmg_pack **out);
+/* The pack as a HotA .h3t file (h3t/h3t_write.c); `options` is complete (never NULL). */
+rmg_status rmg__h3t_write(const struct rmg_pack *pack, const rmg_h3t_write_options *options, char **out,
+                          size_t *len);
 /* VCMI JSON templates. */
 rmg_status rmg__vcmi_read(rmg_context *ctx, const char *data, size_t len, const char *name, struct rmg_pack **out);
 

@@ -75,6 +75,10 @@ typedef struct rmg__type_rule {
     rmg__srcloc loc;
 } rmg__type_rule;
 
+typedef struct rmg__player_filter {   /* zone / connection restrictions (PCK-02) */
+    int min_human, max_human, min_total, max_total; /* 0 = unrestricted bound */
+} rmg__player_filter;
+
 typedef struct rmg__mirror_link {    /* ZON-29..36 */
     rmg_teleport_kind surface_kind, underground_kind;
     int surface_color, underground_color;  /* monolith colour / subtype index; -1 for gates */
@@ -83,16 +87,17 @@ typedef struct rmg__mirror_link {    /* ZON-29..36 */
     bool monolith_repulsion;
     char *raw;
     rmg__srcloc loc;
+    /* The link's place among the template's connection rows of an h3t file (0-based; links share
+     * those rows with the connections) and the player restrictions written on it: kept for the
+     * h3t writer, not acted on. */
+    int h3t_row;
+    rmg__player_filter players;
 } rmg__mirror_link;
 
 typedef struct rmg__treasure {        /* TRS-01 */
     int64_t min, max;
     int64_t density;
 } rmg__treasure;
-
-typedef struct rmg__player_filter {   /* zone / connection restrictions (PCK-02) */
-    int min_human, max_human, min_total, max_total; /* 0 = unrestricted bound */
-} rmg__player_filter;
 
 typedef struct rmg__zone {
     int id;                          /* the zone number (PLC-01) */
@@ -161,6 +166,12 @@ typedef struct rmg__template {
     rmg__srcloc loc;
 } rmg__template;
 
+/* The seven field counts of row 4 of an h3t file, its column layout (spec §2): towns, terrains,
+ * zone types, pack columns, new map, zone and connection columns. */
+typedef struct rmg__h3t_counts {
+    int towns, terrains, zone_types, pack, map, zone, connection;
+} rmg__h3t_counts;
+
 struct rmg_pack {
     rmg_context *ctx;
     rmg__arena arena;
@@ -177,6 +188,9 @@ struct rmg_pack {
     rmg__template *templates;       size_t n_templates;
     /* Warnings collected while loading (settings kept but not acted on, etc.). */
     char **warnings;                size_t n_warnings;
+    /* The layout of the h3t file the pack was read from, which the h3t writer keeps by default;
+     * all 0 for other sources and for the writer's default layout (HotA 1.8). */
+    rmg__h3t_counts h3t_columns;
 };
 
 /* Appends a formatted warning to the pack (allocation failure is reported as RMG_ERR_NOMEM). */

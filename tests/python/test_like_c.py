@@ -169,3 +169,17 @@ def test_every_public_member_is_documented() -> None:
         assert all(f"``{f}``" in doc for f in fields), (cls.__name__, [f for f in fields if f"``{f}``" not in doc])
     doc = inspect.getdoc(rmg.MapObject) or ""
     assert all(f"``{f}``" in doc for f in _object_fields()), [f for f in _object_fields() if f"``{f}``" not in doc]
+
+
+def test_templates_back_to_hota(ctx: rmg.Context, builtin: rmg.Template, tmp_path: Path) -> None:
+    warnings: List[str] = []
+    data = builtin.to_h3t(warnings=warnings)
+    assert data.splitlines()[3].startswith(b"12\t10\t4\t8\t10\t18\t4\t")  # HotA 1.8 by default
+    assert any("player filter" in w for w in warnings)
+    back = ctx.template_from_string(data, name="b.h3t", format="auto")
+    assert back.format == rmg.TemplateFormat.H3T and back.template_names == builtin.template_names
+    builtin.save_h3t(tmp_path / "b17.h3t", version="1.7")
+    assert (tmp_path / "b17.h3t").read_bytes().splitlines()[3].startswith(b"11\t10\t4\t8\t10\t18\t4\t")
+    assert rmg.Template.from_file(tmp_path / "b17.h3t").template_names == builtin.template_names
+    with pytest.raises(ValueError):
+        builtin.to_h3t(version="1.9")

@@ -14,7 +14,7 @@ typedef struct command {
 static const command commands[] = {
     {"generate", rmg_cmd_generate, "generate a map from a template (default: the built-in pack)"},
     {"check", rmg_cmd_check, "validate a template file like a careful template editor"},
-    {"convert", rmg_cmd_convert, "convert a template between formats (.yaml, .h3t, .json)"},
+    {"convert", rmg_cmd_convert, "convert a template pack to YAML or to HotA .h3t"},
     {"objects", rmg_cmd_objects, "print the effective object list of a template or zone"},
     {"guard", rmg_cmd_guard, "compute a guard from a value and strengths"},
     {"info", rmg_cmd_info, "version and content summary, or what an .h3m map holds"},

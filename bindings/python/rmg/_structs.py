@@ -41,6 +41,8 @@ LOG_FN = CFUNCTYPE(None, c_void_p, c_enum, c_char_p)
 PROGRESS_FN = CFUNCTYPE(c_int, c_void_p, c_char_p, c_double)
 #: rmg_status (*rmg_stage_run_fn)(void *user, rmg_stage_view *view)
 STAGE_RUN_FN = CFUNCTYPE(c_enum, c_void_p, c_void_p)
+#: void (*rmg_h3t_warn_fn)(void *user, const char *message)
+H3T_WARN_FN = CFUNCTYPE(None, c_void_p, c_char_p)
 #: void (*rmg_stage_destroy_fn)(void *user)
 STAGE_DESTROY_FN = CFUNCTYPE(None, c_void_p)
 
@@ -138,6 +140,15 @@ class Message(Structure):
         ("template_index", ctypes.c_long),
         ("zone", c_int),
         ("connection", c_int),
+    ]
+
+
+class H3tWriteOptions(Structure):
+    _fields_ = [
+        ("struct_size", c_size_t),
+        ("version", c_enum),
+        ("warn", H3T_WARN_FN),
+        ("warn_user", c_void_p),
     ]
 
 
@@ -327,6 +338,7 @@ C_NAMES = {
     PackInfo: "rmg_pack_info",
     TemplateInfo: "rmg_template_info",
     Message: "rmg_message",
+    H3tWriteOptions: "rmg_h3t_write_options",
     GenerateOptions: "rmg_generate_options",
     MapZoneInfo: "rmg_map_zone_info",
     MapSetupInfo: "rmg_map_setup_info",

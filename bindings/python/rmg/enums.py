@@ -128,6 +128,15 @@ class TemplateFormat(enum.IntEnum):
     BUILTIN = 5
 
 
+class H3tVersion(enum.IntEnum):
+    """Column layouts of HotA .h3t files the writer offers (rmg_h3t_version): AUTO keeps the layout
+    of the h3t file a pack was read from (else 1.8); V1_7 has 11 towns, V1_8 12 (Bulwark)."""
+
+    AUTO = 0
+    V1_7 = 1
+    V1_8 = 2
+
+
 class ZoneKind(enum.IntEnum):
     """Zone types (rmg_zone_kind)."""
 

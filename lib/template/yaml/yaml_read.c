@@ -193,8 +193,8 @@ static rmg_status parse_string(reader *r, const ynode *n, const char *key, char 
 
 /* {min, density} of one resource in `mines`. */
 static const rmg__field mine_fields[] = {
-    {"min", RMG__F_INT, 0, 0, NULL, NULL, 0, false},
-    {"density", RMG__F_INT, sizeof(int), 0, NULL, NULL, 0, false},
+    {"min", RMG__F_INT, 0, 0, NULL, NULL, 0, false, NULL},
+    {"density", RMG__F_INT, sizeof(int), 0, NULL, NULL, 0, false, NULL},
 };
 static const rmg__schema mine_schema = {"mine", sizeof(int[2]), NULL, mine_fields, 2, RMG__NO_LOC, true};
 
