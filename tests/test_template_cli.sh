@@ -44,9 +44,46 @@ YAML
 check "errors found" 1 "$rmg" check "$tmp/bad.yaml"
 contains "error names file:line:col and connection" "$tmp/out" \
     "bad.yaml:6:9: error: template 'T', connection 1: connects zone 4, which does not exist [dangling-zone]"
+# A syntax error is a defect of the template (exit 1), printed like the others; exit 2 is for
+# files that cannot be read.
 printf 'templates: [\n' >"$tmp/broken.yaml"
-check "unparsable" 2 "$rmg" check "$tmp/broken.yaml"
-contains "parse error location" "$tmp/err" "broken.yaml:2:1"
+check "syntax error" 1 "$rmg" check "$tmp/broken.yaml"
+contains "syntax error located" "$tmp/out" "broken.yaml:2:1: error: YAML: "
+contains "syntax error code" "$tmp/out" "[parse]"
+check "binary file" 2 "$rmg" check "$rmg"
+contains "binary file message" "$tmp/err" "not a text file"
+
+# Every defect, not only the first (issue 21): two bad values and an unknown key in YAML ...
+cat >"$tmp/many.yaml" <<'YAML'
+templates:
+  - name: T
+    min_size: lots
+    colour: blue
+    zones:
+      - {id: 1, kind: human_start, owner: 1, size: 1, player_towns: {castles: 1}}
+      - {id: 2, kind: treasure, size: -3, player_towns: {castles: 1}, moods: {x: 1}}
+    connections:
+      - {a: 1, b: 4, value: 5000}
+YAML
+check "every defect" 1 "$rmg" check "$tmp/many.yaml"
+contains "first defect" "$tmp/out" "many.yaml:3:15: error: "
+contains "second defect" "$tmp/out" "many.yaml:4:5: error: unknown key 'colour' in template [parse]"
+contains "third defect" "$tmp/out" "many.yaml:7:71: error: unknown key 'moods' in zone [parse]"
+contains "and the checks after reading" "$tmp/out" "connects zone 4, which does not exist [dangling-zone]"
+# ... and in h3t: a row that lost a cell says so, and the rows after it are checked too.
+if have_shared corpus/h3t/sokie__heroes3-template-util__templates__hota_complete__Jebus_Cross.h3t; then
+    jebus="$shared/corpus/h3t/sokie__heroes3-template-util__templates__hota_complete__Jebus_Cross.h3t"
+    awk 'BEGIN { FS = OFS = "\t" } NR == 6 || NR == 8 { $40 = ""; $0 = $0; sub("\t\t", "\t") } { print }' \
+        "$jebus" >"$tmp/cells.h3t"
+    check "h3t defects" 1 "$rmg" check --quiet "$tmp/cells.h3t"
+    contains "missing cell" "$tmp/out" "row 6 has 138 cells, the header has 139"
+    contains "the next bad row too" "$tmp/out" "cells.h3t:8:"
+    if grep -q 'error(s)' "$tmp/out"; then fail=$((fail + 1)); echo "FAIL: --quiet printed the count"; else
+        pass=$((pass + 1)); fi
+fi
+check "quiet on a clean file" 0 "$rmg" check --quiet "$src/templates/default.yaml"
+if [ -s "$tmp/out" ]; then fail=$((fail + 1)); echo "FAIL: --quiet printed something for a clean file"; else
+    pass=$((pass + 1)); fi
 
 check "convert builtin" 0 "$rmg" convert builtin "$tmp/b.yaml"
 check "converted file is valid" 0 "$rmg" check "$tmp/b.yaml"

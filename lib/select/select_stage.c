@@ -150,32 +150,41 @@ bool rmg__select_setup(const struct rmg_pack *pack, const rmg__template *t, cons
     return false;
 }
 
-/* No template accepted the setup: the error names the setup and a template's reason (the named
- * one, else the first). */
+/* No template accepted the setup: the error names the setup and, one line each, why every template
+ * of the pack (or the one named) refuses it. */
 static rmg_status none_fits(rmg__gen *g, const rmg_generate_options *asked)
 {
     const struct rmg_pack *pack = g->pack;
-    const rmg__template *t = &pack->templates[0];
-    if (asked->template_name) {
-        t = NULL;
-        for (size_t i = 0; i < pack->n_templates && !t; i++)
-            if (pack->templates[i].name && strcmp(pack->templates[i].name, asked->template_name) == 0)
-                t = &pack->templates[i];
-        if (!t)
-            return rmg__error_gen(g->ctx, RMG_ERR_NOT_FOUND, "select", -1, -1, "the pack '%s' has no template named '%s'",
-                                  pack->name ? pack->name : "", asked->template_name);
+    char setup[160];
+    rmg__describe_setup(asked, setup, sizeof setup);
+    rmg__buf b;
+    rmg__buf_init(&b, g->ctx);
+    size_t named = 0;
+    for (size_t i = 0; i < pack->n_templates; i++) {
+        const rmg__template *t = &pack->templates[i];
+        if (asked->template_name && (!t->name || strcmp(t->name, asked->template_name) != 0))
+            continue;
+        char why[400] = "";
+        rmg_generate_options o;
+        rmg__select_setup(pack, t, asked, &o, why, sizeof why);
+        rmg__buf_printf(&b, "\n  template '%s': %s", t->name ? t->name : "", why);
+        named++;
     }
-    char why[200] = "", setup[120];
-    rmg_generate_options o;
-    rmg__select_setup(pack, t, asked, &o, why, sizeof why);
-    snprintf(setup, sizeof setup, "%dx%d, %s, %s players, %d human", o.width, o.height,
-             o.levels > 1 ? "underground" : "no underground", asked->players ? "given" : "any number of", o.humans);
-    if (asked->template_name)
-        return rmg__error_gen(g->ctx, RMG_ERR_NOT_FOUND, "select", -1, -1,
-                              "template '%s' does not accept this setup (%s): %s", asked->template_name, setup, why);
-    return rmg__error_gen(g->ctx, RMG_ERR_IMPOSSIBLE, "select", -1, -1,
-                          "no template of the pack accepts this setup (%s); template '%s': %s", setup,
-                          t->name ? t->name : "", why);
+    char *reasons = rmg__buf_take(&b);
+    if (!reasons)
+        return rmg__error_nomem(g->ctx);
+    rmg_status st;
+    if (asked->template_name && !named)
+        st = rmg__error_gen(g->ctx, RMG_ERR_NOT_FOUND, "select", -1, -1, "the pack '%s' has no template named '%s'",
+                            pack->name ? pack->name : "", asked->template_name);
+    else if (asked->template_name)
+        st = rmg__error_gen(g->ctx, RMG_ERR_NOT_FOUND, "select", -1, -1, "template '%s' does not accept this setup "
+                            "(%s):%s", asked->template_name, setup, reasons);
+    else
+        st = rmg__error_gen(g->ctx, RMG_ERR_IMPOSSIBLE, "select", -1, -1,
+                            "no template of the pack accepts this setup (%s):%s", setup, reasons);
+    rmg__free(g->ctx, reasons);
+    return st;
 }
 
 /* PCK-02: a template chosen at random among those that accept the setup. Open options are

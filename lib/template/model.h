@@ -172,6 +172,14 @@ typedef struct rmg__h3t_counts {
     int towns, terrains, zone_types, pack, map, zone, connection;
 } rmg__h3t_counts;
 
+/* A message of the load with the place it is about (0 when unknown) and its text without that
+ * place; a load error also keeps its status. */
+typedef struct rmg__load_note {
+    rmg__srcloc loc;
+    rmg_status status;               /* RMG_OK for a warning */
+    char *text;
+} rmg__load_note;
+
 struct rmg_pack {
     rmg_context *ctx;
     rmg__arena arena;
@@ -191,10 +199,21 @@ struct rmg_pack {
     /* The layout of the h3t file the pack was read from, which the h3t writer keeps by default;
      * all 0 for other sources and for the writer's default layout (HotA 1.8). */
     rmg__h3t_counts h3t_columns;
+    /* Every warning again with its place (warning_notes[i] is warnings[i]), and, for a pack read
+     * to be checked (rmg__pack_load_checked), the defects the reader went on after. */
+    rmg__load_note *warning_notes;
+    rmg__load_note *load_errors;    size_t n_load_errors;
 };
 
 /* Appends a formatted warning to the pack (allocation failure is reported as RMG_ERR_NOMEM). */
 rmg_status rmg__pack_warn(struct rmg_pack *pack, const char *fmt, ...) RMG__PRINTF(2, 3);
+/* The same about a place, named in the warning's text as "<unit> LINE, column COLUMN" (unit "row"
+ * for the tab-separated formats, "line" else) and also kept apart for rmg check. */
+rmg_status rmg__pack_warn_at(struct rmg_pack *pack, const char *unit, int line, int column, const char *fmt, ...)
+    RMG__PRINTF(5, 6);
+/* Records the context's current error (a defect of the input) as a load error of the pack, so a
+ * reader checking the file can go on after it. */
+rmg_status rmg__pack_keep_error(struct rmg_pack *pack);
 
 /* Creates an empty pack with defaults (owned arena). */
 rmg_status rmg__pack_new(rmg_context *ctx, struct rmg_pack **out);
@@ -241,6 +260,10 @@ bool rmg__template_fits(const rmg__template *t, const struct rmg_generate_option
 
 /* Native YAML (lib/template/yaml_*.c). `name` is used in messages. */
 rmg_status rmg__yaml_read(rmg_context *ctx, const char *data, size_t len, const char *name, struct rmg_pack **out);
+/* For rmg check: a bad key or value is kept in the pack's load_errors and left out; reading goes
+ * on (a YAML syntax error still ends it). */
+rmg_status rmg__yaml_read_checked(rmg_context *ctx, const char *data, size_t len, const char *name,
+                                  struct rmg_pack **out);
 /* Writes the pack as YAML into a NUL-terminated string allocated through the context. */
 rmg_status rmg__yaml_write(const struct rmg_pack *pack, char **out, size_t *len);
 
@@ -250,6 +273,10 @@ bool rmg__pack_equal(const struct rmg_pack *a, const struct rmg_pack *b, char *w
 
 /* Size code of a setup (PCK-02). */
 int rmg__size_code(int width, int height, int levels);
+/* The user's name of a size code: "M", "XL+U", or "size code 12" for one no standard size has. */
+const char *rmg__size_name(int code, char *buf, size_t len);
+/* The standard sizes of the codes lo..hi: "sizes L, XL (size codes 9..16)". */
+const char *rmg__size_range_name(int lo, int hi, char *buf, size_t len);
 /* Tiles per unit of size code (a 36x36 level). */
 #define RMG__SIZE_CODE_TILES (36 * 36)
 /* A town covers at least this many tiles (its 5x3 footprint and entry): a map of n tiles holds

@@ -90,6 +90,39 @@ RMG_API rmg_status rmg_pack_load_string(rmg_context *ctx, const char *data, size
     }
 }
 
+rmg_status rmg__pack_load_checked(rmg_context *ctx, const char *path, rmg_template_format format, rmg_pack **out)
+{
+    *out = NULL;
+    char *data;
+    size_t len;
+    rmg_status st = rmg__read_file(ctx, path, MAX_TEMPLATE_FILE, &data, &len);
+    if (st != RMG_OK)
+        return st;
+    const char *nul = memchr(data, '\0', len);
+    if (nul) {   /* no template format is binary: this is no template at all */
+        rmg__free(ctx, data);
+        return rmg__error_at(ctx, RMG_ERR_UNSUPPORTED, path, 0, 0, "not a text file (a NUL byte at offset %zu)",
+                             (size_t)(nul - data));
+    }
+    if (format == RMG_FORMAT_AUTO)
+        format = detect_format(data, len);
+    switch (format) {
+    case RMG_FORMAT_YAML:
+    case RMG_FORMAT_BUILTIN:
+        st = rmg__yaml_read_checked(ctx, data, len, path, out);
+        break;
+    case RMG_FORMAT_H3T:
+    case RMG_FORMAT_SOD:
+        st = rmg__h3t_read_checked(ctx, data, len, path, out);
+        break;
+    default:
+        st = rmg_pack_load_string(ctx, data, len, path, format, out);
+        break;
+    }
+    rmg__free(ctx, data);
+    return st;
+}
+
 RMG_API rmg_status rmg_pack_load(rmg_context *ctx, const char *path, rmg_template_format format, rmg_pack **out)
 {
     if (out)

@@ -173,6 +173,9 @@ typedef struct rmg__h3t_reader {
     size_t n_scratch, cap_scratch;
     rmg__rule rule_defaults;         /* a fresh rule as rmg__rules_add makes it */
     bool have_rule_defaults;
+    /* Cells of the current row and of the widest header row: a row shorter than the header
+     * probably lost a cell, which errors of that row say. */
+    size_t row_cells, header_cells;
 } rmg__h3t_reader;
 
 /* Records a warning of `kind` at (row, col); `detail` (may be NULL) is kept for the first one. */

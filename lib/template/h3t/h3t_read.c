@@ -141,6 +141,7 @@ typedef struct reader {
     rmg__h3t_encoding enc;
     bool in_template;
     RMG__VEC(pending_mirror) mirrors;
+    bool keep_going;                 /* rmg check: a defect of a row is recorded, the next row read */
 } reader;
 
 static const char *cell_at(const reader *r, int col)
@@ -179,8 +180,12 @@ rmg_status rmg__h3t_error(rmg__h3t_reader *rd, int col, const char *what, const 
     vsnprintf(msg, sizeof msg, fmt, ap);
     va_end(ap);
     rmg__h3t_sanitize(msg);   /* cell text quoted in messages may be any bytes */
-    return rmg__error_at(rd->ctx, RMG_ERR_PARSE, rd->name, rd->row, col + 1, "row %d, column %d (%s): %s", rd->row,
-                         col + 1, what, msg);
+    char hint[128] = "";
+    if (rd->header_cells && rd->row_cells < rd->header_cells)
+        snprintf(hint, sizeof hint, "; row %d has %zu cells, the header has %zu: a cell may be missing before this one",
+                 rd->row, rd->row_cells, rd->header_cells);
+    return rmg__error_at(rd->ctx, RMG_ERR_PARSE, rd->name, rd->row, col + 1, "row %d, column %d (%s): %s%s", rd->row,
+                         col + 1, what, msg, hint);
 }
 
 static rmg__h3t_cellref ref(int col, const char *what)
@@ -799,6 +804,14 @@ static rmg_status read_connection(reader *r)
     return st;
 }
 
+/* A defect of the input that the reader of rmg check notes and goes on after. */
+static bool went_on(reader *r, rmg_status st)
+{
+    if (!r->keep_going || st != RMG_ERR_PARSE)
+        return false;
+    return rmg__pack_keep_error(r->base.pack) == RMG_OK;
+}
+
 /* ---- finishing a template ------------------------------------------------------------------------------ */
 
 /* Duplicate zone ids are errors; connection endpoints that name no zone are kept (validation
@@ -893,7 +906,9 @@ static rmg_status read_data_row(reader *r, bool first_data_row)
     rmg_status st = RMG_OK;
     note_stray_cells(r, first_data_row, map_start, has_zone, has_conn);
     if (map_start) {
-        if ((st = finish_template(r)) != RMG_OK || (st = start_template(r)) != RMG_OK)
+        if ((st = finish_template(r)) != RMG_OK && !went_on(r, st))
+            return st;
+        if ((st = start_template(r)) != RMG_OK)
             return st;
     }
     if ((has_zone || has_conn) && !r->in_template)
@@ -910,8 +925,10 @@ static rmg_status next_row(reader *r, bool *got)
 {
     rmg_status st = records_next(&r->rec, r->base.name, got);
     r->base.row = r->rec.row;
+    r->base.row_cells = r->rec.cells.count;
     return st;
 }
+
 
 /* Row 1 decides the format (spec §1.1); rows 2-3 are headers and are not used for the layout. */
 static rmg_status read_header(reader *r)
@@ -931,11 +948,13 @@ static rmg_status read_header(reader *r)
                              "'Map' (SoD)", shown);
     }
     r->base.pack->format = hota ? RMG_FORMAT_H3T : RMG_FORMAT_SOD;
+    r->base.header_cells = r->rec.cells.count;
     for (int i = 0; i < 2; i++) {
         if ((st = next_row(r, &got)) != RMG_OK)
             return st;
         if (!got)
             break;
+        r->base.header_cells = RMG__MAX(r->base.header_cells, r->rec.cells.count);
     }
     if (sod)
         rmg__h3t_layout_sod(&r->lay);
@@ -948,15 +967,17 @@ static rmg_status read_rows(reader *r)
     rmg_status st;
     while ((st = next_row(r, &got)) == RMG_OK && got) {
         if (first && !r->lay.sod) {
-            if ((st = read_counts(r)) != RMG_OK || (st = read_pack(r)) != RMG_OK)
+            if ((st = read_counts(r)) != RMG_OK)   /* without them there is no layout to read by */
+                return st;
+            if ((st = read_pack(r)) != RMG_OK && !went_on(r, st))
                 return st;
         }
-        if ((st = read_data_row(r, first)) != RMG_OK)
+        if ((st = read_data_row(r, first)) != RMG_OK && !went_on(r, st))
             return st;
         first = false;
     }
-    if (st == RMG_OK)
-        st = finish_template(r);
+    if (st == RMG_OK && (st = finish_template(r)) != RMG_OK && went_on(r, st))
+        st = RMG_OK;
     if (st == RMG_OK && r->base.pack->n_templates == 0)
         st = rmg__error_at(r->base.ctx, RMG_ERR_PARSE, r->base.name, r->base.row, r->lay.map0 + 1,
                            "row %d, column %d: no templates: the file has %s but no row with a template name",
@@ -1006,9 +1027,9 @@ static rmg_status emit_notes(reader *r)
         if (!n->count)
             continue;
         /* No file name: whoever shows the warning knows the pack's file (pack->file). */
-        rmg_status st = rmg__pack_warn(r->base.pack, "row %d, column %d: %s%s%s%s (%zu time%s)", n->row, n->col,
-                                       note_text[k], n->detail[0] ? " ('" : "", n->detail,
-                                       n->detail[0] ? "')" : "", n->count, n->count == 1 ? "" : "s");
+        rmg_status st = rmg__pack_warn_at(r->base.pack, "row", n->row, n->col, "%s%s%s%s (%zu time%s)",
+                                          note_text[k], n->detail[0] ? " ('" : "", n->detail,
+                                          n->detail[0] ? "')" : "", n->count, n->count == 1 ? "" : "s");
         if (st != RMG_OK)
             return st;
     }
@@ -1017,7 +1038,8 @@ static rmg_status emit_notes(reader *r)
 
 /* ---- entry point -------------------------------------------------------------------------------------------- */
 
-rmg_status rmg__h3t_read(rmg_context *ctx, const char *data, size_t len, const char *name, struct rmg_pack **out)
+static rmg_status read_h3t(rmg_context *ctx, const char *data, size_t len, const char *name, bool keep_going,
+                           struct rmg_pack **out)
 {
     *out = NULL;
     if (!data && len)
@@ -1029,6 +1051,7 @@ rmg_status rmg__h3t_read(rmg_context *ctx, const char *data, size_t len, const c
         return st;
     r.base.ctx = ctx;
     r.base.name = name;
+    r.keep_going = keep_going;
     r.rec.ctx = ctx;
     r.rec.data = data ? data : "";
     r.rec.len = len;
@@ -1050,4 +1073,15 @@ rmg_status rmg__h3t_read(rmg_context *ctx, const char *data, size_t len, const c
     }
     *out = r.base.pack;
     return RMG_OK;
+}
+
+rmg_status rmg__h3t_read(rmg_context *ctx, const char *data, size_t len, const char *name, struct rmg_pack **out)
+{
+    return read_h3t(ctx, data, len, name, false, out);
+}
+
+rmg_status rmg__h3t_read_checked(rmg_context *ctx, const char *data, size_t len, const char *name,
+                                 struct rmg_pack **out)
+{
+    return read_h3t(ctx, data, len, name, true, out);
 }
