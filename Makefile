@@ -10,9 +10,10 @@ OUT ?= out
 setup:
 	./scripts/setup.sh
 
+# The library and the command, nothing else (no tests, no benchmarks): what the demo needs.
 build: setup
 	cmake -S . -B $(RELEASE_DIR) -DCMAKE_BUILD_TYPE=Release -DRMG_BUILD_TESTS=OFF
-	cmake --build $(RELEASE_DIR) -j $(JOBS)
+	cmake --build $(RELEASE_DIR) -j $(JOBS) --target rmg rmg_tool
 
 demo: build
 	mkdir -p $(OUT)

@@ -16,6 +16,14 @@ cmake --install "$build" --prefix "$work/first" >/dev/null
 pc=$(find "$work/first" -name librmg.pc | head -n1)
 [ -n "$pc" ] || fail "no librmg.pc installed"
 grep -q '^prefix=${pcfiledir}/' "$pc" || fail "librmg.pc does not derive its prefix from its place: $(grep '^prefix=' "$pc")"
+# The command comes with its man page and completions.
+for f in bin/rmg share/man/man1/rmg.1 share/bash-completion/completions/rmg share/zsh/site-functions/_rmg; do
+    [ -e "$work/first/$f" ] || fail "$f is not installed"
+done
+if command -v man >/dev/null; then
+    MANPATH="$work/first/share/man" man rmg 2>/dev/null | grep -q 'rmg generate' || fail "man rmg does not show the page"
+fi
+echo "test_install: rmg, man rmg and the bash and zsh completions are installed"
 # The prefix moves: nothing of the package may name the place it was installed to.
 mv "$work/first" "$work/moved"
 prefix="$work/moved"

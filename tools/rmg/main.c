@@ -24,9 +24,13 @@ static const command commands[] = {
 
 static void usage(FILE *out)
 {
-    fprintf(out, "usage: rmg <command> [options]   (rmg <command> --help for details)\n\ncommands:\n");
+    fprintf(out, "usage: rmg <command> [options]   (rmg <command> --help for details, man rmg for all)\n\n"
+                 "commands:\n");
     for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++)
         fprintf(out, "  %-9s %s\n", commands[i].name, commands[i].summary);
+    fprintf(out, "\nexit status: 0 success, 1 the input cannot do what was asked (a template with errors, one that\n"
+                 "cannot produce a map for the setup), 2 bad usage or unreadable input; each command's --help says\n"
+                 "what its codes mean\n");
 }
 
 int main(int argc, char **argv)
