@@ -612,53 +612,60 @@ static void round_trip_corpus_file(rmg_context *ctx, const char *path, corpus_ta
     free(original);
 }
 
-static void test_corpus_round_trips(void **state)
+/* Runs fn over the files of a corpus folder (a sample, unless the run is a full one). */
+static void over_corpus(const char *folder, void (*fn)(rmg_context *, const char *, corpus_tally *), corpus_tally *t)
 {
-    (void)state;
     rmg_context *ctx = rmg_test_context(NULL, 1);
-    char **files = rmg_test_list_files(rmg_test_need_shared("corpus/h3t"), "");
-    corpus_tally t = {0};
+    char **files = rmg_test_corpus_files(folder, "");
     for (char **f = files; *f; f++)
-        round_trip_corpus_file(ctx, *f, &t);
-    print_message("corpus h3t: %zu files (%zu templates): h3t -> YAML -> h3t the same cells for %zu, "
-                  "YAML -> h3t -> YAML the same YAML for %zu\n", t.files, t.templates, t.same_cells, t.same_yaml);
-    assert_true(t.files >= 100);
-    assert_int_equal(t.same_cells, t.files);
-    assert_int_equal(t.same_yaml, t.files);
+        fn(ctx, *f, t);
     rmg_test_free_list(files);
     rmg_context_destroy(ctx);
 }
 
-/* SoD packs written as HotA h3t read back as the same templates. */
+static void test_corpus_round_trips(void **state)
+{
+    (void)state;
+    rmg_test_need_shared("corpus/h3t");
+    corpus_tally t = {0};
+    over_corpus("corpus/h3t", round_trip_corpus_file, &t);
+    print_message("corpus h3t: %zu files (%zu templates): h3t -> YAML -> h3t the same cells for %zu, "
+                  "YAML -> h3t -> YAML the same YAML for %zu\n", t.files, t.templates, t.same_cells, t.same_yaml);
+    assert_true(t.files >= rmg_test_corpus_expect(100));
+    assert_int_equal(t.same_cells, t.files);
+    assert_int_equal(t.same_yaml, t.files);
+}
+
+/* A SoD pack written as HotA h3t reads back as the same templates (same_cells counts them). */
+static void sod_file_to_h3t(rmg_context *ctx, const char *path, corpus_tally *t)
+{
+    rmg_pack *p = NULL;
+    if (rmg_pack_load(ctx, path, RMG_FORMAT_AUTO, &p) != RMG_OK)
+        return;
+    t->files++;
+    size_t len;
+    char *h3t = to_h3t(p, RMG_H3T_AUTO, NULL, &len);
+    rmg_pack *back = load_text(ctx, h3t, len, path, RMG_FORMAT_AUTO);
+    back->name = p->name;   /* SoD packs have no name; the h3t file needs one */
+    char why[256];
+    if (rmg__pack_equal(p, back, why, sizeof why))
+        t->same_cells++;
+    else
+        print_message("%s: changed %s\n", path, why);
+    rmg_pack_destroy(back);
+    rmg_free(ctx, h3t);
+    rmg_pack_destroy(p);
+}
+
 static void test_sod_corpus_to_h3t(void **state)
 {
     (void)state;
-    rmg_context *ctx = rmg_test_context(NULL, 1);
-    char **files = rmg_test_list_files(rmg_test_need_shared("corpus/sod"), "");
-    size_t n = 0, same = 0;
-    for (char **f = files; *f; f++) {
-        rmg_pack *p = NULL;
-        if (rmg_pack_load(ctx, *f, RMG_FORMAT_AUTO, &p) != RMG_OK)
-            continue;
-        n++;
-        size_t len;
-        char *h3t = to_h3t(p, RMG_H3T_AUTO, NULL, &len);
-        rmg_pack *back = load_text(ctx, h3t, len, *f, RMG_FORMAT_AUTO);
-        back->name = p->name;   /* SoD packs have no name; the h3t file needs one */
-        char why[256];
-        if (rmg__pack_equal(p, back, why, sizeof why))
-            same++;
-        else
-            print_message("%s: changed %s\n", *f, why);
-        rmg_pack_destroy(back);
-        rmg_free(ctx, h3t);
-        rmg_pack_destroy(p);
-    }
-    print_message("corpus sod: %zu packs written as h3t, %zu read back the same\n", n, same);
-    assert_true(n >= 40);
-    assert_int_equal(same, n);
-    rmg_test_free_list(files);
-    rmg_context_destroy(ctx);
+    rmg_test_need_shared("corpus/sod");
+    corpus_tally t = {0};
+    over_corpus("corpus/sod", sod_file_to_h3t, &t);
+    print_message("corpus sod: %zu packs written as h3t, %zu read back the same\n", t.files, t.same_cells);
+    assert_true(t.files >= rmg_test_corpus_expect(40));
+    assert_int_equal(t.same_cells, t.files);
 }
 
 int main(int argc, char **argv)

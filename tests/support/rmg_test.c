@@ -269,6 +269,35 @@ char **rmg_test_list_files(const char *dir, const char *suffixes)
     return list;
 }
 
+bool rmg_test_corpus_full(void)
+{
+    const char *v = getenv("RMG_TEST_CORPUS");
+    return v && strcmp(v, "full") == 0;
+}
+
+char **rmg_test_corpus_files(const char *relative_dir, const char *suffixes)
+{
+    char **all = rmg_test_list_files(rmg_test_shared(relative_dir), suffixes);
+    if (rmg_test_corpus_full())
+        return all;
+    size_t n = 0, kept = 0;
+    for (; all[n]; n++) {
+        if (n % RMG_TEST_CORPUS_SAMPLE == 0)
+            all[kept++] = all[n];
+        else
+            free(all[n]);
+    }
+    all[kept] = NULL;
+    print_message("corpus sample: %zu of the %zu files of %s (every file: RMG_TEST_CORPUS=full, the CTest label "
+                  "corpus-full)\n", kept, n, relative_dir);
+    return all;
+}
+
+size_t rmg_test_corpus_expect(size_t full_count)
+{
+    return rmg_test_corpus_full() ? full_count : full_count / RMG_TEST_CORPUS_SAMPLE;
+}
+
 void rmg_test_free_list(char **list)
 {
     if (!list)

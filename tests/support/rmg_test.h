@@ -73,6 +73,17 @@ int rmg_test_main(int argc, char **argv, const struct CMUnitTest *plain, size_t 
 /* Absolute path of a file in the source tree. */
 const char *rmg_test_source(const char *relative);
 
+/* The corpus runs of the default test run read a sample of the corpus: every
+ * RMG_TEST_CORPUS_SAMPLE-th file (the slow runs over every file are the CTest label corpus-full,
+ * which sets RMG_TEST_CORPUS=full; make test-full and CI run them). */
+#define RMG_TEST_CORPUS_SAMPLE 4
+bool rmg_test_corpus_full(void);
+/* rmg_test_list_files of a folder of the shared folder, sampled unless the run is a full one
+ * (one line says so). */
+char **rmg_test_corpus_files(const char *relative_dir, const char *suffixes);
+/* A count the full corpus has, scaled to the sample of this run. */
+size_t rmg_test_corpus_expect(size_t full_count);
+
 /* Lists regular files under dir (recursively) whose names end in one of the suffixes
  * (comma-separated, "" = all). Returns a NULL-terminated array; free with rmg_test_free_list. */
 char **rmg_test_list_files(const char *dir, const char *suffixes);
