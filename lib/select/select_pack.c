@@ -8,7 +8,7 @@
 /* The setup as the user asked for it: "M+U, 3 players, 1 human" (what was left open says so). */
 void rmg__describe_setup(const rmg_generate_options *asked, char *buf, size_t len)
 {
-    char size[40] = "any size";
+    char size[64] = "any size";
     if (asked->width > 0 && asked->height > 0) {
         char name[24];
         int code = rmg__size_code(asked->width, asked->height, asked->levels ? asked->levels : 1);

@@ -28,6 +28,7 @@ typedef struct writer {
     /* Rule texts of a file keep their shape (1.8 files add a token to enable rules): they are
      * written as they are only into a layout of the same kind, else composed again. */
     bool raw_rules_fit;
+    bool raw_refused;          /* reading a raw text back failed (and left its error in the context) */
 } writer;
 
 static void warn(writer *w, const char *fmt, ...) RMG__PRINTF(2, 3);
@@ -161,12 +162,8 @@ static const rmg__rule_list *parse_raw_rules(writer *w, const char *raw, rmg__ru
 {
     memset(scratch, 0, sizeof *scratch);
     rmg_status st = rmg__h3t_parse_rules(&w->rd, (rmg__h3t_cellref){0, "raw"}, raw, scratch);
+    w->raw_refused = w->raw_refused || st != RMG_OK;
     return st == RMG_OK ? scratch : NULL;
-}
-
-static bool int64_equal(int64_t a, int64_t b)
-{
-    return a == b;
 }
 
 static bool str_same(const char *a, const char *b)
@@ -179,10 +176,9 @@ static bool rules_same(const rmg__rule *a, const rmg__rule *b)
 {
     return a->op == b->op && a->target == b->target && str_same(a->object, b->object) &&
            str_same(a->family, b->family) && str_same(a->creature, b->creature) && a->level == b->level &&
-           int64_equal(a->amount, b->amount) && a->spell_min == b->spell_min && a->spell_max == b->spell_max &&
-           a->schools == b->schools && int64_equal(a->value, b->value) && int64_equal(a->frequency, b->frequency) &&
-           int64_equal(a->max_map, b->max_map) && int64_equal(a->max_zone, b->max_zone) &&
-           int64_equal(a->extra, b->extra);
+           a->amount == b->amount && a->spell_min == b->spell_min && a->spell_max == b->spell_max &&
+           a->schools == b->schools && a->value == b->value && a->frequency == b->frequency &&
+           a->max_map == b->max_map && a->max_zone == b->max_zone && a->extra == b->extra;
 }
 
 /* How many rules from items[i] the raw text of items[i] stands for (0 when it does not read back
@@ -513,8 +509,10 @@ static void write_mirror_link(writer *w, const rmg__zone *z, const rmg__mirror_l
     char text[64];
     const char *code = NULL;
     memset(&parsed, 0, sizeof parsed);
-    if (m->raw && rmg__h3t_parse_mirror_code(&w->rd, (rmg__h3t_cellref){l->c_guard, "raw"}, m->raw, &parsed) ==
-                      RMG_OK &&
+    bool read_back = m->raw && rmg__h3t_parse_mirror_code(&w->rd, (rmg__h3t_cellref){l->c_guard, "raw"}, m->raw,
+                                                          &parsed) == RMG_OK;
+    w->raw_refused = w->raw_refused || (m->raw && !read_back);
+    if (read_back &&
         parsed.surface_kind == m->surface_kind && parsed.underground_kind == m->underground_kind &&
         parsed.surface_color == m->surface_color && parsed.underground_color == m->underground_color &&
         (!parsed.roads || m->roads))
@@ -706,6 +704,8 @@ rmg_status rmg__h3t_write(const struct rmg_pack *pack, const rmg_h3t_write_optio
     if (!pack->n_templates)
         warn(&w, "the pack has no template: HotA reads no template from the file");
     st = rmg__buf_finish(&w.out, out, len);
+    if (st == RMG_OK && w.raw_refused)   /* a raw text that no longer reads is no failure of this call */
+        rmg_context_clear_error(w.ctx);
     rmg__buf_free(&w.out);
     rmg__free(w.ctx, w.rd.scratch);
     rmg__pack_free(w.scratch);
