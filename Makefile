@@ -5,24 +5,32 @@ RELEASE_DIR ?= build/release
 TEST_DIR ?= build/asan
 OUT ?= out
 
-.PHONY: demo test setup build bench clean
+.PHONY: demo test test-full test-build setup build bench clean
 
 setup:
 	./scripts/setup.sh
 
+# The library and the command, nothing else (no tests, no benchmarks): what the demo needs.
 build: setup
 	cmake -S . -B $(RELEASE_DIR) -DCMAKE_BUILD_TYPE=Release -DRMG_BUILD_TESTS=OFF
-	cmake --build $(RELEASE_DIR) -j $(JOBS)
+	cmake --build $(RELEASE_DIR) -j $(JOBS) --target rmg rmg_tool
 
 demo: build
 	mkdir -p $(OUT)
 	./$(RELEASE_DIR)/rmg generate --seed 1 -o $(OUT)/map.json -o $(OUT)/map.png -o $(OUT)/map.txt -o $(OUT)/map.h3m
 
-test:
+# `make test` leaves out the slow runs over the whole corpus (CTest label corpus-full);
+# `make test-full` runs them too, as CI does (.ci/run).
+test: test-build
+	cd $(TEST_DIR) && ctest --output-on-failure -j $(JOBS) -LE corpus-full
+
+test-full: test-build
+	cd $(TEST_DIR) && ctest --output-on-failure -j $(JOBS)
+
+test-build:
 	./scripts/setup.sh --test
 	cmake -S . -B $(TEST_DIR) -DCMAKE_BUILD_TYPE=Debug -DRMG_SANITIZE=ON
 	cmake --build $(TEST_DIR) -j $(JOBS)
-	cd $(TEST_DIR) && ctest --output-on-failure -j $(JOBS)
 
 bench: build
 	cmake --build $(RELEASE_DIR) --target rmg_bench -j $(JOBS)

@@ -10,11 +10,8 @@ if [ ! -x "$quality" ]; then
     echo "rmg_quality not built (RMG_BUILD_BENCH=OFF?): nothing to check"
     exit 0
 fi
-shared=${RMG_SHARED_DIR:-$src/../shared}
-if [ ! -d "$shared/corpus" ]; then
-    echo "no corpus at $shared/corpus: nothing to check"
-    exit 0
-fi
+. "$src/tests/support/shared.sh"
+need_shared corpus
 out=$(mktemp -d)
 trap 'rm -rf "$out"' EXIT
 

@@ -35,7 +35,7 @@ check "the JSON contract" $?
 
 out=$("$rmg" balance "$tmp/map.h3m")
 check "balance of an .h3m file" $?
-printf '%s\n' "$out" | grep -q '^player 1: town' && printf '%s\n' "$out" | grep -q '^score '
+grep -q '^player 1: town' <<<"$out" && grep -q '^score ' <<<"$out"
 check "the text report names the players and the score" $?
 
 "$rmg" balance "$tmp/map.json" -o "$tmp/balance.png" > /dev/null && [ "$(head -c 8 "$tmp/balance.png" | od -An -tx1 | tr -d ' \n')" = 89504e470d0a1a0a ]
@@ -58,8 +58,8 @@ check "--best-of gives the same map on one thread" $?
 
 out=$("$rmg" stats --size S --runs 6 --threads 2 --balance)
 check "stats --balance" $?
-printf '%s\n' "$out" | grep -q '^balance over 6 maps' && printf '%s\n' "$out" | grep -q '^fairest seeds:' &&
-    printf '%s\n' "$out" | grep -q '^  value_7 '
+grep -q '^balance over 6 maps' <<<"$out" && grep -q '^fairest seeds:' <<<"$out" &&
+    grep -q '^  value_7 ' <<<"$out"
 check "stats --balance: distributions and the fairest seeds" $?
 "$rmg" stats --size S --runs 3 --balance --json | python3 -c "import json,sys; d=json.load(sys.stdin); assert all('score' in r['balance'] for r in d['results'])"
 check "stats --balance --json: a score per map" $?

@@ -4,7 +4,9 @@
 # carry the edit into the script (or the tables) too. Usage: test_content_gen.sh BUILD_DIR SOURCE_DIR
 set -u
 src="$2"
-data="${RMG_SHARED_DIR:-$src/../shared}/data"
+. "$src/tests/support/shared.sh"
+need_shared data
+data="$shared/data"
 if ! command -v python3 > /dev/null; then
     echo "SKIP: python3 not found"
     exit 0

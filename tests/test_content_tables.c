@@ -407,7 +407,7 @@ static void test_object_classes_match_table(void **state)
     rmg_test_tsv_free(&t);
 }
 
-int main(void)
+int main(int argc, char **argv)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_obj04_object_defaults_all_columns),
@@ -420,5 +420,5 @@ int main(void)
         cmocka_unit_test(test_heroes_table),
         cmocka_unit_test(test_object_classes_match_table),
     };
-    return cmocka_run_group_tests(tests, NULL, NULL);
+    return RMG_TEST_MAIN_SHARED(tests, "data");
 }

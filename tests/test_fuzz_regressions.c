@@ -92,14 +92,17 @@ static void test_generate_regressions(void **state)
     assert_true(replay_harness("generate", rmg_fuzz_generate) > 0);
 }
 
-int main(void)
+int main(int argc, char **argv)
 {
-    const struct CMUnitTest tests[] = {
+    const struct CMUnitTest plain[] = {
         cmocka_unit_test(test_yaml_regressions),
         cmocka_unit_test(test_h3t_regressions),
         cmocka_unit_test(test_vcmi_regressions),
         cmocka_unit_test(test_generate_regressions),
+    };
+    /* These read the shared folder. */
+    const struct CMUnitTest shared[] = {
         cmocka_unit_test(test_h3m_regressions),
     };
-    return cmocka_run_group_tests(tests, NULL, NULL);
+    return RMG_TEST_MAIN(plain, shared, "h3m");
 }

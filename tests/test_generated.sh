@@ -4,11 +4,8 @@
 # edit, carry it into the script. Usage: test_generated.sh BUILD_DIR SOURCE_DIR
 set -u
 src="$2"
-shared="${RMG_SHARED_DIR:-$src/../shared}"
-if [ ! -d "$shared/data" ]; then
-    echo "SKIP: $shared/data is absent (the shared fact tables)"
-    exit 77
-fi
+. "$src/tests/support/shared.sh"
+need_shared data
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 status=0

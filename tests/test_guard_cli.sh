@@ -57,7 +57,7 @@ PY
 check "json with creatures and a draw" $?
 
 out=$("$rmg" guard --value 9000 --zone-strength strong --map-strength strong --creatures --factions castle)
-printf '%s\n' "$out" | grep -q '^  zealot ' && ! printf '%s\n' "$out" | grep -q ' neutral '
+grep -q '^  zealot ' <<<"$out" && ! grep -q ' neutral ' <<<"$out"
 check "--creatures lists the zealot, --factions castle only" $?
 
 "$rmg" guard --help >/dev/null; check "--help exits 0" $?

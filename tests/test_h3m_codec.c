@@ -963,22 +963,9 @@ static void test_allocation_failures(void **state)
     free(data);
 }
 
-int main(void)
+int main(int argc, char **argv)
 {
-    const struct CMUnitTest tests[] = {
-        cmocka_unit_test_prestate(test_sample_reads, &samples[0]),
-        cmocka_unit_test_prestate(test_sample_reads, &samples[1]),
-        cmocka_unit_test_prestate(test_sample_reads, &samples[2]),
-        cmocka_unit_test_prestate(test_sample_reads, &samples[3]),
-        cmocka_unit_test(test_random_sod_facts),
-        cmocka_unit_test_prestate(test_sample_round_trip, &samples[0]),
-        cmocka_unit_test_prestate(test_sample_round_trip, &samples[1]),
-        cmocka_unit_test_prestate(test_sample_round_trip, &samples[2]),
-        cmocka_unit_test_prestate(test_sample_round_trip, &samples[3]),
-        cmocka_unit_test_prestate(test_sample_gzip, &samples[0]),
-        cmocka_unit_test_prestate(test_sample_gzip, &samples[1]),
-        cmocka_unit_test_prestate(test_sample_gzip, &samples[2]),
-        cmocka_unit_test_prestate(test_sample_gzip, &samples[3]),
+    const struct CMUnitTest plain[] = {
         cmocka_unit_test(test_gzip_trailing_data_refused),
         cmocka_unit_test(test_gzip_corrupt_and_truncated),
         cmocka_unit_test(test_gzip_raw_stream_and_garbage),
@@ -996,5 +983,21 @@ int main(void)
         cmocka_unit_test(test_writer_checks),
         cmocka_unit_test(test_allocation_failures),
     };
-    return cmocka_run_group_tests(tests, NULL, NULL);
+    /* These read the shared folder. */
+    const struct CMUnitTest shared[] = {
+        cmocka_unit_test_prestate(test_sample_reads, &samples[0]),
+        cmocka_unit_test_prestate(test_sample_reads, &samples[1]),
+        cmocka_unit_test_prestate(test_sample_reads, &samples[2]),
+        cmocka_unit_test_prestate(test_sample_reads, &samples[3]),
+        cmocka_unit_test(test_random_sod_facts),
+        cmocka_unit_test_prestate(test_sample_round_trip, &samples[0]),
+        cmocka_unit_test_prestate(test_sample_round_trip, &samples[1]),
+        cmocka_unit_test_prestate(test_sample_round_trip, &samples[2]),
+        cmocka_unit_test_prestate(test_sample_round_trip, &samples[3]),
+        cmocka_unit_test_prestate(test_sample_gzip, &samples[0]),
+        cmocka_unit_test_prestate(test_sample_gzip, &samples[1]),
+        cmocka_unit_test_prestate(test_sample_gzip, &samples[2]),
+        cmocka_unit_test_prestate(test_sample_gzip, &samples[3]),
+    };
+    return RMG_TEST_MAIN(plain, shared, "h3m");
 }

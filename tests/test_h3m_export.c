@@ -361,14 +361,17 @@ static void test_header_golden_bytes(void **state)
     rmg_context_destroy(ctx);
 }
 
-int main(void)
+int main(int argc, char **argv)
 {
-    const struct CMUnitTest tests[] = {
+    const struct CMUnitTest plain[] = {
         cmocka_unit_test(test_header_golden_bytes),
         cmocka_unit_test(test_sod_file_of_hota_content_is_refused),
         cmocka_unit_test(test_sizes_the_format_lacks),
         cmocka_unit_test(test_builtin_maps_hota_and_sod),
+    };
+    /* These read the shared folder. */
+    const struct CMUnitTest shared[] = {
         cmocka_unit_test(test_corpus_maps),
     };
-    return cmocka_run_group_tests(tests, NULL, NULL);
+    return RMG_TEST_MAIN(plain, shared, "corpus");
 }

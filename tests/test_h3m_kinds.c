@@ -164,15 +164,18 @@ static void test_boat_has_the_games_template(void **state)
     rmg_context_destroy(ctx);
 }
 
-int main(void)
+int main(int argc, char **argv)
 {
-    const struct CMUnitTest tests[] = {
+    const struct CMUnitTest plain[] = {
         cmocka_unit_test(test_boat_has_the_games_template),
         cmocka_unit_test(test_table_is_sorted),
         cmocka_unit_test(test_table_masks_follow_the_file_layout),
         cmocka_unit_test(test_town_pictures),
         cmocka_unit_test(test_builtin_pack_objects_have_templates),
+    };
+    /* These read the shared folder. */
+    const struct CMUnitTest shared[] = {
         cmocka_unit_test(test_corpus_objects_have_templates),
     };
-    return cmocka_run_group_tests(tests, NULL, NULL);
+    return RMG_TEST_MAIN(plain, shared, "corpus");
 }

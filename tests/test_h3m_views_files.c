@@ -181,7 +181,7 @@ static void test_views_agree_with_the_file(void **state)
     rmg_context_destroy(ctx);
 }
 
-int main(void)
+int main(int argc, char **argv)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test_prestate(test_views_agree_with_the_file, &samples[0]),
@@ -189,5 +189,5 @@ int main(void)
         cmocka_unit_test_prestate(test_views_agree_with_the_file, &samples[2]),
         cmocka_unit_test_prestate(test_views_agree_with_the_file, &samples[3]),
     };
-    return cmocka_run_group_tests(tests, NULL, NULL);
+    return RMG_TEST_MAIN_SHARED(tests, "h3m");
 }

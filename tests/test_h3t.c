@@ -938,20 +938,21 @@ static void test_zon10_type_hints(void **state)
     sheet_set(&s, 4, 125, "s2 d3_p st4 dt5_0");
     struct rmg_pack *p = load(&s, L140.width);
     const rmg__zone *z = zone(p, 0, 1);
+    /* tb: the town of a town reference; -1 (the model's default) where the target is a zone. */
     static const struct { rmg_type_rule_kind kind; bool negate; int za, ta, zb, tb; const char *raw; } want[] = {
         {RMG_TYPE_RULE_TOWN_SAME, true, 1, -1, 1, 0, "pd1_0"},
         {RMG_TYPE_RULE_TOWN_SAME, false, 1, 0, 1, -1, "0sx_p"},
-        {RMG_TYPE_RULE_TOWN_NATIVE, false, 1, 1, 6, RMG__TOWN_REF_ALL, "1st6"},
+        {RMG_TYPE_RULE_TOWN_NATIVE, false, 1, 1, 6, -1, "1st6"},
         {RMG_TYPE_RULE_TOWN_SAME, false, 1, RMG__TOWN_REF_ALL, 69, -1, "s69_p"},
         {RMG_TYPE_RULE_TOWN_SAME, true, 1, RMG__TOWN_REF_NEUTRAL_ALL, 1, RMG__TOWN_REF_ALL, "ndx"},
-        {RMG_TYPE_RULE_TOWN_NATIVE, true, 1, 1, 7, RMG__TOWN_REF_ALL, "1dt7"},
+        {RMG_TYPE_RULE_TOWN_NATIVE, true, 1, 1, 7, -1, "1dt7"},
         {RMG_TYPE_RULE_TERRAIN_NATIVE, true, 1, -1, 2, -1, "dt2_p"},
-        {RMG_TYPE_RULE_TERRAIN_SAME, true, 1, -1, 6, RMG__TOWN_REF_ALL, "d6"},
-        {RMG_TYPE_RULE_TERRAIN_SAME, false, 1, -1, 3, RMG__TOWN_REF_ALL, "s3"},
+        {RMG_TYPE_RULE_TERRAIN_SAME, true, 1, -1, 6, -1, "d6"},
+        {RMG_TYPE_RULE_TERRAIN_SAME, false, 1, -1, 3, -1, "s3"},
         {RMG_TYPE_RULE_TERRAIN_NATIVE, false, 1, -1, 3, 1, "st3_1"},
-        {RMG_TYPE_RULE_FACTION_SAME, false, 1, -1, 2, RMG__TOWN_REF_ALL, "s2"},
+        {RMG_TYPE_RULE_FACTION_SAME, false, 1, -1, 2, -1, "s2"},
         {RMG_TYPE_RULE_FACTION_TOWN, true, 1, -1, 3, -1, "d3_p"},
-        {RMG_TYPE_RULE_FACTION_TERRAIN, false, 1, -1, 4, RMG__TOWN_REF_ALL, "st4"},
+        {RMG_TYPE_RULE_FACTION_TERRAIN, false, 1, -1, 4, -1, "st4"},
     };
     assert_int_equal(z->n_type_rules, RMG__ARRAY_LEN(want));
     for (size_t i = 0; i < RMG__ARRAY_LEN(want); i++) {

@@ -647,9 +647,18 @@ static void test_eff_oom(void **state)
     assert_true(rmg_test_oom_sweep(oom_build, &u, 0, 1) > 0);
 }
 
-int main(void)
+int main(int argc, char **argv)
 {
-    const struct CMUnitTest tests[] = {
+    const struct CMUnitTest plain[] = {
+        cmocka_unit_test(test_trs09_vectors),
+        cmocka_unit_test(test_trs04_bounds_trs07_singles),
+        cmocka_unit_test(test_trs06_range_exhausted),
+        cmocka_unit_test(test_trs04_sorted_picks_equal_the_scan),
+        cmocka_unit_test(test_cre06_counts),
+        cmocka_unit_test(test_api_oom),
+    };
+    /* These read the shared folder. */
+    const struct CMUnitTest shared[] = {
         cmocka_unit_test_setup_teardown(test_obj04_initial_list, setup, teardown),
         cmocka_unit_test_setup_teardown(test_rul05_forbid_all_then_allow, setup, teardown),
         cmocka_unit_test_setup_teardown(test_rul05_allow_then_forbid_all, setup, teardown),
@@ -663,15 +672,9 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_rul02_zone_rules_local, setup, teardown),
         cmocka_unit_test_setup_teardown(test_rul03_groups_rul09_levels, setup, teardown),
         cmocka_unit_test_setup_teardown(test_obj15_custom, setup, teardown),
-        cmocka_unit_test(test_trs09_vectors),
-        cmocka_unit_test(test_trs04_bounds_trs07_singles),
-        cmocka_unit_test(test_trs06_range_exhausted),
-        cmocka_unit_test(test_trs04_sorted_picks_equal_the_scan),
-        cmocka_unit_test(test_cre06_counts),
         cmocka_unit_test_setup_teardown(test_cre09_entry_values, setup, teardown),
         cmocka_unit_test_setup_teardown(test_eff_oom, setup, teardown),
         cmocka_unit_test_setup_teardown(test_api_effective, setup, teardown),
-        cmocka_unit_test(test_api_oom),
     };
-    return cmocka_run_group_tests(tests, NULL, NULL);
+    return RMG_TEST_MAIN(plain, shared, "data");
 }

@@ -662,13 +662,11 @@ static void test_details_oom(void **state)
     rmg_context_destroy(ctx);
 }
 
-int main(void)
+int main(int argc, char **argv)
 {
-    const struct CMUnitTest tests[] = {
+    const struct CMUnitTest plain[] = {
         cmocka_unit_test(test_obj15_pandora_spell_range),
-        cmocka_unit_test(test_obj16_scroll_may_hold),
         cmocka_unit_test(test_mis02_pile_ranges),
-        cmocka_unit_test(test_obj14_pandora_spells),
         cmocka_unit_test(test_obj14_custom_box_all_banned),
         cmocka_unit_test(test_obj14_all_banned_is_no_candidate),
         cmocka_unit_test(test_obj16_scroll_spells),
@@ -676,8 +674,13 @@ int main(void)
         cmocka_unit_test(test_mis02_resource_piles),
         cmocka_unit_test(test_details_streams_per_zone),
         cmocka_unit_test(test_details_generated_maps),
-        cmocka_unit_test(test_wat03_mirror_prison_heroes),
         cmocka_unit_test(test_details_oom),
     };
-    return cmocka_run_group_tests(tests, NULL, NULL);
+    /* These read the shared folder. */
+    const struct CMUnitTest shared[] = {
+        cmocka_unit_test(test_obj16_scroll_may_hold),
+        cmocka_unit_test(test_obj14_pandora_spells),
+        cmocka_unit_test(test_wat03_mirror_prison_heroes),
+    };
+    return RMG_TEST_MAIN(plain, shared, "data corpus");
 }

@@ -726,7 +726,7 @@ static void test_stage_oom(void **state)
     rmg_context_destroy(ctx);
 }
 
-int main(void)
+int main(int argc, char **argv)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_stage_towns_mines_content),
@@ -741,5 +741,5 @@ int main(void)
         cmocka_unit_test(test_mis44_anarchy),
         cmocka_unit_test(test_stage_oom),
     };
-    return cmocka_run_group_tests(tests, NULL, NULL);
+    return RMG_TEST_MAIN_SHARED(tests, "data");
 }

@@ -603,9 +603,9 @@ static void test_oom_through_whole_generation(void **state)
     }
 }
 
-int main(void)
+int main(int argc, char **argv)
 {
-    const struct CMUnitTest tests[] = {
+    const struct CMUnitTest plain[] = {
         cmocka_unit_test(test_impossible_template_failure_names_the_stage),
         cmocka_unit_test(test_absurd_town_counts_are_refused),
         cmocka_unit_test(test_cancel_from_another_thread_stops_cleanly),
@@ -616,10 +616,13 @@ int main(void)
         cmocka_unit_test(test_budget_inside_a_stage_of_a_large_map),
         cmocka_unit_test(test_threads_generate_independently),
         cmocka_unit_test(test_threads_read_one_map),
+    };
+    /* These read the shared folder. */
+    const struct CMUnitTest shared[] = {
         cmocka_unit_test(test_oom_through_whole_generation),
     };
     const char *filter = getenv("RMG_TEST_FILTER");
     if (filter && *filter)
         cmocka_set_test_filter(filter);
-    return cmocka_run_group_tests(tests, NULL, NULL);
+    return RMG_TEST_MAIN(plain, shared, "corpus");
 }

@@ -17,7 +17,8 @@
 set -euo pipefail
 build=${1:?build dir}
 src=${2:?source dir}
-shared=${RMG_SHARED_DIR:-$src/../shared}
+. "$src/tests/support/shared.sh"
+need_shared corpus
 rmg=$build/rmg
 files_wanted=${RMG_NOHANG_FILES:-4}
 mutations=${RMG_NOHANG_MUTATIONS:-12}

@@ -647,7 +647,7 @@ static void test_public_api(void **state)
     sfx_free(&f);
 }
 
-int main(void)
+int main(int argc, char **argv)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_zon10_town_same),
@@ -674,5 +674,5 @@ int main(void)
         cmocka_unit_test(test_same_seed_same_solution),
         cmocka_unit_test(test_public_api),
     };
-    return cmocka_run_group_tests(tests, NULL, NULL);
+    return RMG_TEST_MAIN_SHARED(tests, "data");
 }

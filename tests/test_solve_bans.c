@@ -409,7 +409,7 @@ static void test_unknown_override_id_is_reported(void **state)
     sfx_free(&f);
 }
 
-int main(void)
+int main(int argc, char **argv)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_mis21_default_artifact_bans),
@@ -426,5 +426,5 @@ int main(void)
         cmocka_unit_test(test_mis08_pack_list_limits_only_the_choice),
         cmocka_unit_test(test_unknown_override_id_is_reported),
     };
-    return cmocka_run_group_tests(tests, NULL, NULL);
+    return RMG_TEST_MAIN_SHARED(tests, "data");
 }

@@ -74,7 +74,7 @@ static void test_corpus_templates_solve(void **state)
     corpus_totals t = {0};
     static const char *const dirs[] = {"corpus/h3t", "corpus/sod"};
     for (size_t d = 0; d < 2; d++) {
-        char **files = rmg_test_list_files(rmg_test_shared(dirs[d]), ".txt,.h3t");
+        char **files = rmg_test_corpus_files(dirs[d], ".txt,.h3t");
         for (char **f = files; f && *f; f++) {
             rmg_pack *pack = NULL;
             size_t len = 0;
@@ -126,11 +126,14 @@ static void test_builtin_content_bans(void **state)
     rmg_context_destroy(ctx);
 }
 
-int main(void)
+int main(int argc, char **argv)
 {
-    const struct CMUnitTest tests[] = {
+    const struct CMUnitTest plain[] = {
         cmocka_unit_test(test_builtin_content_bans),
+    };
+    /* These read the shared folder. */
+    const struct CMUnitTest shared[] = {
         cmocka_unit_test(test_corpus_templates_solve),
     };
-    return cmocka_run_group_tests(tests, NULL, NULL);
+    return RMG_TEST_MAIN(plain, shared, "corpus");
 }

@@ -318,15 +318,18 @@ static void test_stage_allocation_failures(void **state)
     sfx_free(&f);
 }
 
-int main(void)
+int main(int argc, char **argv)
 {
-    const struct CMUnitTest tests[] = {
+    const struct CMUnitTest plain[] = {
+        cmocka_unit_test(test_zon13_exact_sampling_beats_plain_search),
+    };
+    /* These read the shared folder. */
+    const struct CMUnitTest shared[] = {
         cmocka_unit_test(test_zon20_stress_few_solutions),
         cmocka_unit_test(test_zon20_stress_many_solutions),
         cmocka_unit_test(test_zon13_sampling_is_uniform),
         cmocka_unit_test(test_zon13_ring_sampling_is_uniform),
-        cmocka_unit_test(test_zon13_exact_sampling_beats_plain_search),
         cmocka_unit_test(test_stage_allocation_failures),
     };
-    return cmocka_run_group_tests(tests, NULL, NULL);
+    return RMG_TEST_MAIN(plain, shared, "data");
 }

@@ -177,7 +177,7 @@ static void test_con15_inactive_zone_breaks_path(void **state)
     sfx_free(&f);
 }
 
-int main(void)
+int main(int argc, char **argv)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_con15_vector1_path_between_towns),
@@ -189,5 +189,5 @@ int main(void)
         cmocka_unit_test(test_con16_con18_merge_forbidden_fictive_water),
         cmocka_unit_test(test_con15_inactive_zone_breaks_path),
     };
-    return cmocka_run_group_tests(tests, NULL, NULL);
+    return RMG_TEST_MAIN_SHARED(tests, "data");
 }

@@ -165,7 +165,8 @@ static void test_by_name_and_errors(void **state)
     assert_int_equal(i, 0);
     o.template_name = "Huge";
     assert_int_equal(rmg_pack_select(ctx, p, &o, &i), RMG_ERR_NOT_FOUND);
-    assert_non_null(strstr(rmg_context_errmsg(ctx), "template 'Huge' does not fit the setup: size code 4 is outside 8..98"));
+    assert_non_null(strstr(rmg_context_errmsg(ctx), "template 'Huge' does not fit the setup: it is for sizes M+U, L, "
+                                                    "XL, L+U, H, XL+U, XH, G, H+U, XH+U, G+U (size codes 8..98), not M"));
     o.template_name = "Nope";
     assert_int_equal(rmg_pack_select(ctx, p, &o, &i), RMG_ERR_NOT_FOUND);
     assert_non_null(strstr(rmg_context_errmsg(ctx), "no template named 'Nope'"));
@@ -173,9 +174,11 @@ static void test_by_name_and_errors(void **state)
     o = setup(252, 1, 7, 1, RMG_WATER_NONE);
     assert_int_equal(rmg_pack_select(ctx, p, &o, &i), RMG_ERR_NOT_FOUND);
     const char *msg = rmg_context_errmsg(ctx);
-    assert_non_null(strstr(msg, "no template of pack 'Sel' fits the setup (252x252, 1 level(s), 7 player(s)"));
-    assert_non_null(strstr(msg, "'Small': size code 49 is outside 1..4"));
-    assert_non_null(strstr(msg, "'Huge': it has no room for 7 player(s)"));
+    /* In the user's words: size names, the player count asked for, one line per template. */
+    assert_non_null(strstr(msg, "no template of pack 'Sel' fits the setup (G, 7 players, 1 human):\n"));
+    assert_non_null(strstr(msg, "\n  template 'Small': it is for sizes S, S+U, M (size codes 1..4), not G"));
+    assert_non_null(strstr(msg, "\n  template 'Huge': its start zones and restrictions leave no room for the 7 "
+                                "players asked for (1 human)"));
     o = setup(72, 1, 2, 3, RMG_WATER_NONE);
     assert_int_equal(rmg_pack_select(ctx, p, &o, &i), RMG_ERR_INVALID_ARG);
     assert_int_equal(rmg_pack_select(ctx, NULL, &o, &i), RMG_ERR_INVALID_ARG);

@@ -513,9 +513,9 @@ static void test_corpus_load_time(void **state)
     rmg_test_free_list(files);
 }
 
-int main(void)
+int main(int argc, char **argv)
 {
-    const struct CMUnitTest tests[] = {
+    const struct CMUnitTest plain[] = {
         cmocka_unit_test(test_template_level_fields),
         cmocka_unit_test(test_zone_fields),
         cmocka_unit_test(test_like_zone_references),
@@ -524,9 +524,12 @@ int main(void)
         cmocka_unit_test(test_connections),
         cmocka_unit_test(test_towns_like_zone_and_unknown_keys),
         cmocka_unit_test(test_rich_round_trip),
+    };
+    /* These read the shared folder. */
+    const struct CMUnitTest shared[] = {
         cmocka_unit_test(test_corpus_loads_checks_and_round_trips),
         cmocka_unit_test(test_corpus_spot_checks),
         cmocka_unit_test(test_corpus_load_time),
     };
-    return cmocka_run_group_tests(tests, NULL, NULL);
+    return RMG_TEST_MAIN(plain, shared, "corpus");
 }

@@ -417,20 +417,23 @@ static void test_allocation_failures_big_file(void **state)
     free(f.text);
 }
 
-int main(void)
+int main(int argc, char **argv)
 {
-    const struct CMUnitTest tests[] = {
+    const struct CMUnitTest plain[] = {
         cmocka_unit_test(test_file_structure),
         cmocka_unit_test(test_template_values),
         cmocka_unit_test(test_zone_values),
         cmocka_unit_test(test_zone_ids),
         cmocka_unit_test(test_like_zone_errors),
-        cmocka_unit_test(test_truncated_corpus_file),
-        cmocka_unit_test(test_mutated_corpus_file),
         cmocka_unit_test(test_deep_nesting),
         cmocka_unit_test(test_huge_template),
         cmocka_unit_test(test_allocation_failures_small_file),
+    };
+    /* These read the shared folder. */
+    const struct CMUnitTest shared[] = {
+        cmocka_unit_test(test_truncated_corpus_file),
+        cmocka_unit_test(test_mutated_corpus_file),
         cmocka_unit_test(test_allocation_failures_big_file),
     };
-    return cmocka_run_group_tests(tests, NULL, NULL);
+    return RMG_TEST_MAIN(plain, shared, "corpus");
 }

@@ -65,7 +65,7 @@ def main(argv: Optional[list] = None) -> int:
             print(f"generation failed: {err}", file=sys.stderr)
             return 1
         kinds = Counter(o.kind.name.lower() if isinstance(o.kind, rmg.ObjectKind) else str(o.kind) for o in m.objects)
-        print(f"{m.template_name}: {m.width}x{m.height}x{m.levels}, seed {m.seed}, fingerprint {m.fingerprint:016x}")
+        print(f"{m.template_name}: {m.width}x{m.height}x{m.levels}, seed {m.seed}, fingerprint {m.fingerprint}")
         print(f"{len(m.zones)} zones, {len(m.connections)} connections, {len(m.objects)} objects: "
               + ", ".join(f"{n} {k}" for k, n in kinds.most_common()))
         m.save_png(args.output)

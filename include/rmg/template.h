@@ -152,6 +152,32 @@ RMG_API void rmg_pack_destroy(rmg_pack *pack);
 RMG_API rmg_status rmg_pack_save_yaml(const rmg_pack *pack, const char *path);
 RMG_API rmg_status rmg_pack_to_yaml(const rmg_pack *pack, char **str, size_t *len);
 
+/* HotA .h3t (since 0.4.0): the pack as the tab-separated file HotA's template editor and game read
+ * (docs/h3t-import.md, "Writing .h3t"), in a column layout of HotA 1.7 (11 towns) or 1.8 (12
+ * towns, Bulwark). What the pack holds that no h3t column can (a template's player filter, water
+ * and rock zone kinds, rules without an H3M class, ...) is left out, one call of `warn` each. */
+typedef enum rmg_h3t_version {
+    RMG_H3T_AUTO = 0,   /* the layout of the h3t file the pack was read from, else 1.8 */
+    RMG_H3T_1_7 = 1,    /* 11 towns (Factory), 18 zone options: HotA 1.7.2 and later */
+    RMG_H3T_1_8 = 2     /* 12 towns (Bulwark), the 1.8 extra token of object rules */
+} rmg_h3t_version;
+
+typedef void (*rmg_h3t_warn_fn)(void *user, const char *message);
+
+typedef struct rmg_h3t_write_options {
+    size_t struct_size;
+    rmg_h3t_version version;
+    rmg_h3t_warn_fn warn;   /* told what the file cannot hold; NULL: not told */
+    void *warn_user;
+} rmg_h3t_write_options;
+
+RMG_API void rmg_h3t_write_options_init(rmg_h3t_write_options *options);
+/* options may be NULL (AUTO, no warnings). rmg_pack_to_h3t hands out the bytes (NUL-terminated)
+ * allocated through the pack's context: release them with rmg_free(ctx, str). */
+RMG_API rmg_status rmg_pack_to_h3t(const rmg_pack *pack, const rmg_h3t_write_options *options, char **str,
+                                   size_t *len);
+RMG_API rmg_status rmg_pack_save_h3t(const rmg_pack *pack, const rmg_h3t_write_options *options, const char *path);
+
 /* Warnings collected while loading (settings kept but not acted on, repaired input, ...). */
 RMG_API size_t rmg_pack_warning_count(const rmg_pack *pack);
 RMG_API const char *rmg_pack_warning(const rmg_pack *pack, size_t index); /* NULL if out of range */

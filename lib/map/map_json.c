@@ -15,16 +15,21 @@
 
 #include "map_internal.h"
 
-/* terrain_keys order of the JSON contract, and the map from terrain ids to it. */
-static const char *const terrain_keys[] = {"dirt",         "sand", "grass",     "snow",      "swamp", "rough",
-                                           "subterranean", "lava", "highlands", "wasteland", "water", "rock"};
-static const int terrain_json_index[RMG_TERRAIN_COUNT] = {0, 1, 2, 3, 4, 5, 6, 7, 10, 11, 8, 9};
+/* terrain_keys of the JSON contract: indexed by the terrain ids of rmg_terrain_id (rmg/content.h),
+ * so the JSON, the C API and Python number terrains alike (0.4.0; before, water and rock came
+ * last). */
+static const char *const terrain_keys[RMG_TERRAIN_COUNT] = {
+    [RMG_TERRAIN_DIRT] = "dirt",   [RMG_TERRAIN_SAND] = "sand",   [RMG_TERRAIN_GRASS] = "grass",
+    [RMG_TERRAIN_SNOW] = "snow",   [RMG_TERRAIN_SWAMP] = "swamp", [RMG_TERRAIN_ROUGH] = "rough",
+    [RMG_TERRAIN_SUBTERRANEAN] = "subterranean", [RMG_TERRAIN_LAVA] = "lava",
+    [RMG_TERRAIN_WATER] = "water", [RMG_TERRAIN_ROCK] = "rock",   [RMG_TERRAIN_HIGHLANDS] = "highlands",
+    [RMG_TERRAIN_WASTELAND] = "wasteland"};
 
 const char *rmg__terrain_key(int terrain_id)
 {
     if (terrain_id < 0 || terrain_id >= RMG_TERRAIN_COUNT)
         return "unknown";
-    return terrain_keys[terrain_json_index[terrain_id]];
+    return terrain_keys[terrain_id];
 }
 
 static const char *json_bool(bool v)
@@ -441,7 +446,7 @@ static void write_layer(json_out *w, const struct rmg_map *m, const char *name, 
 static unsigned terrain_value(const struct rmg_map *m, size_t t)
 {
     int id = m->terrain[t];
-    return id < RMG_TERRAIN_COUNT ? (unsigned)terrain_json_index[id] : 0u;
+    return id < RMG_TERRAIN_COUNT ? (unsigned)id : 0u;
 }
 
 static unsigned zone_value(const struct rmg_map *m, size_t t)

@@ -18,6 +18,8 @@ typedef struct reader {
     const struct rmg_content *content;
     struct rmg_map *map;
     uint8_t *blocked;              /* per tile: the document's passable layer says 0 */
+    uint8_t terrain_of[RMG_TERRAIN_COUNT]; /* terrain id by the document's terrain_keys index */
+    size_t n_terrain_keys;
 } reader;
 
 static rmg_status bad(const reader *r, const rmg__json *at, const char *what)
@@ -55,11 +57,26 @@ static const char *string_member(const rmg__json *obj, const char *key)
 
 /* ---- tiles ---------------------------------------------------------------------------------- */
 
-/* Terrain ids by the document's terrain_keys index (the JSON order differs from the ids). */
-static const uint8_t TERRAIN_OF_INDEX[] = {RMG_TERRAIN_DIRT,      RMG_TERRAIN_SAND,         RMG_TERRAIN_GRASS,
-                                           RMG_TERRAIN_SNOW,      RMG_TERRAIN_SWAMP,        RMG_TERRAIN_ROUGH,
-                                           RMG_TERRAIN_SUBTERRANEAN, RMG_TERRAIN_LAVA,      RMG_TERRAIN_HIGHLANDS,
-                                           RMG_TERRAIN_WASTELAND, RMG_TERRAIN_WATER,        RMG_TERRAIN_ROCK};
+/* The document names its terrain numbers (terrain_keys): a tile's number is read through them,
+ * so documents written before 0.4.0 (water and rock last) read as well as today's. */
+static rmg_status read_terrain_keys(reader *r, const rmg__json *doc)
+{
+    const rmg__json *keys = member(doc, "terrain_keys");
+    if (!keys || keys->type != RMG__JSON_ARRAY || !keys->count || keys->count > RMG_TERRAIN_COUNT)
+        return bad(r, keys ? keys : doc, "terrain_keys is missing or not a list of terrain names");
+    for (size_t i = 0; i < keys->count; i++) {
+        const rmg__json *k = &keys->items[i];
+        int id = -1;
+        for (int t = 0; k->type == RMG__JSON_STRING && t < RMG_TERRAIN_COUNT && id < 0; t++)
+            if (strcmp(k->string, rmg__terrain_key(t)) == 0)
+                id = t;
+        if (id < 0)
+            return bad(r, k, "terrain_keys names an unknown terrain");
+        r->terrain_of[i] = (uint8_t)id;
+    }
+    r->n_terrain_keys = keys->count;
+    return RMG_OK;
+}
 
 static rmg_status read_layer(const reader *r, const rmg__json *tiles, const char *name, int64_t max,
                              void (*store)(const reader *, size_t, int64_t))
@@ -79,7 +96,7 @@ static rmg_status read_layer(const reader *r, const rmg__json *tiles, const char
 static void store_terrain(const reader *r, size_t t, int64_t v)
 {
     struct rmg_map *m = r->map;
-    m->terrain[t] = TERRAIN_OF_INDEX[v];
+    m->terrain[t] = r->terrain_of[v];
     if (m->terrain[t] == RMG_TERRAIN_WATER)
         m->flags[t] |= RMG__T_WATER | RMG__T_BLOCKED;
     else if (m->terrain[t] == RMG_TERRAIN_ROCK)
@@ -110,7 +127,9 @@ static rmg_status read_tiles(reader *r, const rmg__json *doc)
     r->blocked = rmg__calloc(r->ctx, r->map->n_tiles, 1);
     if (!r->blocked)
         return rmg__error_nomem(r->ctx);
-    rmg_status st = read_layer(r, tiles, "terrain", (int64_t)RMG__ARRAY_LEN(TERRAIN_OF_INDEX) - 1, store_terrain);
+    rmg_status st = read_terrain_keys(r, doc);
+    if (st == RMG_OK)
+        st = read_layer(r, tiles, "terrain", (int64_t)r->n_terrain_keys - 1, store_terrain);
     if (st == RMG_OK)
         st = read_layer(r, tiles, "zone", UINT16_MAX, store_zone);
     if (st == RMG_OK)
@@ -395,7 +414,7 @@ rmg_status rmg__map_from_json(rmg_context *ctx, const char *data, size_t len, co
     /* Map documents are large (a 252x252x2 map: about 8 MB, a few million values). */
     rmg__json_limits limits = {(size_t)512 << 20, 16, (size_t)64 << 20};
     const rmg__json *doc = NULL;
-    reader r = {ctx, name ? name : "map.json", rmg__content_get(ctx), NULL, NULL};
+    reader r = {.ctx = ctx, .name = name ? name : "map.json", .content = rmg__content_get(ctx)};
     rmg_status st = rmg__json_parse(ctx, &arena, data, len, r.name, &limits, &doc);
     if (st == RMG_OK && doc->type != RMG__JSON_OBJECT)
         st = bad(&r, doc, "not an object");

@@ -12,6 +12,9 @@
  * g->opt, and marks the zones and connections that exist for that setup. */
 rmg_status rmg__stage_select(rmg__gen *g, const rmg_generate_options *asked);
 
+/* The setup as the user asked for it, in the user's words: "M+U, 3 players, 1 human" (what was
+ * left open says so). */
+void rmg__describe_setup(const rmg_generate_options *asked, char *buf, size_t len);
 /* Fills the options the caller left open with values template t supports. */
 void rmg__resolve_options(const rmg__template *t, rmg_generate_options *o);
 /* The player counts a template's filters see: the map's, but on a mirror pack those of one

@@ -5,25 +5,45 @@
 
 #include "select_internal.h"
 
+/* The setup as the user asked for it: "M+U, 3 players, 1 human" (what was left open says so). */
+void rmg__describe_setup(const rmg_generate_options *asked, char *buf, size_t len)
+{
+    char size[64] = "any size";
+    if (asked->width > 0 && asked->height > 0) {
+        char name[24];
+        int code = rmg__size_code(asked->width, asked->height, asked->levels ? asked->levels : 1);
+        rmg__size_name(code, name, sizeof name);
+        if (strncmp(name, "size code", 9) == 0 || asked->width != asked->height)
+            snprintf(name, sizeof name, "%dx%d%s", asked->width, asked->height, asked->levels == 2 ? "+U" : "");
+        snprintf(size, sizeof size, "%s%s", name, asked->levels ? "" : " (one or two levels)");
+    } else if (asked->levels) {
+        snprintf(size, sizeof size, "any size %s an underground", asked->levels == 2 ? "with" : "without");
+    }
+    int humans = asked->humans > 0 ? asked->humans : 1;
+    char players[40] = "any number of players";
+    if (asked->players > 0)
+        snprintf(players, sizeof players, "%d player%s", asked->players, asked->players == 1 ? "" : "s");
+    snprintf(buf, len, "%s, %s, %d human%s", size, players, humans, humans == 1 ? "" : "s");
+}
+
 static rmg_status none_fits(const struct rmg_pack *pack, const rmg_generate_options *o)
 {
-    char reasons[700] = "";
-    size_t used = 0;
-    for (size_t i = 0; i < pack->n_templates && i < 4; i++) {
-        char why[160];
+    char setup[160];
+    rmg__describe_setup(o, setup, sizeof setup);
+    rmg__buf b;
+    rmg__buf_init(&b, pack->ctx);
+    for (size_t i = 0; i < pack->n_templates; i++) {   /* one line per template: why it refuses */
+        char why[400];
         rmg__template_fits(&pack->templates[i], o, why, sizeof why);
-        int n = snprintf(reasons + used, sizeof reasons - used, "; '%s': %s",
-                         pack->templates[i].name ? pack->templates[i].name : "?", why);
-        if (n < 0 || (size_t)n >= sizeof reasons - used)
-            break;
-        used += (size_t)n;
+        rmg__buf_printf(&b, "\n  template '%s': %s", pack->templates[i].name ? pack->templates[i].name : "", why);
     }
-    return rmg__error_set(pack->ctx, RMG_ERR_NOT_FOUND,
-                          "no template of pack '%s' fits the setup (%dx%d, %d level(s), %d player(s), %d human(s), "
-                          "water %d)%s%s",
-                          pack->name ? pack->name : "", o->width, o->height, o->levels ? o->levels : 1, o->players,
-                          o->humans > 0 ? o->humans : 1, (int)o->water, reasons,
-                          pack->n_templates > 4 ? "; ..." : "");
+    char *reasons = rmg__buf_take(&b);
+    if (!reasons)
+        return rmg__error_nomem(pack->ctx);
+    rmg_status st = rmg__error_set(pack->ctx, RMG_ERR_NOT_FOUND, "no template of pack '%s' fits the setup (%s):%s",
+                                   pack->name ? pack->name : "", setup, reasons);
+    rmg__free(pack->ctx, reasons);
+    return st;
 }
 
 static rmg_status select_by_name(const struct rmg_pack *pack, const rmg_generate_options *o,
@@ -33,7 +53,7 @@ static rmg_status select_by_name(const struct rmg_pack *pack, const rmg_generate
         const rmg__template *t = &pack->templates[i];
         if (!t->name || strcmp(t->name, o->template_name) != 0)
             continue;
-        char why[160];
+        char why[400];
         if (!rmg__template_fits(t, o, why, sizeof why))
             return rmg__error_set(pack->ctx, RMG_ERR_NOT_FOUND, "template '%s' does not fit the setup: %s",
                                   o->template_name, why);

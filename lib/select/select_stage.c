@@ -287,36 +287,50 @@ static rmg_status all_refused(rmg__gen *g, size_t first, size_t count, const cha
                           t->name ? t->name : "", count, errors);
 }
 
-/* No template accepted the setup: the error names the setup and a template's reason (the named
- * one, else the first; its errors first when it has any). */
+/* No template accepted the setup: the error names the setup and, one line each, why every template
+ * of the pack (or those the name picks) refuses it; a named template with errors is refused with
+ * them. */
 static rmg_status none_fits(rmg__gen *g, const rmg_generate_options *asked, char *errors, size_t len)
 {
     const struct rmg_pack *pack = g->pack;
-    const rmg__template *t = &pack->templates[0];
-    if (asked->template_name) {
-        t = NULL;
-        for (size_t i = 0; i < pack->n_templates && !t; i++)
-            if (picked_by_name(pack, i, asked->template_name))
-                t = &pack->templates[i];
-        if (!t)
-            return rmg__error_gen(g->ctx, RMG_ERR_NOT_FOUND, "select", -1, -1, "the pack '%s' has no template named '%s'",
-                                  pack->name ? pack->name : "", asked->template_name);
-        size_t count;
-        rmg_status st = template_errors(g, (size_t)(t - pack->templates), &count, errors, len);
-        if (st != RMG_OK || count)
-            return st != RMG_OK ? st : all_refused(g, (size_t)(t - pack->templates), count, errors);
+    char setup[160];
+    rmg__describe_setup(asked, setup, sizeof setup);
+    rmg__buf b;
+    rmg__buf_init(&b, g->ctx);
+    size_t named = 0;
+    for (size_t i = 0; i < pack->n_templates; i++) {
+        const rmg__template *t = &pack->templates[i];
+        if (!picked_by_name(pack, i, asked->template_name))
+            continue;
+        if (asked->template_name && !named) {
+            size_t count;
+            rmg_status st = template_errors(g, i, &count, errors, len);
+            if (st != RMG_OK || count) {
+                rmg__buf_free(&b);
+                return st != RMG_OK ? st : all_refused(g, i, count, errors);
+            }
+        }
+        char why[400] = "";
+        rmg_generate_options o;
+        rmg__select_setup(pack, t, asked, &o, why, sizeof why);
+        rmg__buf_printf(&b, "\n  template '%s': %s", t->name ? t->name : "", why);
+        named++;
     }
-    char why[200] = "", setup[120];
-    rmg_generate_options o;
-    rmg__select_setup(pack, t, asked, &o, why, sizeof why);
-    snprintf(setup, sizeof setup, "%dx%d, %s, %s players, %d human", o.width, o.height,
-             o.levels > 1 ? "underground" : "no underground", asked->players ? "given" : "any number of", o.humans);
-    if (asked->template_name)
-        return rmg__error_gen(g->ctx, RMG_ERR_NOT_FOUND, "select", -1, -1,
-                              "template '%s' does not accept this setup (%s): %s", asked->template_name, setup, why);
-    return rmg__error_gen(g->ctx, RMG_ERR_IMPOSSIBLE, "select", -1, -1,
-                          "no template of the pack accepts this setup (%s); template '%s': %s", setup,
-                          t->name ? t->name : "", why);
+    char *reasons = rmg__buf_take(&b);
+    if (!reasons)
+        return rmg__error_nomem(g->ctx);
+    rmg_status st;
+    if (asked->template_name && !named)
+        st = rmg__error_gen(g->ctx, RMG_ERR_NOT_FOUND, "select", -1, -1, "the pack '%s' has no template named '%s'",
+                            pack->name ? pack->name : "", asked->template_name);
+    else if (asked->template_name)
+        st = rmg__error_gen(g->ctx, RMG_ERR_NOT_FOUND, "select", -1, -1, "template '%s' does not accept this setup "
+                            "(%s):%s", asked->template_name, setup, reasons);
+    else
+        st = rmg__error_gen(g->ctx, RMG_ERR_IMPOSSIBLE, "select", -1, -1,
+                            "no template of the pack accepts this setup (%s):%s", setup, reasons);
+    rmg__free(g->ctx, reasons);
+    return st;
 }
 
 /* Several templates share the name the caller gave: say which one is used and how to pick another. */

@@ -28,6 +28,38 @@ int rmg__size_code(int width, int height, int levels)
     return (width / 36) * (height / 36) * (levels == 2 ? 2 : 1);
 }
 
+static const char *const standard_names[] = {"S", "M", "L", "XL", "H", "XH", "G"};
+
+const char *rmg__size_name(int code, char *buf, size_t len)
+{
+    for (int levels = 1; levels <= 2; levels++)
+        for (size_t i = 0; i < RMG__ARRAY_LEN(standard_sides); i++)
+            if (rmg__size_code(standard_sides[i], standard_sides[i], levels) == code) {
+                snprintf(buf, len, "%s%s", standard_names[i], levels == 2 ? "+U" : "");
+                return buf;
+            }
+    snprintf(buf, len, "size code %d", code);
+    return buf;
+}
+
+const char *rmg__size_range_name(int lo, int hi, char *buf, size_t len)
+{
+    size_t n = (size_t)snprintf(buf, len, "sizes");
+    int shown = 0;
+    for (int code = RMG__MAX(lo, 1); code <= hi && code <= 98 && n < len; code++) {
+        char name[24];
+        if (strncmp(rmg__size_name(code, name, sizeof name), "size code", 9) == 0)
+            continue;
+        n += (size_t)snprintf(buf + n, len - n, "%s %s", shown++ ? "," : "", name);
+    }
+    if (!shown)
+        snprintf(buf, len, "no standard size");
+    n = strlen(buf);
+    if (n < len)
+        snprintf(buf + n, len - n, " (size codes %d..%d)", lo, hi);
+    return buf;
+}
+
 RMG_API int rmg_size_code(int width, int height, int levels)
 {
     return rmg__size_code(width, height, levels);
@@ -67,11 +99,19 @@ static bool size_fits(const rmg__template *t, const rmg_generate_options *o, cha
         }
     }
     if (why) {
-        if (o->width > 0 && o->height > 0)
-            snprintf(why, whylen, "size code %d is outside %d..%d",
-                     rmg__size_code(o->width, o->height, o->levels ? o->levels : 1), t->min_size, t->max_size);
+        char range[200], size[24];
+        rmg__size_range_name(t->min_size, t->max_size, range, sizeof range);
+        char size2[24];
+        if (o->width > 0 && o->height > 0 && o->levels)
+            snprintf(why, whylen, "it is for %s, not %s", range,
+                     rmg__size_name(rmg__size_code(o->width, o->height, o->levels), size, sizeof size));
+        else if (o->width > 0 && o->height > 0)
+            snprintf(why, whylen, "it is for %s, neither %s nor %s", range,
+                     rmg__size_name(rmg__size_code(o->width, o->height, 1), size, sizeof size),
+                     rmg__size_name(rmg__size_code(o->width, o->height, 2), size2, sizeof size2));
         else
-            snprintf(why, whylen, "no map size fits its size codes %d..%d", t->min_size, t->max_size);
+            snprintf(why, whylen, "it is for %s, none of them %s", range,
+                     o->levels == 2 ? "with an underground" : o->levels == 1 ? "without an underground" : "standard");
     }
     return false;
 }
@@ -108,13 +148,18 @@ bool rmg__template_fits(const rmg__template *t, const rmg_generate_options *o, c
         for (int p = humans; p <= MAX_PLAYERS && !ok; p++)
             ok = players_fit(t, p, humans);
     if (!ok) {
-        if (why)
-            snprintf(why, whylen, "it has no room for %d player(s) with %d human(s)", o->players, humans);
+        if (why && o->players > 0)
+            snprintf(why, whylen, "its start zones and restrictions leave no room for the %d player%s asked for "
+                     "(%d human)", o->players, o->players == 1 ? "" : "s", humans);
+        else if (why)
+            snprintf(why, whylen, "no number of players leaves room for %d human player%s in its start zones and "
+                     "restrictions", humans, humans == 1 ? "" : "s");
         return false;
     }
     if (t->water_allowed && !(t->water_allowed & (1u << ((unsigned)o->water & 31)))) {
+        static const char *const water[] = {"no water", "normal water", "islands"};
         if (why)
-            snprintf(why, whylen, "it does not allow water level %d", (int)o->water);
+            snprintf(why, whylen, "it does not allow %s", (unsigned)o->water < 3 ? water[o->water] : "this water level");
         return false;
     }
     return true;

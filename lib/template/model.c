@@ -156,6 +156,21 @@ const rmg__zone_key *rmg__zone_keys_find(const rmg__zone_key *keys, size_t n, in
     return lo < n && keys[lo].id == id ? &keys[lo] : NULL;
 }
 
+/* Appends a warning: its full text (rmg_pack_warning) and its note. */
+static rmg_status add_warning(struct rmg_pack *pack, const char *full, int line, int column, const char *bare)
+{
+    char *s = rmg__arena_strdup(&pack->arena, full);
+    char *b = s ? rmg__arena_strdup(&pack->arena, bare) : NULL;
+    size_t n = pack->n_warnings;
+    char **slot = b ? rmg__arena_grow(&pack->arena, (void **)&pack->warnings, &pack->n_warnings, sizeof *slot) : NULL;
+    rmg__load_note *note = slot ? rmg__arena_grow(&pack->arena, (void **)&pack->warning_notes, &n, sizeof *note) : NULL;
+    if (!note)
+        return rmg__error_nomem(pack->ctx);
+    *slot = s;
+    *note = (rmg__load_note){{line, column}, RMG_OK, b};
+    return RMG_OK;
+}
+
 rmg_status rmg__pack_warn(struct rmg_pack *pack, const char *fmt, ...)
 {
     char msg[512];
@@ -163,11 +178,51 @@ rmg_status rmg__pack_warn(struct rmg_pack *pack, const char *fmt, ...)
     va_start(ap, fmt);
     vsnprintf(msg, sizeof msg, fmt, ap);
     va_end(ap);
-    char *s = rmg__arena_strdup(&pack->arena, msg);
-    char **slot = s ? rmg__arena_grow(&pack->arena, (void **)&pack->warnings, &pack->n_warnings, sizeof *slot) : NULL;
-    if (!slot)
+    return add_warning(pack, msg, 0, 0, msg);
+}
+
+rmg_status rmg__pack_warn_at(struct rmg_pack *pack, const char *unit, int line, int column, const char *fmt, ...)
+{
+    char msg[512], place[64], full[600];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(msg, sizeof msg, fmt, ap);
+    va_end(ap);
+    snprintf(place, sizeof place, "%s %d, column %d", unit, line, column);
+    snprintf(full, sizeof full, "%s: %s", place, msg);
+    return add_warning(pack, full, line, column, msg);
+}
+
+/* The message without the "file:line:col: " the context put in front of it. */
+static const char *without_place(const char *message, const char *file)
+{
+    size_t n = file ? strlen(file) : 0;
+    if (!n || strncmp(message, file, n) != 0 || message[n] != ':')
+        return message;
+    const char *p = message + n + 1;
+    while (*p >= '0' && *p <= '9')
+        p++;
+    if (*p == ':')
+        for (p++; *p >= '0' && *p <= '9'; p++)
+            ;
+    if (*p == ':')
+        p++;
+    return *p == ' ' ? p + 1 : p;
+}
+
+rmg_status rmg__pack_keep_error(struct rmg_pack *pack)
+{
+    rmg_error_info e;
+    memset(&e, 0, sizeof e);
+    e.struct_size = sizeof e;
+    rmg_context_error(pack->ctx, &e);
+    char *text = rmg__arena_strdup(&pack->arena, without_place(e.message ? e.message : "", e.file));
+    rmg__load_note *note =
+        text ? rmg__arena_grow(&pack->arena, (void **)&pack->load_errors, &pack->n_load_errors, sizeof *note) : NULL;
+    if (!note)
         return rmg__error_nomem(pack->ctx);
-    *slot = s;
+    *note = (rmg__load_note){{e.line, e.column}, e.status, text};
+    rmg_context_clear_error(pack->ctx);
     return RMG_OK;
 }
 

@@ -75,6 +75,10 @@ typedef struct rmg__type_rule {
     rmg__srcloc loc;
 } rmg__type_rule;
 
+typedef struct rmg__player_filter {   /* zone / connection restrictions (PCK-02) */
+    int min_human, max_human, min_total, max_total; /* 0 = unrestricted bound */
+} rmg__player_filter;
+
 typedef struct rmg__mirror_link {    /* ZON-29..36 */
     rmg_teleport_kind surface_kind, underground_kind;
     int surface_color, underground_color;  /* monolith colour / subtype index; -1 for gates */
@@ -83,16 +87,17 @@ typedef struct rmg__mirror_link {    /* ZON-29..36 */
     bool monolith_repulsion;
     char *raw;
     rmg__srcloc loc;
+    /* The link's place among the template's connection rows of an h3t file (0-based; links share
+     * those rows with the connections) and the player restrictions written on it: kept for the
+     * h3t writer, not acted on. */
+    int h3t_row;
+    rmg__player_filter players;
 } rmg__mirror_link;
 
 typedef struct rmg__treasure {        /* TRS-01 */
     int64_t min, max;
     int64_t density;
 } rmg__treasure;
-
-typedef struct rmg__player_filter {   /* zone / connection restrictions (PCK-02) */
-    int min_human, max_human, min_total, max_total; /* 0 = unrestricted bound */
-} rmg__player_filter;
 
 typedef struct rmg__zone {
     int id;                          /* the zone number (PLC-01) */
@@ -169,6 +174,20 @@ typedef struct rmg__template {
     rmg__srcloc damage_loc;
 } rmg__template;
 
+/* The seven field counts of row 4 of an h3t file, its column layout (spec §2): towns, terrains,
+ * zone types, pack columns, new map, zone and connection columns. */
+typedef struct rmg__h3t_counts {
+    int towns, terrains, zone_types, pack, map, zone, connection;
+} rmg__h3t_counts;
+
+/* A message of the load with the place it is about (0 when unknown) and its text without that
+ * place; a load error also keeps its status. */
+typedef struct rmg__load_note {
+    rmg__srcloc loc;
+    rmg_status status;               /* RMG_OK for a warning */
+    char *text;
+} rmg__load_note;
+
 struct rmg_pack {
     rmg_context *ctx;
     rmg__arena arena;
@@ -185,10 +204,24 @@ struct rmg_pack {
     rmg__template *templates;       size_t n_templates;
     /* Warnings collected while loading (settings kept but not acted on, etc.). */
     char **warnings;                size_t n_warnings;
+    /* The layout of the h3t file the pack was read from, which the h3t writer keeps by default;
+     * all 0 for other sources and for the writer's default layout (HotA 1.8). */
+    rmg__h3t_counts h3t_columns;
+    /* Every warning again with its place (warning_notes[i] is warnings[i]), and, for a pack read
+     * to be checked (rmg__pack_load_checked), the defects the reader went on after. */
+    rmg__load_note *warning_notes;
+    rmg__load_note *load_errors;    size_t n_load_errors;
 };
 
 /* Appends a formatted warning to the pack (allocation failure is reported as RMG_ERR_NOMEM). */
 rmg_status rmg__pack_warn(struct rmg_pack *pack, const char *fmt, ...) RMG__PRINTF(2, 3);
+/* The same about a place, named in the warning's text as "<unit> LINE, column COLUMN" (unit "row"
+ * for the tab-separated formats, "line" else) and also kept apart for rmg check. */
+rmg_status rmg__pack_warn_at(struct rmg_pack *pack, const char *unit, int line, int column, const char *fmt, ...)
+    RMG__PRINTF(5, 6);
+/* Records the context's current error (a defect of the input) as a load error of the pack, so a
+ * reader checking the file can go on after it. */
+rmg_status rmg__pack_keep_error(struct rmg_pack *pack);
 
 /* Creates an empty pack with defaults (owned arena). */
 rmg_status rmg__pack_new(rmg_context *ctx, struct rmg_pack **out);
@@ -252,6 +285,10 @@ bool rmg__template_fits(const rmg__template *t, const struct rmg_generate_option
 
 /* Native YAML (lib/template/yaml_*.c). `name` is used in messages. */
 rmg_status rmg__yaml_read(rmg_context *ctx, const char *data, size_t len, const char *name, struct rmg_pack **out);
+/* For rmg check: a bad key or value is kept in the pack's load_errors and left out; reading goes
+ * on (a YAML syntax error still ends it). */
+rmg_status rmg__yaml_read_checked(rmg_context *ctx, const char *data, size_t len, const char *name,
+                                  struct rmg_pack **out);
 /* Writes the pack as YAML into a NUL-terminated string allocated through the context. */
 rmg_status rmg__yaml_write(const struct rmg_pack *pack, char **out, size_t *len);
 
@@ -261,6 +298,10 @@ bool rmg__pack_equal(const struct rmg_pack *a, const struct rmg_pack *b, char *w
 
 /* Size code of a setup (PCK-02). */
 int rmg__size_code(int width, int height, int levels);
+/* The user's name of a size code: "M", "XL+U", or "size code 12" for one no standard size has. */
+const char *rmg__size_name(int code, char *buf, size_t len);
+/* The standard sizes of the codes lo..hi: "sizes L, XL (size codes 9..16)". */
+const char *rmg__size_range_name(int lo, int hi, char *buf, size_t len);
 /* Tiles per unit of size code (a 36x36 level). */
 #define RMG__SIZE_CODE_TILES (36 * 36)
 /* A town covers at least this many tiles (its 5x3 footprint and entry): a map of n tiles holds

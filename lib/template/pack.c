@@ -1,4 +1,5 @@
 /* Public pack API: loading (format detection and dispatch), saving, the built-in pack, warnings. */
+#include <stddef.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -89,6 +90,39 @@ RMG_API rmg_status rmg_pack_load_string(rmg_context *ctx, const char *data, size
     }
 }
 
+rmg_status rmg__pack_load_checked(rmg_context *ctx, const char *path, rmg_template_format format, rmg_pack **out)
+{
+    *out = NULL;
+    char *data;
+    size_t len;
+    rmg_status st = rmg__read_file(ctx, path, MAX_TEMPLATE_FILE, &data, &len);
+    if (st != RMG_OK)
+        return st;
+    const char *nul = memchr(data, '\0', len);
+    if (nul) {   /* no template format is binary: this is no template at all */
+        rmg__free(ctx, data);
+        return rmg__error_at(ctx, RMG_ERR_UNSUPPORTED, path, 0, 0, "not a text file (a NUL byte at offset %zu)",
+                             (size_t)(nul - data));
+    }
+    if (format == RMG_FORMAT_AUTO)
+        format = detect_format(data, len);
+    switch (format) {
+    case RMG_FORMAT_YAML:
+    case RMG_FORMAT_BUILTIN:
+        st = rmg__yaml_read_checked(ctx, data, len, path, out);
+        break;
+    case RMG_FORMAT_H3T:
+    case RMG_FORMAT_SOD:
+        st = rmg__h3t_read_checked(ctx, data, len, path, out);
+        break;
+    default:
+        st = rmg_pack_load_string(ctx, data, len, path, format, out);
+        break;
+    }
+    rmg__free(ctx, data);
+    return st;
+}
+
 RMG_API rmg_status rmg_pack_load(rmg_context *ctx, const char *path, rmg_template_format format, rmg_pack **out)
 {
     if (out)
@@ -165,6 +199,54 @@ RMG_API rmg_status rmg_pack_save_yaml(const rmg_pack *pack, const char *path)
     char *text;
     size_t len;
     rmg_status st = rmg__yaml_write(pack, &text, &len);
+    if (st != RMG_OK)
+        return st;
+    st = rmg__write_file(pack->ctx, path, text, len);
+    rmg__free(pack->ctx, text);
+    return st;
+}
+
+RMG_API void rmg_h3t_write_options_init(rmg_h3t_write_options *options)
+{
+    if (!options)
+        return;
+    memset(options, 0, sizeof *options);
+    options->struct_size = sizeof *options;
+}
+
+/* The caller's options (an older, smaller struct is accepted), or the defaults for NULL. */
+static rmg_status h3t_options(const rmg_pack *pack, const rmg_h3t_write_options *in, rmg_h3t_write_options *out)
+{
+    rmg_h3t_write_options_init(out);
+    if (!in)
+        return RMG_OK;
+    rmg_status st = rmg__struct_in(out, sizeof *out, in, offsetof(rmg_h3t_write_options, version));
+    return st == RMG_OK ? RMG_OK
+                        : rmg__error_set(pack->ctx, st, "rmg_h3t_write_options: struct_size %zu is not one this "
+                                                        "library knows", in->struct_size);
+}
+
+RMG_API rmg_status rmg_pack_to_h3t(const rmg_pack *pack, const rmg_h3t_write_options *options, char **str,
+                                   size_t *len)
+{
+    if (str)
+        *str = NULL;
+    if (!pack || !str)
+        return pack ? rmg__error_set(pack->ctx, RMG_ERR_INVALID_ARG, "rmg_pack_to_h3t: NULL argument")
+                    : RMG_ERR_INVALID_ARG;
+    rmg_h3t_write_options o;
+    rmg_status st = h3t_options(pack, options, &o);
+    return st == RMG_OK ? rmg__h3t_write(pack, &o, str, len) : st;
+}
+
+RMG_API rmg_status rmg_pack_save_h3t(const rmg_pack *pack, const rmg_h3t_write_options *options, const char *path)
+{
+    if (!pack || !path)
+        return pack ? rmg__error_set(pack->ctx, RMG_ERR_INVALID_ARG, "rmg_pack_save_h3t: NULL argument")
+                    : RMG_ERR_INVALID_ARG;
+    char *text;
+    size_t len;
+    rmg_status st = rmg_pack_to_h3t(pack, options, &text, &len);
     if (st != RMG_OK)
         return st;
     st = rmg__write_file(pack->ctx, path, text, len);

@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "h3t/h3t.h"   /* the raw h3t texts the h3t writer composes again */
 #include "schema.h"
 
 _Static_assert(sizeof(rmg_zone_kind) == sizeof(int), "enums are read and written as int");
@@ -53,15 +54,17 @@ long rmg__names_find(const rmg__names *n, const char *name)
 
 /* ---- field tables ------------------------------------------------------------------------- */
 
-#define F(T, key, kind, member) {key, kind, offsetof(T, member), 0, NULL, NULL, 0, false}
-#define FA(T, key, kind, member) {key, kind, offsetof(T, member), 0, NULL, NULL, 0, true}
-#define FE(T, key, member, names) {key, RMG__F_ENUM, offsetof(T, member), 0, NULL, &names, 0, false}
-#define FEA(T, key, member, names) {key, RMG__F_ENUM, offsetof(T, member), 0, NULL, &names, 0, true}
-#define FM(T, key, member, names) {key, RMG__F_MASK, offsetof(T, member), 0, NULL, &names, 0, false}
-#define FG(key, schema) {key, RMG__F_GROUP, 0, 0, &schema, NULL, 0, false}
-#define FS(T, key, member, schema) {key, RMG__F_SUB, offsetof(T, member), 0, &schema, NULL, 0, false}
+#define F(T, key, kind, member) {key, kind, offsetof(T, member), 0, NULL, NULL, 0, false, NULL}
+/* A raw text that may be redundant (rmg__field.redundant). */
+#define FR(T, key, member, fn) {key, RMG__F_STR, offsetof(T, member), 0, NULL, NULL, 0, false, fn}
+#define FA(T, key, kind, member) {key, kind, offsetof(T, member), 0, NULL, NULL, 0, true, NULL}
+#define FE(T, key, member, names) {key, RMG__F_ENUM, offsetof(T, member), 0, NULL, &names, 0, false, NULL}
+#define FEA(T, key, member, names) {key, RMG__F_ENUM, offsetof(T, member), 0, NULL, &names, 0, true, NULL}
+#define FM(T, key, member, names) {key, RMG__F_MASK, offsetof(T, member), 0, NULL, &names, 0, false, NULL}
+#define FG(key, schema) {key, RMG__F_GROUP, 0, 0, &schema, NULL, 0, false, NULL}
+#define FS(T, key, member, schema) {key, RMG__F_SUB, offsetof(T, member), 0, &schema, NULL, 0, false, NULL}
 #define FL(T, key, items, count, schema) \
-    {key, RMG__F_LIST, offsetof(T, items), offsetof(T, count), &schema, NULL, 0, false}
+    {key, RMG__F_LIST, offsetof(T, items), offsetof(T, count), &schema, NULL, 0, false, NULL}
 #define SCHEMA(var, what, T, init, fields, loc, flow) \
     static const rmg__schema var = {what, sizeof(T), init, fields, RMG__ARRAY_LEN(fields), loc, flow}
 
@@ -101,7 +104,7 @@ static const rmg__field rule_fields[] = {
     F(rmg__rule, "max_map", RMG__F_PARAM, max_map),
     F(rmg__rule, "max_zone", RMG__F_PARAM, max_zone),
     F(rmg__rule, "extra", RMG__F_PARAM, extra),
-    F(rmg__rule, "raw", RMG__F_STR, raw),
+    FR(rmg__rule, "raw", raw, rmg__h3t_rule_raw_redundant),
 };
 SCHEMA(rule_schema, "rule", rmg__rule, init_rule, rule_fields, offsetof(rmg__rule, loc), true);
 
@@ -112,7 +115,7 @@ static const rmg__field type_rule_fields[] = {
     F(rmg__type_rule, "town_a", RMG__F_INT, town_a),
     FA(rmg__type_rule, "zone_b", RMG__F_INT, zone_b),
     F(rmg__type_rule, "town_b", RMG__F_INT, town_b),
-    F(rmg__type_rule, "raw", RMG__F_STR, raw),
+    FR(rmg__type_rule, "raw", raw, rmg__h3t_hint_raw_redundant),
 };
 SCHEMA(type_rule_schema, "type rule", rmg__type_rule, init_type_rule, type_rule_fields,
        offsetof(rmg__type_rule, loc), true);
@@ -125,7 +128,9 @@ static const rmg__field mirror_fields[] = {
     F(rmg__mirror_link, "value", RMG__F_INT64, value),
     F(rmg__mirror_link, "roads", RMG__F_BOOL, roads),
     F(rmg__mirror_link, "monolith_repulsion", RMG__F_BOOL, monolith_repulsion),
-    F(rmg__mirror_link, "raw", RMG__F_STR, raw),
+    FR(rmg__mirror_link, "raw", raw, rmg__h3t_mirror_raw_redundant),
+    F(rmg__mirror_link, "h3t_row", RMG__F_INT, h3t_row),
+    FS(rmg__mirror_link, "players", players, filter_schema),
 };
 SCHEMA(mirror_schema, "mirror link", rmg__mirror_link, init_zero, mirror_fields,
        offsetof(rmg__mirror_link, loc), true);
@@ -176,7 +181,7 @@ SCHEMA(airship_group, "airship_yards", rmg__zone, init_zone, airship_fields, RMG
 static const rmg__field raw_fields[] = {
     F(rmg__zone, "min_objects", RMG__F_STR, min_objects_raw),
     F(rmg__zone, "image", RMG__F_STR, image_raw),
-    F(rmg__zone, "allowed_factions", RMG__F_STR, allowed_factions_raw),
+    FR(rmg__zone, "allowed_factions", allowed_factions_raw, rmg__h3t_factions_raw_redundant),
 };
 SCHEMA(raw_group, "raw", rmg__zone, init_zone, raw_fields, RMG__NO_LOC, false);
 
@@ -195,12 +200,12 @@ static const rmg__field zone_fields[] = {
     FM(rmg__zone, "allowed_towns", allowed_towns, rmg__faction_names),
     F(rmg__zone, "all_towns_banned", RMG__F_BOOL, all_towns_banned),
     {"allowed_factions", RMG__F_OPTMASK, offsetof(rmg__zone, allowed_factions),
-     offsetof(rmg__zone, allowed_factions_set), NULL, &rmg__faction_names, 0, false},
+     offsetof(rmg__zone, allowed_factions_set), NULL, &rmg__faction_names, 0, false, NULL},
     {"mines", RMG__F_MINES, offsetof(rmg__zone, mines_min), offsetof(rmg__zone, mines_density), NULL, NULL, 0,
-     false},
+     false, NULL},
     FG("terrain", terrain_group),
     FG("monsters", monster_group),
-    {"treasure", RMG__F_FIXED, offsetof(rmg__zone, treasure), 0, &treasure_schema, NULL, 3, true},
+    {"treasure", RMG__F_FIXED, offsetof(rmg__zone, treasure), 0, &treasure_schema, NULL, 3, true, NULL},
     FG("airship_yards", airship_group),
     F(rmg__zone, "max_block_value", RMG__F_INT64, max_block_value),
     FL(rmg__zone, "rules", rules.items, rules.count, rule_schema),
@@ -246,6 +251,18 @@ static const rmg__field template_fields[] = {
 SCHEMA(template_schema, "template", rmg__template, init_template, template_fields,
        offsetof(rmg__template, loc), false);
 
+/* The layout of the h3t file a pack came from (rmg convert writes .h3t in it again). */
+static const rmg__field h3t_columns_fields[] = {
+    F(rmg__h3t_counts, "towns", RMG__F_INT, towns),
+    F(rmg__h3t_counts, "terrains", RMG__F_INT, terrains),
+    F(rmg__h3t_counts, "zone_types", RMG__F_INT, zone_types),
+    F(rmg__h3t_counts, "pack", RMG__F_INT, pack),
+    F(rmg__h3t_counts, "map", RMG__F_INT, map),
+    F(rmg__h3t_counts, "zone", RMG__F_INT, zone),
+    F(rmg__h3t_counts, "connection", RMG__F_INT, connection),
+};
+SCHEMA(h3t_columns_schema, "h3t columns", rmg__h3t_counts, init_zero, h3t_columns_fields, RMG__NO_LOC, true);
+
 static const rmg__field pack_fields[] = {
     FA(struct rmg_pack, "name", RMG__F_STR, name),
     F(struct rmg_pack, "description", RMG__F_STR, description),
@@ -255,6 +272,7 @@ static const rmg__field pack_fields[] = {
     F(struct rmg_pack, "forbid_hiring_heroes", RMG__F_BOOL, forbid_hiring_heroes),
     F(struct rmg_pack, "heroes", RMG__F_OVERRIDES, heroes),
     FM(struct rmg_pack, "allowed_towns", allowed_towns, rmg__faction_names),
+    FS(struct rmg_pack, "h3t_columns", h3t_columns, h3t_columns_schema),
     FL(struct rmg_pack, "templates", templates, n_templates, template_schema),
 };
 const rmg__schema rmg__pack_schema = {"pack", sizeof(struct rmg_pack), init_zero, pack_fields,
@@ -263,6 +281,12 @@ const rmg__schema rmg__pack_schema = {"pack", sizeof(struct rmg_pack), init_zero
 _Static_assert(sizeof(rmg__zone) <= RMG__SCHEMA_MAX_ELEM, "default instances live on the stack");
 _Static_assert(sizeof(rmg__template) <= RMG__SCHEMA_MAX_ELEM, "default instances live on the stack");
 _Static_assert(sizeof(struct rmg_pack) <= RMG__SCHEMA_MAX_ELEM, "default instances live on the stack");
+
+const char *rmg__field_text(const rmg__field *f, const void *obj)
+{
+    const char *s = *(const char *const *)(const void *)((const unsigned char *)obj + f->off);
+    return s && f->redundant && f->redundant(obj) ? NULL : s;
+}
 
 /* ---- equality ------------------------------------------------------------------------------ */
 
@@ -343,7 +367,7 @@ static bool scalar_equal(const rmg__field *f, const void *a, const void *b)
     case RMG__F_BOOL:
         return *AT(a, f->off, bool) == *AT(b, f->off, bool);
     case RMG__F_STR:
-        return str_equal(*AT(a, f->off, char *const), *AT(b, f->off, char *const));
+        return str_equal(rmg__field_text(f, a), rmg__field_text(f, b));
     case RMG__F_MASK:
         return *AT(a, f->off, uint32_t) == *AT(b, f->off, uint32_t);
     case RMG__F_OPTMASK: /* the mask means something only when it is set */

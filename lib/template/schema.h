@@ -45,6 +45,9 @@ typedef struct rmg__field {
     const rmg__names *names;       /* ENUM / MASK / OPTMASK */
     size_t fixed;                  /* FIXED: element count */
     bool always;                   /* written even when equal to the default */
+    /* STR: true when the text only repeats what the other fields of obj say (a raw h3t text the
+     * h3t writer composes again from them): then it is not written and compares as absent. */
+    bool (*redundant)(const void *obj);
 } rmg__field;
 
 typedef struct rmg__schema {
@@ -69,6 +72,8 @@ const char *rmg__names_get(const rmg__names *n, long v);
 /* Value of a name in a table, or -1. */
 long rmg__names_find(const rmg__names *n, const char *name);
 
+/* A STR field's text, NULL when absent or redundant. */
+const char *rmg__field_text(const rmg__field *f, const void *obj);
 /* Field equality (deep). `path` accumulates the location of a difference. */
 bool rmg__field_equal(const rmg__field *f, const void *a, const void *b, char *path, size_t pathlen);
 /* All fields of a schema. */

@@ -22,15 +22,15 @@ struct rmg_validation {
     size_t count, errors;
 };
 
-/* "file:12:5: " for YAML/JSON, "file: row 12, column 5: " for the tab-separated formats. */
+/* "file:LINE:COL: " as compilers write it, whatever the format: for the tab-separated formats
+ * LINE is the row and COL the cell (as a spreadsheet shows them). */
 static void location_prefix(const struct rmg_pack *p, const rmg__srcloc *loc, char *buf, size_t len)
 {
     const char *file = p->file ? p->file : "<template>";
-    bool rows = p->format == RMG_FORMAT_H3T || p->format == RMG_FORMAT_SOD;
     if (!loc || loc->line <= 0)
         snprintf(buf, len, "%s: ", file);
-    else if (rows)
-        snprintf(buf, len, "%s: row %d, column %d: ", file, loc->line, loc->column);
+    else if (loc->column <= 0)
+        snprintf(buf, len, "%s:%d: ", file, loc->line);
     else
         snprintf(buf, len, "%s:%d:%d: ", file, loc->line, loc->column);
 }
@@ -130,7 +130,8 @@ static void check_settings(rmg__checker *ck, const rmg__template *t)
     if (!t->name || !t->name[0])
         WARN(ck, "template-name", &t->loc, -1, -1, "the template has no name");
     if (t->min_size < 0 || t->max_size < 0 || t->min_size > t->max_size)
-        ERR(ck, "size-range", &t->loc, -1, -1, "size range %d..%d is empty or negative", t->min_size, t->max_size);
+        ERR(ck, "size-range", &t->loc, -1, -1, "the size range %d..%d (minimum and maximum size codes) is empty or "
+            "negative", t->min_size, t->max_size);
     check_filter(ck, &t->players, &t->loc, -1, -1);
     if (!isfinite(t->zone_sparseness) || t->zone_sparseness < 0)
         ERR(ck, "value-range", &t->loc, -1, -1, "zone sparseness %g must be a non-negative number",
@@ -157,10 +158,11 @@ static void check_town_room(rmg__checker *ck, const rmg__template *t, const rmg_
     int64_t towns = (int64_t)RMG__MAX(z->player_towns, 0) + RMG__MAX(z->player_castles, 0) +
                     RMG__MAX(z->neutral_towns, 0) + RMG__MAX(z->neutral_castles, 0);
     int64_t room = (int64_t)RMG__MAX(t->max_size, 1) * RMG__SIZE_CODE_TILES / RMG__TOWN_TILES;
+    char size[24];
     if (towns > room)
         ERR(ck, "value-range", &z->loc, z->id, -1,
-            "asks for at least %lld towns, more than the largest map of the template (size code %d) can hold (%lld)",
-            (long long)towns, t->max_size, (long long)room);
+            "asks for at least %lld towns, more than the largest map of the template (%s) can hold (%lld)",
+            (long long)towns, rmg__size_name(t->max_size, size, sizeof size), (long long)room);
 }
 
 static void check_zone_counts(rmg__checker *ck, const rmg__zone *z)
@@ -642,8 +644,14 @@ static void check_pack(rmg__checker *ck, const struct rmg_pack *p)
         ERR(ck, "value-range", NULL, -1, -1, "max battle rounds %d is negative", p->max_battle_rounds);
     if (p->allowed_towns & NEUTRAL_BIT)
         ERR(ck, "neutral-town", NULL, -1, -1, "'neutral' is not a town type");
-    for (size_t i = 0; i < p->n_warnings; i++)
-        WARN(ck, "load", NULL, -1, -1, "%s", p->warnings[i]);
+    for (size_t i = 0; i < p->n_load_errors; i++) {
+        const rmg__load_note *e = &p->load_errors[i];
+        ERR(ck, e->status == RMG_ERR_INVALID_DATA ? "invalid-data" : "parse", &e->loc, -1, -1, "%s", e->text);
+    }
+    for (size_t i = 0; i < p->n_warnings; i++) {
+        const rmg__load_note *n = p->warning_notes ? &p->warning_notes[i] : NULL;
+        WARN(ck, "load", n && n->loc.line ? &n->loc : NULL, -1, -1, "%s", n ? n->text : p->warnings[i]);
+    }
 }
 
 static rmg_status validate_for(const rmg_pack *pack, int water, rmg_validation **out);

@@ -290,7 +290,8 @@ void rmg__check_treasure_crowding(rmg__checker *ck, const rmg__template *t)
         if (density * RMG__CHECK_MIN_TILES_PER_GROUP > RMG__TRS_AREA_PER_DENSITY)
             rmg__check_report(ck, RMG_SEVERITY_WARNING, "treasure-crowded", &z->loc, z->id, -1,
                               "treasure densities add up to %lld: one group per %.1f tiles of the zone is asked "
-                              "(TRS-03: %d tiles per density unit), more than a zone can hold; expect fewer groups",
+                              "(a density unit is a group per %d tiles), more than a zone can hold; expect fewer "
+                              "groups (TRS-03)",
                               (long long)density, (double)RMG__TRS_AREA_PER_DENSITY / (double)density,
                               RMG__TRS_AREA_PER_DENSITY);
     }

@@ -23,6 +23,19 @@ def shared_dir() -> Path:
     return Path(env) if env else source_dir().parent / "shared"
 
 
+def pytest_configure(config: pytest.Config) -> None:
+    config.addinivalue_line("markers", "shared: reads the shared folder (../shared); skipped without it")
+    config.addinivalue_line("markers", "corpus_full: a slow run over the whole corpus (CTest label corpus-full)")
+
+
+def shared_corpus(kind: str) -> Path:
+    """A folder of the shared corpus ("h3t", "sod", "vcmi"); skips the test when it is absent."""
+    folder = shared_dir() / "corpus" / kind
+    if not folder.is_dir():
+        pytest.skip(f"SKIPPED: {folder} is absent (the shared folder; set RMG_SHARED_DIR)")
+    return folder
+
+
 def under_asan() -> bool:
     """True when the sanitizer runtime is in the process (the library is an ASan build)."""
     with open("/proc/self/maps", encoding="utf-8", errors="replace") as maps:

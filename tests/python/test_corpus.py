@@ -9,6 +9,8 @@ import pytest
 import rmg
 from conftest import shared_dir
 
+pytestmark = pytest.mark.shared
+
 
 def corpus_file(kind: str, index: int = 0) -> Path:
     folder = shared_dir() / "corpus" / kind

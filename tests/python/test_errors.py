@@ -36,23 +36,31 @@ def test_template_validation_names_the_connection_and_line() -> None:
 
 
 def test_missing_file_is_an_io_error(ctx: rmg.Context, tmp_path) -> None:
-    with pytest.raises(rmg.Error) as info:
+    with pytest.raises(OSError) as info:  # rmg.FileError is an OSError and an rmg.Error
         ctx.load_template(tmp_path / "nope.yaml")
+    assert isinstance(info.value, rmg.FileError) and isinstance(info.value, rmg.Error)
     assert info.value.status == rmg.Status.ERR_IO
     assert "nope.yaml" in info.value.message
+    with pytest.raises(OSError):
+        ctx.generate(size="S").save(tmp_path / "no-such-folder" / "m.json")
 
 
 def test_bad_generation_options_carry_the_message(ctx: rmg.Context) -> None:
-    with pytest.raises(rmg.Error) as info:
+    with pytest.raises(ValueError) as info:  # rmg.InvalidArgumentError is a ValueError
         ctx.generate(size="S", players=2, humans=3)
+    assert isinstance(info.value, rmg.InvalidArgumentError) and isinstance(info.value, rmg.Error)
     assert info.value.status == rmg.Status.ERR_INVALID_ARG
     assert "human" in info.value.message
     assert ctx.errmsg == info.value.message
 
 
 def test_unknown_template_name_is_not_found(ctx: rmg.Context, builtin: rmg.Template) -> None:
-    with pytest.raises(rmg.Error) as info:
+    with pytest.raises(KeyError):  # rmg.NotFoundError is a KeyError
+        builtin.find("No Such Template")
+    with pytest.raises(rmg.NotFoundError) as info:
         ctx.generate(builtin, size="S", template_name="No Such Template")
+    assert isinstance(info.value, KeyError) and isinstance(info.value, rmg.Error)
+    assert str(info.value).startswith("select: ")  # the message, not KeyError's quoted repr
     assert info.value.status == rmg.Status.ERR_NOT_FOUND
     assert "No Such Template" in info.value.message
     assert info.value.stage == "select"

@@ -12,10 +12,11 @@ import rmg
 from conftest import shared_dir
 
 CASES = [
-    ("h3t", "Jebus_Cross.h3t", {}),
-    ("h3t", "mt_Diamond.h3t", {}),  # mirror pack: two levels, the underground a copy
-    ("sod", "2SM2c__rmg.txt", {}),
-    ("vcmi", "jebusCross.json", {}),
+    pytest.param("h3t", "Jebus_Cross.h3t", {}, marks=pytest.mark.shared),
+    # mirror pack: two levels, the underground a copy
+    pytest.param("h3t", "mt_Diamond.h3t", {}, marks=pytest.mark.shared),
+    pytest.param("sod", "2SM2c__rmg.txt", {}, marks=pytest.mark.shared),
+    pytest.param("vcmi", "jebusCross.json", {}, marks=pytest.mark.shared),
     (None, None, {"water": "islands", "size": "M"}),
     (None, None, {"underground": True, "size": "L"}),
 ]
@@ -44,5 +45,9 @@ def test_generated_json_matches_schema_and_api(ctx: rmg.Context, builtin: rmg.Te
     assert len(doc["objects"]) == len(m.objects)
     assert len(doc["connections"]) == len(m.connections)
     assert len(doc["groups"]) == len(m.groups)
-    assert doc["fingerprint"] == format(m.fingerprint, "016x")
+    assert doc["fingerprint"] == m.fingerprint
+    # One terrain numbering: the JSON's tile terrains are the C layer's ids and rmg.Terrain's.
+    assert doc["tiles"]["terrain"] == list(m.layer("terrain"))
+    assert doc["terrain_keys"] == [t.name.lower() for t in rmg.Terrain]
+    assert [doc["terrain_keys"].index(z["terrain"]) for z in doc["zones"]] == [z.terrain for z in m.zones]
     assert m.validate() == []

@@ -119,16 +119,85 @@ const char *rmg_test_shared(const char *relative)
     return path_join(base, relative);
 }
 
+/* How many tests (or groups) did without a file of the shared folder: the run then reports
+ * itself skipped rather than passed. */
+static size_t shared_skips;
+
+/* One line: what is absent, what did not run for it, and where the folder is looked for. */
+static void note_absent(const char *path, const char *not_run)
+{
+    shared_skips++;
+    print_message("SKIPPED: %s is absent%s (the shared folder: template corpus, fact tables, game maps; set "
+                  "RMG_SHARED_DIR or put it beside the checkout as ../shared)\n", path, not_run);
+}
+
 const char *rmg_test_shared_present(const char *relative)
 {
     const char *path = rmg_test_shared(relative);
-    FILE *f = fopen(path, "rb");
-    if (!f) {
-        print_message("skipped: %s is absent (the shared folder, ../shared)\n", relative);
+    struct stat st;
+    if (stat(path, &st) != 0) {
+        note_absent(path, "");
         return NULL;
     }
-    fclose(f);
     return path;
+}
+
+const char *rmg_test_need_shared(const char *relative)
+{
+    const char *path = rmg_test_shared_present(relative);
+    if (!path)
+        skip();
+    return path;
+}
+
+/* The first folder of the space-separated `needs` that is absent, copied to `out`; false if all
+ * are there. */
+static bool first_absent(const char *needs, char *out, size_t len)
+{
+    for (const char *p = needs; p && *p;) {
+        size_t n = strcspn(p, " ");
+        char word[256];
+        snprintf(word, sizeof word, "%.*s", (int)n, p);
+        struct stat st;
+        const char *path = rmg_test_shared(word);
+        if (n && (stat(path, &st) != 0 || !S_ISDIR(st.st_mode))) {
+            snprintf(out, len, "%s", path);
+            return true;
+        }
+        p += n;
+        p += strspn(p, " ");
+    }
+    return false;
+}
+
+int rmg_test_main(int argc, char **argv, const struct CMUnitTest *plain, size_t n_plain,
+                  const struct CMUnitTest *shared, size_t n_shared, const char *needs)
+{
+    bool run_plain = true, run_shared = true;
+    if (argc > 1 && strcmp(argv[1], "--plain") == 0) {
+        run_shared = false;
+    } else if (argc > 1 && strcmp(argv[1], "--shared") == 0) {
+        run_plain = false;
+    } else if (argc > 1) {
+        fprintf(stderr, "usage: %s [--plain | --shared]\n", argv[0]);
+        return 2;
+    }
+    int failures = 0;
+    if (run_plain && n_plain)
+        failures += _cmocka_run_group_tests("plain", plain, n_plain, NULL, NULL);
+    if (run_shared && n_shared) {
+        char absent[4096];
+        if (first_absent(needs, absent, sizeof absent)) {
+            char not_run[64];
+            snprintf(not_run, sizeof not_run, ": %zu test(s) not run", n_shared);
+            note_absent(absent, not_run);
+        } else {
+            failures += _cmocka_run_group_tests("shared", shared, n_shared, NULL, NULL);
+        }
+    }
+    if (failures)
+        return 1;
+    return shared_skips ? RMG_TEST_SKIPPED : 0;
 }
 
 const char *rmg_test_source(const char *relative)
@@ -198,6 +267,35 @@ char **rmg_test_list_files(const char *dir, const char *suffixes)
     }
     qsort(list, n, sizeof *list, cmp_str);
     return list;
+}
+
+bool rmg_test_corpus_full(void)
+{
+    const char *v = getenv("RMG_TEST_CORPUS");
+    return v && strcmp(v, "full") == 0;
+}
+
+char **rmg_test_corpus_files(const char *relative_dir, const char *suffixes)
+{
+    char **all = rmg_test_list_files(rmg_test_shared(relative_dir), suffixes);
+    if (rmg_test_corpus_full())
+        return all;
+    size_t n = 0, kept = 0;
+    for (; all[n]; n++) {
+        if (n % RMG_TEST_CORPUS_SAMPLE == 0)
+            all[kept++] = all[n];
+        else
+            free(all[n]);
+    }
+    all[kept] = NULL;
+    print_message("corpus sample: %zu of the %zu files of %s (every file: RMG_TEST_CORPUS=full, the CTest label "
+                  "corpus-full)\n", kept, n, relative_dir);
+    return all;
+}
+
+size_t rmg_test_corpus_expect(size_t full_count)
+{
+    return rmg_test_corpus_full() ? full_count : full_count / RMG_TEST_CORPUS_SAMPLE;
 }
 
 void rmg_test_free_list(char **list)

@@ -43,7 +43,7 @@ void rmg_test_tsv_load(rmg_test_tsv *t, const char *relative)
 {
     memset(t, 0, sizeof *t);
     size_t len = 0;
-    t->text = rmg_test_read_file(rmg_test_shared(relative), &len);
+    t->text = rmg_test_read_file(rmg_test_need_shared(relative), &len);
     assert_non_null(t->text);
     size_t lines = 0;
     for (size_t i = 0; i < len; i++)

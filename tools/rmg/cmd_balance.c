@@ -23,6 +23,8 @@ static void usage(FILE *out)
                  "  --threads N            candidates generated at once (default: every core)\n",
             RMG_BALANCE_DAY_POINTS);
     fputs(cli_gen_help, out);
+    fputs("\nexit status: 0 reported, 1 the template cannot produce a map for this setup, 2 bad usage,\n"
+          "an unreadable map or template, or a picture that cannot be written\n", out);
 }
 
 static bool ends_with(const char *s, const char *suffix)

@@ -1,6 +1,9 @@
 /* rmg generate: one map from a template, written as JSON, PNG and/or text. */
+#include <errno.h>
 #include <stdio.h>
 #include <string.h>
+#include <time.h>
+#include <unistd.h>
 
 #include "cli.h"
 #include "commands.h"
@@ -9,18 +12,55 @@ static void usage(FILE *out)
 {
     fprintf(out, "usage: rmg generate [TEMPLATE] [options] [-o FILE]...\n\n"
                  "Generates a map. TEMPLATE is a template file (.yaml, .h3t, rmg.txt, VCMI .json); without it the\n"
-                 "built-in pack is used. Outputs by extension: .json, .png, .txt, .h3m. A template that `rmg check`\n"
-                 "rejects is never generated: the pack's other templates are used, or the errors are printed.\n"
-                 "Of several templates with one name, --template NAME takes the first that fits and NAME#K the K-th.\n"
+                 "built-in pack is used. Outputs by extension: .json (docs/map-json.md), .png, .txt (previews),\n"
+                 ".h3m (the game's map file, for the game of --game). A template that `rmg check` rejects is never\n"
+                 "generated: the pack's other templates are used, or the errors are printed. Of several templates\n"
+                 "with one name, --template NAME takes the first that fits and NAME#K the K-th.\n"
                  "\noptions:\n");
     fputs(cli_gen_help, out);
-    fprintf(out, "  -o FILE                write the map (repeatable)\n"
+    fprintf(out, "  -o FILE                write the map (repeatable); the files are checked before generating\n"
                  "  --best-of N            generate N candidates (sub-seeds of the seed) and keep the fairest\n"
                  "                         by the balance score (docs/balance.md)\n"
                  "  --threads N            candidates generated at once (default: every core)\n"
                  "  --day-points N         the balance report's day in movement points (default 1500)\n"
                  "  --timings              print per-stage milliseconds\n"
-                 "  --quiet                print nothing but errors\n");
+                 "  --quiet                print nothing but errors\n"
+                 "\nexit status: 0 generated and written, 1 the template cannot produce a map for this setup,\n"
+                 "2 bad usage, an unreadable template, or an output that cannot be written\n");
+}
+
+static bool has_suffix(const char *s, const char *suffix)
+{
+    size_t n = strlen(s), m = strlen(suffix);
+    return n >= m && strcmp(s + n - m, suffix) == 0;
+}
+
+/* Whether the map can be written to `path`, told before generating (a G+U map takes a while):
+ * a known extension and a folder that exists and takes new files (or a writable file). */
+static bool output_writable(const char *path)
+{
+    static const char *const kinds[] = {".json", ".png", ".txt", ".h3m"};
+    bool known = false;
+    for (size_t i = 0; i < sizeof kinds / sizeof kinds[0]; i++)
+        known = known || has_suffix(path, kinds[i]);
+    if (!known) {
+        fprintf(stderr, "rmg generate: cannot write '%s': the output is .json, .png, .txt or .h3m\n", path);
+        return false;
+    }
+    if (access(path, F_OK) == 0) {
+        if (access(path, W_OK) == 0)
+            return true;
+        fprintf(stderr, "rmg generate: cannot write '%s': %s\n", path, strerror(errno));
+        return false;
+    }
+    char dir[4096];
+    const char *slash = strrchr(path, '/');
+    snprintf(dir, sizeof dir, "%.*s", slash ? (int)(slash - path) : 1, slash ? (slash == path ? "/" : path) : ".");
+    if (access(dir, W_OK | X_OK) != 0) {
+        fprintf(stderr, "rmg generate: cannot write '%s': folder '%s': %s\n", path, dir, strerror(errno));
+        return false;
+    }
+    return true;
 }
 
 static void summary(const rmg_map *map, double ms)
@@ -92,6 +132,9 @@ int rmg_cmd_generate(int argc, char **argv)
             return 2;
         }
     }
+    for (int i = 0; i < n_out; i++)
+        if (!output_writable(outputs[i]))
+            return 2;
     rmg_context_options co;
     rmg_context_options_init(&co);
     co.seed = g.seed;

@@ -28,7 +28,7 @@ static const char guard_help[] =
     "  --json                        print JSON instead of text\n"
     "  --help                        this text\n"
     "\n"
-    "exit codes: 0 done, 2 bad usage or content that cannot be loaded\n";
+    "exit status: 0 done, 2 bad usage or content that cannot be loaded\n";
 
 static const char *const zone_names[] = {"none", "weak", "medium", "strong"};
 static const char *const map_names[] = {"weak", "normal", "strong"};

@@ -85,7 +85,7 @@ static const char render_help[] =
     "Reads an .h3m map (SoD, or HotA up to 1.8 without scripts) and writes it as the project's\n"
     "exports, chosen by extension: .png (the preview), .json, .txt, .h3m.\n"
     "\n"
-    "exit codes: 0 done, 1 the file is malformed or of an unsupported format, 2 bad usage or an\n"
+    "exit status: 0 done, 1 the file is malformed or of an unsupported format, 2 bad usage or an\n"
     "unreadable or unwritable file\n";
 
 int rmg_cmd_render(int argc, char **argv)

@@ -25,7 +25,7 @@ static const char info_help[] =
     "  --json         print JSON instead of text\n"
     "  --help         this text\n"
     "\n"
-    "exit codes: 0 done, 1 a malformed or unsupported .h3m, 2 bad usage, an unreadable file or\n"
+    "exit status: 0 done, 1 a malformed or unsupported .h3m, 2 bad usage, an unreadable file or\n"
     "content that cannot be loaded\n";
 
 static const char *const kind_names[RMG_CONTENT_KIND_COUNT] = {

@@ -24,7 +24,7 @@ static const char objects_help[] =
     "  --help           this text\n"
     "\n"
     "Creature objects whose per-creature entries differ are printed once per creature.\n"
-    "exit codes: 0 done, 2 bad usage or unreadable input\n";
+    "exit status: 0 done, 2 bad usage or unreadable input\n";
 
 static const char *const terrain_names[] = {"dirt", "sand", "grass", "snow", "swamp", "rough",
                                             "subterranean", "lava", "water", "rock", "highlands", "wasteland"};

@@ -316,6 +316,11 @@ static void usage(FILE *out)
                  "(docs/balance.md). --threads: maps generated at once (default: every core).\n"
                  "Generation options:\n");
     fputs(cli_gen_help, out);
+    fputs("  --threads N            generate on N threads (same maps whatever N)\n"
+          "  --json                 print JSON instead of text\n"
+          "  --fingerprints         also print each map's fingerprint\n"
+          "\nexit status: 0 every map generated, 1 some run failed to produce a map, 2 bad usage or an\n"
+          "unreadable template\n", out);
 }
 
 /* What the command line asks beyond the generation options. */

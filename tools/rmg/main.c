@@ -14,7 +14,7 @@ typedef struct command {
 static const command commands[] = {
     {"generate", rmg_cmd_generate, "generate a map from a template (default: the built-in pack)"},
     {"check", rmg_cmd_check, "validate a template file like a careful template editor"},
-    {"convert", rmg_cmd_convert, "convert a template between formats (.yaml, .h3t, .json)"},
+    {"convert", rmg_cmd_convert, "convert a template pack to YAML or to HotA .h3t"},
     {"objects", rmg_cmd_objects, "print the effective object list of a template or zone"},
     {"guard", rmg_cmd_guard, "compute a guard from a value and strengths"},
     {"info", rmg_cmd_info, "version and content summary, or what an .h3m map holds"},
@@ -25,9 +25,13 @@ static const command commands[] = {
 
 static void usage(FILE *out)
 {
-    fprintf(out, "usage: rmg <command> [options]   (rmg <command> --help for details)\n\ncommands:\n");
+    fprintf(out, "usage: rmg <command> [options]   (rmg <command> --help for details, man rmg for all)\n\n"
+                 "commands:\n");
     for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++)
         fprintf(out, "  %-9s %s\n", commands[i].name, commands[i].summary);
+    fprintf(out, "\nexit status: 0 success, 1 the input cannot do what was asked (a template with errors, one that\n"
+                 "cannot produce a map for the setup), 2 bad usage or unreadable input; each command's --help says\n"
+                 "what its codes mean\n");
 }
 
 int main(int argc, char **argv)

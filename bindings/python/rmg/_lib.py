@@ -67,6 +67,9 @@ FUNCTIONS: Sequence[Tuple[str, List[Any], Any]] = (
     ("rmg_pack_destroy", [_p], None),
     ("rmg_pack_to_yaml", [_p, _pp, POINTER(c_size_t)], _status),
     ("rmg_pack_save_yaml", [_p, c_char_p], _status),
+    ("rmg_h3t_write_options_init", [POINTER(S.H3tWriteOptions)], None),
+    ("rmg_pack_to_h3t", [_p, POINTER(S.H3tWriteOptions), _pp, POINTER(c_size_t)], _status),
+    ("rmg_pack_save_h3t", [_p, POINTER(S.H3tWriteOptions), c_char_p], _status),
     ("rmg_pack_warning_count", [_p], c_size_t),
     ("rmg_pack_warning", [_p, c_size_t], c_char_p),
     ("rmg_pack_get", [_p, POINTER(S.PackInfo)], _status),
@@ -258,6 +261,15 @@ def _check_version(lib: ctypes.CDLL, where: str) -> None:
             f"librmg {EXPECTED_ABI[0]}.{EXPECTED_ABI[1]}.x; install bindings that match the library "
             "or point RMG_LIBRARY at a matching build"
         )
+
+
+def raw_function(name: str, argtypes: List[Any], restype: Any) -> Any:
+    """A second prototype of a C function of the loaded library, independent of the one in
+    FUNCTIONS: e.g. taking struct addresses as plain integers for bulk reads into one buffer."""
+    fn = lib()[name]  # a new function object each time, unlike attribute access
+    fn.argtypes = argtypes
+    fn.restype = restype
+    return fn
 
 
 def register(lib: ctypes.CDLL, where: str) -> None:

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import ctypes
 import dataclasses
+import struct
 from ctypes import (
     CFUNCTYPE,
     POINTER,
@@ -40,6 +41,8 @@ LOG_FN = CFUNCTYPE(None, c_void_p, c_enum, c_char_p)
 PROGRESS_FN = CFUNCTYPE(c_int, c_void_p, c_char_p, c_double)
 #: rmg_status (*rmg_stage_run_fn)(void *user, rmg_stage_view *view)
 STAGE_RUN_FN = CFUNCTYPE(c_enum, c_void_p, c_void_p)
+#: void (*rmg_h3t_warn_fn)(void *user, const char *message)
+H3T_WARN_FN = CFUNCTYPE(None, c_void_p, c_char_p)
 #: void (*rmg_stage_destroy_fn)(void *user)
 STAGE_DESTROY_FN = CFUNCTYPE(None, c_void_p)
 
@@ -137,6 +140,15 @@ class Message(Structure):
         ("template_index", ctypes.c_long),
         ("zone", c_int),
         ("connection", c_int),
+    ]
+
+
+class H3tWriteOptions(Structure):
+    _fields_ = [
+        ("struct_size", c_size_t),
+        ("version", c_enum),
+        ("warn", H3T_WARN_FN),
+        ("warn_user", c_void_p),
     ]
 
 
@@ -355,6 +367,7 @@ C_NAMES = {
     PackInfo: "rmg_pack_info",
     TemplateInfo: "rmg_template_info",
     Message: "rmg_message",
+    H3tWriteOptions: "rmg_h3t_write_options",
     GenerateOptions: "rmg_generate_options",
     MapZoneInfo: "rmg_map_zone_info",
     MapSetupInfo: "rmg_map_setup_info",
@@ -408,6 +421,37 @@ def to_dataclass(cls: Type[D], info: Structure, enums: Optional[Dict[str, Any]] 
         else:
             values[f.name] = raw
     return cls(**values)
+
+
+def _value_code(ctype: Any) -> str:
+    """struct-module code of one C value of a ctypes simple type (pointers as integers)."""
+    size = ctypes.sizeof(ctype)
+    kind = getattr(ctype, "_type_", "P")
+    if kind in ("d", "f"):
+        return kind
+    if kind in ("z", "Z", "P") or not isinstance(kind, str):  # char *, void *, function pointers
+        return "Q" if size == 8 else "I"
+    code = {1: "b", 2: "h", 4: "i", 8: "q"}[size]
+    return code if kind.islower() else code.upper()
+
+
+def record_format(cls: Type[Structure]) -> struct.Struct:
+    """A struct.Struct that reads instances of ``cls`` from raw memory: one value per field in
+    declaration order (arrays give one value per element, C strings their address), padding
+    skipped. Reading many structs this way (iter_unpack) is far faster than getattr on each."""
+    parts, pos = ["="], 0
+    for name, ctype in cls._fields_:  # type: ignore[attr-defined]
+        field = getattr(cls, name)
+        if field.offset > pos:
+            parts.append(f"{field.offset - pos}x")
+        length = getattr(ctype, "_length_", None)
+        parts.append(f"{length}{_value_code(ctype._type_)}" if length else _value_code(ctype))
+        pos = field.offset + field.size
+    if ctypes.sizeof(cls) > pos:
+        parts.append(f"{ctypes.sizeof(cls) - pos}x")
+    fmt = struct.Struct("".join(parts))
+    assert fmt.size == ctypes.sizeof(cls), (cls, fmt.format)
+    return fmt
 
 
 VOIDP = c_void_p

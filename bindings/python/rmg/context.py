@@ -279,12 +279,12 @@ class Context:
     def generate(
         self,
         template: Optional["Template"] = None,
-        size: SizeSpec = "M",
-        underground: Optional[bool] = False,
-        players: int = 2,
-        humans: int = 1,
-        water: Union[str, int, Water] = "none",
-        monsters: Union[str, int, MapMonsters] = "normal",
+        size: SizeSpec = None,
+        underground: Optional[bool] = None,
+        players: Optional[int] = None,
+        humans: Optional[int] = None,
+        water: Union[None, str, int, Water] = None,
+        monsters: Union[None, str, int, MapMonsters] = None,
         template_name: Optional[str] = None,
         *,
         seed: Optional[int] = None,
@@ -297,14 +297,22 @@ class Context:
     ) -> "Map":
         """Generates a map from ``template`` (None: the built-in pack).
 
-        ``size`` is "S", "M", "L", "XL", "H", "XH", "G", a side length, a (width, height) pair,
-        or None for the template's choice; ``underground`` None also leaves the levels to the
-        template, as ``players=0`` does the player count. ``template_name`` picks a template of
-        the pack by name (else one that fits is drawn at random). ``seed`` re-seeds the context
-        first. ``towns`` maps a player (1..8) to the town it plays ("castle", a :class:`Faction`,
-        or "random"); the pack's allowed towns limit the choice (MIS-37), other players get a
-        random town. Raises :class:`rmg.Error` (e.g. ImpossibleError, PluginError) with the
-        library's message naming the stage, zone and rule.
+        Every option left at None takes the library's default, as ``rmg_generate_options_init``
+        and ``rmg generate`` without options do, so the same template and seed give the same map
+        here, in C and from the command: the template's choice of size (M when it accepts M),
+        levels and players, 1 human, no water, normal monsters. ``size`` is "S", "M", "L", "XL",
+        "H", "XH", "G", a side length or a (width, height) pair; ``underground`` True or False
+        asks for two levels or one; ``players`` the total players (0 is the template's choice
+        too), ``humans`` the human ones; ``water`` "none", "normal" or "islands"; ``monsters``
+        "weak", "normal" or "strong". ``template_name`` picks a template of the pack by name
+        (else one that fits is drawn at random). ``seed`` re-seeds the context first;
+        ``max_attempts`` bounds the retries (0: the library's default) and ``time_budget_ms``
+        the time (0: none). Raises :class:`rmg.Error` (e.g. ImpossibleError, PluginError) with
+        the library's message naming the stage, zone and rule; a bad option raises
+        :class:`rmg.InvalidArgumentError` (a ValueError).
+        ``towns`` maps a player (1..8) to the town it plays ("castle", a :class:`Faction`, or
+        "random"); the pack's allowed towns limit the choice (MIS-37), other players get a random
+        town.
 
         ``best_of=N`` (N > 1) generates N candidates from sub-seeds of the seed and returns the
         fairest by the balance score (rmg_generate_best_of, docs/balance.md), ``threads`` of them
@@ -318,11 +326,16 @@ class Context:
         opts = S.GenerateOptions()
         self._lib.rmg_generate_options_init(byref(opts))
         opts.width, opts.height = _map_side(size)
-        opts.levels = 0 if underground is None else (2 if underground else 1)
-        opts.players = int(players)
-        opts.humans = int(humans)
-        opts.water = coerce(Water, water, "water level")
-        opts.monsters = coerce(MapMonsters, monsters, "monster strength")
+        if underground is not None:
+            opts.levels = 2 if underground else 1
+        if players is not None:
+            opts.players = int(players)
+        if humans is not None:
+            opts.humans = int(humans)
+        if water is not None:
+            opts.water = coerce(Water, water, "water level")
+        if monsters is not None:
+            opts.monsters = coerce(MapMonsters, monsters, "monster strength")
         name = template_name.encode("utf-8") if template_name is not None else None
         opts.template_name = name
         opts.max_attempts = int(max_attempts)

@@ -7,6 +7,8 @@ from typing import Dict, Type, TypeVar, Union
 
 
 class Status(enum.IntEnum):
+    """Status codes of every C call (rmg_status); :class:`rmg.Error` carries one."""
+
     OK = 0
     ERR_NOMEM = 1
     ERR_INVALID_ARG = 2
@@ -25,6 +27,8 @@ class Status(enum.IntEnum):
 
 
 class LogLevel(enum.IntEnum):
+    """Levels of the ``log`` callback of :class:`rmg.Context` (rmg_log_level)."""
+
     ERROR = 0
     WARNING = 1
     INFO = 2
@@ -32,6 +36,8 @@ class LogLevel(enum.IntEnum):
 
 
 class Stage(enum.IntEnum):
+    """The generation stages, in order (rmg_stage_id); BUILD is the deprecated name of CONNECT."""
+
     SELECT = 0
     SOLVE = 1
     PLACE = 2
@@ -42,21 +48,30 @@ class Stage(enum.IntEnum):
     FINISH = 6
 
 
-class ContentKind(enum.IntEnum):
-    TERRAIN = 0
-    FACTION = 1
-    CREATURE = 2
-    OBJECT = 3
-    MAP_OBJECT = 4
-    ARTIFACT = 5
-    SPELL = 6
-    SKILL = 7
-    HERO = 8
+class Terrain(enum.IntEnum):
+    """Terrain ids (rmg_terrain_id, the H3M terrain numbers): ``Map.terrain_at``, the terrain
+    layer, ``Zone.terrain``, and the index of a terrain in the JSON's ``terrain_keys``."""
+
+    DIRT = 0
+    SAND = 1
+    GRASS = 2
+    SNOW = 3
+    SWAMP = 4
+    ROUGH = 5
+    SUBTERRANEAN = 6
+    LAVA = 7
+    WATER = 8
+    ROCK = 9
+    HIGHLANDS = 10
+    WASTELAND = 11
 
 
 class Faction(enum.IntEnum):
-    """Faction ids (rmg/content.h; the h3m town ids): towns, and NEUTRAL for zones and creatures."""
+    """Faction ids (rmg_faction_id, the H3M town numbers): ``Zone.faction`` and a town's
+    ``MapObject.faction``. NEUTRAL is the neutral monsters' own id (never a town type); NONE
+    stands for "no faction" (objects that are no towns, zones of rock or water)."""
 
+    NONE = -1
     CASTLE = 0
     RAMPART = 1
     TOWER = 2
@@ -71,12 +86,40 @@ class Faction(enum.IntEnum):
     NEUTRAL = 31
 
 
+class Road(enum.IntEnum):
+    """Road types of the road layer (rmg_road_type): ``Map.road_at``."""
+
+    NONE = 0
+    DIRT = 1
+    GRAVEL = 2
+    COBBLESTONE = 3
+
+
+class ContentKind(enum.IntEnum):
+    """Kinds of game content entities (rmg_content_kind)."""
+
+    TERRAIN = 0
+    FACTION = 1
+    CREATURE = 2
+    OBJECT = 3
+    MAP_OBJECT = 4
+    ARTIFACT = 5
+    SPELL = 6
+    SKILL = 7
+    HERO = 8
+
+
 class PluginPolicy(enum.IntEnum):
+    """What happens when a Python stage fails (rmg_plugin_policy): FAIL raises, FALLBACK runs the
+    built-in stage and records a map warning."""
+
     FAIL = 0
     FALLBACK = 1
 
 
 class TemplateFormat(enum.IntEnum):
+    """Template file formats (rmg_template_format); AUTO detects the format from the content."""
+
     AUTO = 0
     YAML = 1
     H3T = 2
@@ -85,7 +128,18 @@ class TemplateFormat(enum.IntEnum):
     BUILTIN = 5
 
 
+class H3tVersion(enum.IntEnum):
+    """Column layouts of HotA .h3t files the writer offers (rmg_h3t_version): AUTO keeps the layout
+    of the h3t file a pack was read from (else 1.8); V1_7 has 11 towns, V1_8 12 (Bulwark)."""
+
+    AUTO = 0
+    V1_7 = 1
+    V1_8 = 2
+
+
 class ZoneKind(enum.IntEnum):
+    """Zone types (rmg_zone_kind)."""
+
     HUMAN_START = 0
     COMPUTER_START = 1
     TREASURE = 2
@@ -112,12 +166,16 @@ class MapMonsters(enum.IntEnum):
 
 
 class Water(enum.IntEnum):
+    """The map's water level (rmg_water_level)."""
+
     NONE = 0
     NORMAL = 1
     ISLANDS = 2
 
 
 class ConnectionType(enum.IntEnum):
+    """A template connection's type (rmg_connection_type)."""
+
     STANDARD = 0
     WIDE = 1
     BORDER_GUARD = 2
@@ -125,6 +183,8 @@ class ConnectionType(enum.IntEnum):
 
 
 class Realization(enum.IntEnum):
+    """How a connection was built on the map (rmg_map_realization)."""
+
     PASSAGE = 0
     WIDE = 1
     GATE = 2
@@ -137,6 +197,8 @@ class Realization(enum.IntEnum):
 
 
 class ObjectKind(enum.IntEnum):
+    """Kinds of map objects (rmg_map_object_kind)."""
+
     TREASURE = 0
     TOWN = 1
     MINE = 2
@@ -154,6 +216,8 @@ class ObjectKind(enum.IntEnum):
 
 
 class GuardTarget(enum.IntEnum):
+    """What a monster guards (rmg_map_guard_target): a treasure group, an object or a connection."""
+
     NONE = 0
     GROUP = 1
     OBJECT = 2
@@ -161,6 +225,8 @@ class GuardTarget(enum.IntEnum):
 
 
 class GuardChoice(enum.IntEnum):
+    """How a guard's creature was chosen (rmg_guard_choice)."""
+
     NONE = 0
     ELIGIBLE = 1
     NEAREST = 2
@@ -168,6 +234,8 @@ class GuardChoice(enum.IntEnum):
 
 
 class Mood(enum.IntEnum):
+    """Monster moods of a zone (rmg_mood, ZON-24); EXACT uses an exact disposition value."""
+
     COMPLIANT = 0
     FRIENDLY = 1
     AGGRESSIVE = 2

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Dict, Optional, Type
+from typing import Any, Dict, Optional, Type
 
 from .enums import Status, maybe
 
@@ -43,12 +43,37 @@ class Error(Exception):
         return f"{self.message} [RMG_{name}]" if self.message else f"RMG_{name}"
 
 
-class ParseError(Error):
-    """Malformed input (YAML, JSON, h3t); ``line`` and ``column`` say where."""
+class FileError(Error, OSError):
+    """A file could not be read or written (RMG_ERR_IO); also an :class:`OSError`, whose
+    ``filename`` is the file when the library names it."""
+
+    def __init__(self, status: int, message: str, **where: Any) -> None:
+        super().__init__(status, message, **where)
+        self.filename = self.file
 
 
-class InvalidDataError(Error):
-    """Well-formed input that breaks the template model's rules."""
+class InvalidArgumentError(Error, ValueError):
+    """A bad argument (RMG_ERR_INVALID_ARG): an option out of range, a missing value; also a
+    :class:`ValueError`."""
+
+
+class NotFoundError(Error, KeyError):
+    """Something named does not exist (RMG_ERR_NOT_FOUND): a template of a pack, a content key;
+    also a :class:`KeyError`."""
+
+
+class ParseError(Error, ValueError):
+    """Malformed input (YAML, JSON, h3t); ``line`` and ``column`` say where. Also a
+    :class:`ValueError`."""
+
+
+class InvalidDataError(Error, ValueError):
+    """Well-formed input that breaks the template model's rules; also a :class:`ValueError`."""
+
+
+class UnsupportedError(Error):
+    """What was asked is not supported (RMG_ERR_UNSUPPORTED), e.g. a map the chosen .h3m
+    edition cannot hold; the message says why."""
 
 
 class ImpossibleError(Error):
@@ -68,6 +93,10 @@ class OutOfMemoryError(Error, MemoryError):
 
 
 _BY_STATUS: Dict[int, Type[Error]] = {
+    Status.ERR_IO: FileError,
+    Status.ERR_INVALID_ARG: InvalidArgumentError,
+    Status.ERR_NOT_FOUND: NotFoundError,
+    Status.ERR_UNSUPPORTED: UnsupportedError,
     Status.ERR_PARSE: ParseError,
     Status.ERR_INVALID_DATA: InvalidDataError,
     Status.ERR_IMPOSSIBLE: ImpossibleError,

@@ -18,8 +18,8 @@ GUARD_MIN_TOTAL = 2000  # RMG_GUARD_MIN_TOTAL (GRD-05)
 
 @dataclass(frozen=True)
 class GuardStrength:
-    """GRD-01..05 for one value: the strength index (0 when the zone is unguarded), the exact
-    total, and whether a guard stands (total >= 2000)."""
+    """GRD-01..05 for one value: ``index`` (the strength index, 0 when the zone is unguarded),
+    ``total`` (the exact total), and ``guarded`` (whether a guard stands: total >= 2000)."""
 
     index: int
     total: float
@@ -51,7 +51,11 @@ def guard_strength(
 
 @dataclass(frozen=True)
 class GuardResult:
-    """A computed guard (rmg_guard): the creature, its count and mood, or guarded=False."""
+    """A computed guard (rmg_guard), or ``guarded`` False. Attributes: ``strength_index``,
+    ``total`` (GRD-03), ``value`` (the guarded value), ``creature`` (content index) and
+    ``creature_key``, ``ai_value`` (one creature's AI value), ``mean`` and ``count`` (the mean
+    and the drawn number of creatures), ``disposition`` (0..10), ``join_percent``,
+    ``join_for_money`` and ``choice`` (:class:`rmg.GuardChoice`: how the creature was chosen)."""
 
     guarded: bool
     strength_index: int

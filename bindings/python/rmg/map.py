@@ -12,17 +12,19 @@ from typing import Any, Callable, Dict, List, Optional, Tuple, Union
 
 from . import _structs as S
 from ._handle import ContextObject
+from ._objects import MapObject, read_objects
 from .context import PathLike
 from .enums import (
     ConnectionType,
     ContentKind,
-    GuardTarget,
+    Faction,
     Layer,
     MapMonsters,
     MonsterStrength,
-    ObjectKind,
     Realization,
+    Road,
     Stage,
+    Terrain,
     Water,
     ZoneKind,
     coerce,
@@ -41,16 +43,24 @@ LAYER_TYPECODES: Dict[Layer, str] = {
 
 @dataclass(frozen=True)
 class Zone:
-    """A map zone (rmg_map_zone_info); ``towns`` are object ids."""
+    """A map zone (rmg_map_zone_info). Attributes: ``id`` (map zone id, index + 1),
+    ``template_zone`` (the zone's number in the template, 0 for zones the generator adds),
+    ``kind`` (:class:`rmg.ZoneKind`), ``level`` (0 surface, 1 underground), ``owner`` (player
+    1..8, 0 none), ``terrain`` (the painted :class:`rmg.Terrain`), ``chosen_terrain`` (the
+    solver's, before the underground conversion), ``faction`` (:class:`rmg.Faction`, NEUTRAL for
+    a neutral zone, NONE for rock and water), ``monster_strength`` (:class:`rmg.MonsterStrength`),
+    ``size_weight`` (the template size), ``tiles`` (tiles owned), ``center_x``, ``center_y``,
+    ``town_count``, ``main_town`` (object id, 0 none), ``towns`` (object ids), and per treasure
+    range ``treasure_requested``, ``treasure_placed``, ``treasure_exhausted`` (TRS-03/06)."""
 
     id: int
     template_zone: int
     kind: Union[ZoneKind, int]
     level: int
     owner: int
-    terrain: int
-    chosen_terrain: int
-    faction: int
+    terrain: Union[Terrain, int]
+    chosen_terrain: Union[Terrain, int]
+    faction: Union[Faction, int]
     monster_strength: Union[MonsterStrength, int]
     size_weight: float
     tiles: int
@@ -68,7 +78,12 @@ class Zone:
 
 @dataclass(frozen=True)
 class Connection:
-    """A template connection as realized on the map (rmg_map_connection_info)."""
+    """A template connection as realized on the map (rmg_map_connection_info). Attributes:
+    ``id``, ``template_index`` (its place in the template's list, -1 for a mirror link),
+    ``zone_a``, ``zone_b`` (map zone ids), ``kind`` (:class:`rmg.ConnectionType`), ``realized``
+    (:class:`rmg.Realization`), ``value`` (the guard value), ``road`` (1 if a road runs through
+    it), ``tile_count``, ``guard_count``, ``why`` (the reason when unrealized, else None),
+    ``tiles`` (passage or teleport tiles as tile indexes) and ``guards`` (monster object ids)."""
 
     id: int
     template_index: int
@@ -86,49 +101,12 @@ class Connection:
 
 
 @dataclass(frozen=True)
-class MapObject:
-    """A placed object (rmg_map_object_info); ``footprint``/``entries`` are tile indexes."""
-
-    id: int
-    key: Optional[str]
-    kind: Union[ObjectKind, int]
-    x: int
-    y: int
-    z: int
-    zone: int
-    value: int
-    group: int
-    guard: int
-    color: int
-    color_name: Optional[str]
-    faction: int
-    owner: int
-    main: int
-    castle: int
-    creature: Optional[str]
-    count: int
-    amount: int
-    strength_total: float
-    guarded_value: int
-    strength_index: int
-    guards_kind: Union[GuardTarget, int]
-    guards_id: int
-    disposition: int
-    join_percent: int
-    join_for_money: int
-    artifact: Optional[str] = None
-    spell: Optional[str] = None
-    hero: Optional[str] = None
-    reward: Optional[str] = None
-    link: int = 0
-    footprint: Tuple[int, ...] = ()
-    entries: Tuple[int, ...] = ()
-    spells: Tuple[str, ...] = ()
-
-
-@dataclass(frozen=True)
 class Group:
-    """A treasure group (rmg_map_group_info); ``objects`` are object ids."""
+    """A treasure group (rmg_map_group_info). Attributes: ``id``, ``zone`` (map zone id),
+    ``range`` (the treasure range 0..2, -1 for a reward placed for another zone's object),
+    ``target`` (the total drawn, TRS-04), ``value`` (its objects' values summed),
+    ``object_count``, ``guard`` (the guarding monster's object id, 0 none) and ``objects``
+    (object ids in generation order)."""
 
     id: int
     zone: int
@@ -144,9 +122,11 @@ class Group:
 _ENUM_FIELDS: Dict[str, Any] = {
     "monster_strength": MonsterStrength,
     "realized": Realization,
-    "guards_kind": GuardTarget,
+    "terrain": Terrain,
+    "chosen_terrain": Terrain,
+    "faction": Faction,
 }
-_KIND_ENUM: Dict[Any, Any] = {Zone: ZoneKind, Connection: ConnectionType, MapObject: ObjectKind}
+_KIND_ENUM: Dict[Any, Any] = {Zone: ZoneKind, Connection: ConnectionType}
 
 
 def _from_info(cls: Any, info: ctypes.Structure, **extra: Any) -> Any:
@@ -190,35 +170,43 @@ class Map(ContextObject):
 
     @property
     def width(self) -> int:
+        """Width in tiles."""
         return int(self._lib.rmg_map_width(self.handle))
 
     @property
     def height(self) -> int:
+        """Height in tiles."""
         return int(self._lib.rmg_map_height(self.handle))
 
     @property
     def levels(self) -> int:
+        """1, or 2 with an underground."""
         return int(self._lib.rmg_map_levels(self.handle))
 
     @property
     def seed(self) -> int:
+        """The seed the map was generated with."""
         return int(self._lib.rmg_map_seed(self.handle))
 
     @property
-    def fingerprint(self) -> int:
-        """XXH3-64 of the canonical serialization: equal maps have equal fingerprints."""
-        return int(self._lib.rmg_map_fingerprint(self.handle))
+    def fingerprint(self) -> str:
+        """16 lowercase hex digits of XXH3-64 over the canonical serialization, as in the JSON's
+        ``fingerprint`` and ``rmg generate``'s summary: equal maps have equal fingerprints."""
+        return format(int(self._lib.rmg_map_fingerprint(self.handle)), "016x")
 
     @property
     def pack_name(self) -> Optional[str]:
+        """Name of the template pack the map came from."""
         return S.decode(self._lib.rmg_map_pack_name(self.handle))
 
     @property
     def template_name(self) -> Optional[str]:
+        """Name of the template of the pack that was chosen."""
         return S.decode(self._lib.rmg_map_template_name(self.handle))
 
     @property
     def description(self) -> Optional[str]:
+        """The pack's description (PCK-05), "" when it has none."""
         return S.decode(self._lib.rmg_map_description(self.handle))
 
     @property
@@ -290,13 +278,14 @@ class Map(ContextObject):
 
     @property
     def warnings(self) -> List[str]:
+        """Everything the generator could not do as asked, one line each."""
         lib, h = self._lib, self.handle
         return [S.decode(lib.rmg_map_warning(h, i)) or "" for i in range(lib.rmg_map_warning_count(h))]
 
     def __repr__(self) -> str:
         if self._ptr is None:
             return "<rmg.Map closed>"
-        return f"<rmg.Map {self.template_name!r} {self.width}x{self.height}x{self.levels} fingerprint={self.fingerprint:016x}>"
+        return f"<rmg.Map {self.template_name!r} {self.width}x{self.height}x{self.levels} fingerprint={self.fingerprint}>"
 
     # ---- tiles ---------------------------------------------------------------------------
 
@@ -325,25 +314,30 @@ class Map(ContextObject):
         return flat.reshape(self.levels, self.height, self.width)
 
     def tile_index(self, x: int, y: int, z: int = 0) -> int:
+        """Index of tile (x, y, z) in the layers and in tile lists."""
         return (z * self.height + y) * self.width + x
 
     def tile_xyz(self, index: int) -> Tuple[int, int, int]:
+        """(x, y, z) of a tile index."""
         plane = self.width * self.height
         return index % self.width, index % plane // self.width, index // plane
 
-    def terrain_at(self, x: int, y: int, z: int = 0) -> int:
-        """Terrain id of a tile, -1 outside the map."""
-        return int(self._lib.rmg_map_terrain(self.handle, x, y, z))
+    def terrain_at(self, x: int, y: int, z: int = 0) -> Union[Terrain, int]:
+        """The :class:`rmg.Terrain` of a tile, -1 outside the map."""
+        return maybe(Terrain, int(self._lib.rmg_map_terrain(self.handle, x, y, z)))
 
     def zone_at(self, x: int, y: int, z: int = 0) -> int:
         """Map zone id owning a tile (0 none), -1 outside the map."""
         return int(self._lib.rmg_map_tile_zone(self.handle, x, y, z))
 
     def passable_at(self, x: int, y: int, z: int = 0) -> int:
+        """1 if a hero can stand on the tile (what the game computes from terrain and objects),
+        0 if not, -1 outside the map."""
         return int(self._lib.rmg_map_passable(self.handle, x, y, z))
 
-    def road_at(self, x: int, y: int, z: int = 0) -> int:
-        return int(self._lib.rmg_map_road(self.handle, x, y, z))
+    def road_at(self, x: int, y: int, z: int = 0) -> Union[Road, int]:
+        """The :class:`rmg.Road` on a tile (Road.NONE for none), -1 outside the map."""
+        return maybe(Road, int(self._lib.rmg_map_road(self.handle, x, y, z)))
 
     def object_at(self, x: int, y: int, z: int = 0) -> int:
         """Id of the object covering a tile (0 none), -1 outside the map."""
@@ -369,6 +363,7 @@ class Map(ContextObject):
 
     @property
     def zones(self) -> Tuple[Zone, ...]:
+        """Every zone, by id (zones[i].id == i + 1)."""
         lib = self._lib
 
         def make(i: int, info: S.MapZoneInfo) -> Zone:
@@ -386,6 +381,7 @@ class Map(ContextObject):
 
     @property
     def connections(self) -> Tuple[Connection, ...]:
+        """Every realized template connection and mirror link."""
         lib = self._lib
 
         def make(i: int, info: S.MapConnectionInfo) -> Connection:
@@ -397,35 +393,14 @@ class Map(ContextObject):
             "connections", lambda: self._records(lib.rmg_map_connection_count, lib.rmg_map_connection, S.MapConnectionInfo, make)
         )
 
-    def _object(self, i: int, info: S.MapObjectInfo) -> MapObject:
-        lib = self._lib
-        n_foot = int(lib.rmg_map_object_footprint(self.handle, i, None, 0))
-        n_entry = int(lib.rmg_map_object_entries(self.handle, i, None, 0))
-        return _from_info(
-            MapObject,
-            info,
-            footprint=self._ids(lib.rmg_map_object_footprint, i, n_foot),
-            entries=self._ids(lib.rmg_map_object_entries, i, n_entry),
-            spells=self._spells(i, int(info.spell_count)),
-        )
-
-    def _spells(self, i: int, n: int) -> Tuple[str, ...]:
-        """Spell keys of a spell Pandora's box (rmg_map_object_spells)."""
-        if n <= 0:
-            return ()
-        buf = (ctypes.c_char_p * n)()
-        got = int(self._lib.rmg_map_object_spells(self.handle, i, buf, n))
-        return tuple(S.decode(buf[k]) or "" for k in range(min(got, n)))
-
     @property
     def objects(self) -> Tuple[MapObject, ...]:
-        lib = self._lib
-        return self._cached(
-            "objects", lambda: self._records(lib.rmg_map_object_count, lib.rmg_map_object, S.MapObjectInfo, self._object)
-        )
+        """Every object, by id (objects[i].id == i + 1), read in bulk (see :class:`rmg.MapObject`)."""
+        return self._cached("objects", lambda: read_objects(self))
 
     @property
     def groups(self) -> Tuple[Group, ...]:
+        """Every treasure group, by id."""
         lib = self._lib
 
         def make(i: int, info: S.MapGroupInfo) -> Group:

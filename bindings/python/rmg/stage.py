@@ -41,12 +41,14 @@ class StageView:
 
     @property
     def handle(self) -> int:
+        """The rmg_stage_view* (raises once the stage returned)."""
         if self._ptr is None:
             raise ValueError("the stage view is used after its stage returned")
         return self._ptr
 
     @property
     def context(self) -> "Context":
+        """The context generating the map."""
         return self._ctx
 
     @property

@@ -2,20 +2,25 @@
 
 from __future__ import annotations
 
+import ctypes
 import os
 from ctypes import byref, c_size_t, c_void_p
 from dataclasses import dataclass
-from typing import List, Optional, Union
+from typing import Any, List, Optional, Union
 
 from . import _structs as S
 from ._handle import ContextObject
 from .context import Context, PathLike
-from .enums import TemplateFormat, maybe
+from .enums import H3tVersion, TemplateFormat, coerce, maybe
 
 
 @dataclass(frozen=True)
 class TemplateSummary:
-    """One template of a pack (rmg_template_info)."""
+    """One template of a pack (rmg_template_info). Attributes: ``index`` (its place in the pack),
+    ``name``, ``min_size`` and ``max_size`` (the map-size codes it accepts: (side/36)^2, doubled
+    with an underground; S=1, M=4, L=9, XL=16, H=25, XH=36, G=49), ``min_humans``,
+    ``max_humans``, ``min_players``, ``max_players`` (0 = no bound), ``zone_count``,
+    ``connection_count``, and ``line``/``column`` where it starts in the file."""
 
     index: int
     name: Optional[str]
@@ -34,7 +39,10 @@ class TemplateSummary:
 @dataclass(frozen=True)
 class TemplateMessage:
     """One finding of Template.validate() (rmg_message): ``severity`` is "error" or "warning",
-    ``code`` a stable short id such as "dangling-zone", ``text`` the full located message."""
+    ``code`` a stable short id such as "dangling-zone", ``text`` the full located message
+    ("file:line:col: error: ..."), ``file``, ``line`` and ``column`` where it is (0 when
+    unknown), ``template_index`` (-1 when not about one template), ``zone`` (zone number) and
+    ``connection`` (index), -1 when not about one."""
 
     severity: str
     code: Optional[str]
@@ -90,14 +98,17 @@ class Template(ContextObject):
 
     @property
     def name(self) -> Optional[str]:
+        """The pack's name."""
         return S.decode(self._info().name)
 
     @property
     def description(self) -> Optional[str]:
+        """The pack's description (it becomes the map description, PCK-05)."""
         return S.decode(self._info().description)
 
     @property
     def format(self) -> Union[TemplateFormat, int]:
+        """The format the pack was read from (rmg.TemplateFormat)."""
         return maybe(TemplateFormat, self._info().format)
 
     def __len__(self) -> int:
@@ -115,6 +126,7 @@ class Template(ContextObject):
 
     @property
     def template_names(self) -> List[Optional[str]]:
+        """The name of every template of the pack, in order."""
         return [t.name for t in self.templates]
 
     def find(self, name: str) -> int:
@@ -150,7 +162,37 @@ class Template(ContextObject):
         """The pack in the native YAML format."""
         return self._ctx.take_string(self._ctx._lib.rmg_pack_to_yaml, self.handle)
 
+    def _h3t_options(self, version: Union[str, int, H3tVersion], warnings: Optional[List[str]]) -> Any:
+        opts = S.H3tWriteOptions()
+        self._ctx._lib.rmg_h3t_write_options_init(byref(opts))
+        if isinstance(version, str) and version.strip() in ("1.7", "1.8"):
+            version = "V" + version.strip().replace(".", "_")
+        opts.version = coerce(H3tVersion, version, "h3t version")
+        if warnings is not None:
+            opts.warn = S.H3T_WARN_FN(lambda _user, message: warnings.append(S.decode(message) or ""))
+        return opts
+
+    def to_h3t(self, version: Union[str, int, H3tVersion] = "auto", warnings: Optional[List[str]] = None) -> bytes:
+        """The pack as a HotA .h3t file (bytes in the code page of its text): ``version`` "auto"
+        (the layout of the h3t file it was read from, else 1.8), "1.7" or "1.8". What the file
+        cannot hold is left out; each such message is appended to ``warnings`` when given."""
+        opts = self._h3t_options(version, warnings)
+        out, length = c_void_p(), c_size_t()
+        status = self._ctx._lib.rmg_pack_to_h3t(self.handle, byref(opts), byref(out), byref(length))
+        try:
+            self._ctx.check(status)
+            return ctypes.string_at(out.value, length.value) if out.value else b""
+        finally:
+            self._ctx.free(out.value)
+
+    def save_h3t(self, path: PathLike, version: Union[str, int, H3tVersion] = "auto",
+                 warnings: Optional[List[str]] = None) -> None:
+        """Writes the pack as a HotA .h3t file (see :meth:`to_h3t`); raises rmg.FileError when it cannot."""
+        opts = self._h3t_options(version, warnings)
+        self._ctx.check(self._ctx._lib.rmg_pack_save_h3t(self.handle, byref(opts), os.fsencode(path)))
+
     def save_yaml(self, path: PathLike) -> None:
+        """Writes the pack in the native YAML format (raises rmg.FileError when it cannot)."""
         self._ctx.check(self._ctx._lib.rmg_pack_save_yaml(self.handle, os.fsencode(path)))
 
     def __repr__(self) -> str:

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "h3t.h"
+#include "rmg/content.h" /* the game's towns */
 #include "template/importers.h"
 
 /* ---- records ---------------------------------------------------------------------------------- */
@@ -129,86 +130,6 @@ static void records_free(records *r)
     RMG__VEC_FREE(r->ctx, &r->cells);
 }
 
-/* ---- layout --------------------------------------------------------------------------------- */
-
-/* Known names of each block that grows between versions; surplus columns are kept unnamed. */
-enum { KNOWN_TOWNS = 12, KNOWN_TERRAINS = 10, KNOWN_ZONE_TYPES = 4, KNOWN_PACK = 8, KNOWN_MAP_NEW = 10,
-       KNOWN_ZONE_NEW = 18, KNOWN_CONN_NEW = 4, MAX_COUNT = 24 };
-
-/* File terrain order (Dirt Sand Grass Snow Swamp Rough Cave Lava Highlands Wasteland) to the
- * H3M terrain ids of rmg_terrain_id (water 8 and rock 9 are never zone terrains here). */
-static const int terrain_ids[KNOWN_TERRAINS] = {0, 1, 2, 3, 4, 5, 6, 7, 10, 11};
-/* Bit of the neutral monsters in faction masks (RMG_FACTION_NEUTRAL in rmg/content.h). */
-enum { NEUTRAL_BIT = 31 };
-
-typedef struct layout {
-    bool sod;
-    int towns, terrains, zone_types, pack_n, map_new, zone_new, conn_new;
-    int pack0, map0, map_new0;
-    int zone0, z_types, z_size, z_restr, z_owner, z_ptowns, z_ntowns, z_same, z_towns, z_mines, z_mine_dens,
-        z_match_terrain, z_terrains, z_strength, z_match_monsters, z_neutral, z_factions, z_treasure, z_opt;
-    int conn0, c_value, c_wide, c_guard, c_new, c_restr;
-    int width;
-} layout;
-
-static void layout_compute(layout *l)
-{
-    int c = l->sod ? 0 : 7;
-    l->pack0 = c;
-    c += l->pack_n;
-    l->map0 = c;
-    l->map_new0 = c + 3;
-    c += 3 + l->map_new;
-    l->zone0 = c++;
-    l->z_types = c;
-    c += l->zone_types;
-    l->z_size = c++;
-    l->z_restr = c;
-    c += 4;
-    l->z_owner = c++;
-    l->z_ptowns = c;
-    c += 4;
-    l->z_ntowns = c;
-    c += 4;
-    l->z_same = c++;
-    l->z_towns = c;
-    c += l->towns;
-    l->z_mines = c;
-    c += 7;
-    l->z_mine_dens = c;
-    c += 7;
-    l->z_match_terrain = c++;
-    l->z_terrains = c;
-    c += l->terrains;
-    l->z_strength = c++;
-    l->z_match_monsters = c++;
-    l->z_neutral = c++;
-    l->z_factions = c;
-    c += l->towns;
-    l->z_treasure = c;
-    c += 9;
-    l->z_opt = c;
-    c += l->zone_new;
-    l->conn0 = c;
-    l->c_value = c + 2;
-    l->c_wide = c + 3;
-    l->c_guard = c + 4;
-    l->c_new = c + 5;
-    l->c_restr = l->c_new + l->conn_new;
-    l->width = l->c_restr + 4;
-}
-
-/* SoD: T=9, R=8, no field counts, no pack, no new columns (spec §10). */
-static void layout_sod(layout *l)
-{
-    memset(l, 0, sizeof *l);
-    l->sod = true;
-    l->towns = 9;
-    l->terrains = 8;
-    l->zone_types = 4;
-    layout_compute(l);
-}
-
 /* ---- reader ------------------------------------------------------------------------------------ */
 
 typedef struct pending_mirror {   /* a "Zone 2 = -1" row, attached when the template is complete */
@@ -220,10 +141,11 @@ typedef struct pending_mirror {   /* a "Zone 2 = -1" row, attached when the temp
 typedef struct reader {
     rmg__h3t_reader base;
     records rec;
-    layout lay;
+    rmg__h3t_layout lay;
     rmg__h3t_encoding enc;
     bool in_template;
     RMG__VEC(pending_mirror) mirrors;
+    bool keep_going;                 /* rmg check: a defect of a row is recorded, the next row read */
 } reader;
 
 static const char *cell_at(const reader *r, int col)
@@ -262,8 +184,12 @@ rmg_status rmg__h3t_error(rmg__h3t_reader *rd, int col, const char *what, const 
     vsnprintf(msg, sizeof msg, fmt, ap);
     va_end(ap);
     rmg__h3t_sanitize(msg);   /* cell text quoted in messages may be any bytes */
-    return rmg__error_at(rd->ctx, RMG_ERR_PARSE, rd->name, rd->row, col + 1, "row %d, column %d (%s): %s", rd->row,
-                         col + 1, what, msg);
+    char hint[128] = "";
+    if (rd->header_cells && rd->row_cells < rd->header_cells)
+        snprintf(hint, sizeof hint, "; row %d has %zu cells, the header has %zu: a cell may be missing before this one",
+                 rd->row, rd->row_cells, rd->header_cells);
+    return rmg__error_at(rd->ctx, RMG_ERR_PARSE, rd->name, rd->row, col + 1, "row %d, column %d (%s): %s%s", rd->row,
+                         col + 1, what, msg, hint);
 }
 
 static rmg__h3t_cellref ref(int col, const char *what)
@@ -426,32 +352,27 @@ static rmg_status read_counts(reader *r)
         if (blank(cell_at(r, i)))
             return rmg__h3t_error(&r->base, i, names[i], "the field count is missing (a HotA pack needs the seven "
                                                          "counts in row 4)");
-        rmg_status st = int32_at(r, i, names[i], 0, MAX_COUNT, 0, &v[i]);
+        rmg_status st = int32_at(r, i, names[i], 0, RMG__H3T_MAX_COUNT, 0, &v[i]);
         if (st != RMG_OK)
             return st;
     }
-    layout *l = &r->lay;
-    memset(l, 0, sizeof *l);
-    l->towns = v[0];
-    l->terrains = v[1];
-    l->zone_types = v[2];
-    l->pack_n = v[3];
-    l->map_new = v[4];
-    l->zone_new = v[5];
-    l->conn_new = v[6];
-    layout_compute(l);
+    rmg__h3t_counts counts = {v[0], v[1], v[2], v[3], v[4], v[5], v[6]};
+    rmg__h3t_layout_of(&r->lay, &counts);
+    /* Kept for the writer, which writes the same layout again (1.8, its default, is left 0). */
+    if (memcmp(&counts, &rmg__h3t_counts_1_8, sizeof counts) != 0)
+        r->base.pack->h3t_columns = counts;
     return RMG_OK;
 }
 
 static rmg_status read_pack(reader *r)
 {
     struct rmg_pack *p = r->base.pack;
-    const layout *l = &r->lay;
+    const rmg__h3t_layout *l = &r->lay;
     int c = l->pack0, n = l->pack_n;
     rmg_status st = RMG_OK;
     if (n > 0 && !(p->name = text_at(r, c, true)))
         return rmg__error_nomem(r->base.ctx);
-    if (n > 1 && !(p->description = text_at(r, c + 1, false)))
+    if (n > 1 && !blank(cell_at(r, c + 1)) && !(p->description = text_at(r, c + 1, false)))
         return rmg__error_nomem(r->base.ctx);
     if (n > 2 && !blank(cell_at(r, c + 2))) {
         uint32_t mask;
@@ -479,7 +400,7 @@ static rmg_status read_pack(reader *r)
         return st;
     if (n > 7)
         p->forbid_hiring_heroes = flag_at(r, c + 7);
-    note_surplus(r, c + KNOWN_PACK, c + n);
+    note_surplus(r, c + RMG__H3T_KNOWN_PACK, c + n);
     return RMG_OK;
 }
 
@@ -487,7 +408,7 @@ static rmg_status read_pack(reader *r)
 
 static rmg_status read_map_options(reader *r, rmg__template *t)
 {
-    const layout *l = &r->lay;
+    const rmg__h3t_layout *l = &r->lay;
     int c = l->map_new0, n = l->map_new;
     rmg_status st = RMG_OK;
     rmg__h3t_reader *rd = &r->base;
@@ -524,7 +445,7 @@ static rmg_status read_map_options(reader *r, rmg__template *t)
         t->spell_research = flag_at(r, c + 8);   /* the editor writes "x" for on; empty = off */
     if (n > 9)
         t->anarchy = flag_at(r, c + 9);
-    note_surplus(r, c + KNOWN_MAP_NEW, c + n);
+    note_surplus(r, c + RMG__H3T_KNOWN_MAP_NEW, c + n);
     return RMG_OK;
 }
 
@@ -533,7 +454,7 @@ static rmg_status start_template(reader *r)
     rmg__template *t = rmg__pack_add_template(r->base.pack);
     if (!t)
         return rmg__error_nomem(r->base.ctx);
-    const layout *l = &r->lay;
+    const rmg__h3t_layout *l = &r->lay;
     t->loc.line = r->base.row;
     t->loc.column = l->map0 + 1;
     if (!(t->name = text_at(r, l->map0, true)))
@@ -562,14 +483,14 @@ static rmg_status read_filter(reader *r, int c, const char *what, rmg__player_fi
 
 static rmg_status read_zone_kind(reader *r, rmg__zone *z)
 {
-    static const rmg_zone_kind kinds[KNOWN_ZONE_TYPES] = {RMG_ZONE_HUMAN_START, RMG_ZONE_COMPUTER_START,
+    static const rmg_zone_kind kinds[RMG__H3T_KNOWN_ZONE_TYPES] = {RMG_ZONE_HUMAN_START, RMG_ZONE_COMPUTER_START,
                                                           RMG_ZONE_TREASURE, RMG_ZONE_JUNCTION};
-    const layout *l = &r->lay;
+    const rmg__h3t_layout *l = &r->lay;
     int found = 0;
     for (int i = 0; i < l->zone_types; i++) {
         if (!flag_at(r, l->z_types + i))
             continue;
-        if (i >= KNOWN_ZONE_TYPES) {
+        if (i >= RMG__H3T_KNOWN_ZONE_TYPES) {
             rmg__h3t_note(&r->base, RMG__H3T_W_SURPLUS_COLUMN, l->z_types + i, cell_at(r, l->z_types + i));
             continue;
         }
@@ -585,7 +506,7 @@ static rmg_status read_zone_kind(reader *r, rmg__zone *z)
 
 static rmg_status read_towns(reader *r, rmg__zone *z)
 {
-    const layout *l = &r->lay;
+    const rmg__h3t_layout *l = &r->lay;
     int *player[4] = {&z->player_towns, &z->player_castles, &z->player_town_density, &z->player_castle_density};
     int *neutral[4] = {&z->neutral_towns, &z->neutral_castles, &z->neutral_town_density, &z->neutral_castle_density};
     rmg_status st = int32_at(r, l->z_owner, "Zone/Ownership", 0, 8, 0, &z->owner);
@@ -599,7 +520,7 @@ static rmg_status read_towns(reader *r, rmg__zone *z)
         if (!flag_at(r, l->z_towns + i))
             continue;
         any = true;
-        if (i < KNOWN_TOWNS)
+        if (i < RMG__H3T_KNOWN_TOWNS)
             z->allowed_towns |= (uint32_t)1 << i;
         else
             rmg__h3t_note(&r->base, RMG__H3T_W_SURPLUS_COLUMN, l->z_towns + i, cell_at(r, l->z_towns + i));
@@ -608,12 +529,17 @@ static rmg_status read_towns(reader *r, rmg__zone *z)
      * without towns then takes its faction from its terrain, FAC-03). SoD's own files leave the
      * flags of its player zones empty: there it means no restriction. docs/h3t-import.md. */
     z->all_towns_banned = !any && !r->lay.sod;
+    /* Every town of a layout that knows all the game's towns allowed is no restriction: the model
+     * says so with an empty list, which the writer turns back into every flag. */
+    int known = RMG__MIN(l->towns, RMG__H3T_KNOWN_TOWNS);
+    if (known > RMG_FACTION_FACTORY && z->allowed_towns == ((uint32_t)1 << known) - 1u)
+        z->allowed_towns = 0;
     return st;
 }
 
 static rmg_status read_mines_terrain(reader *r, rmg__zone *z)
 {
-    const layout *l = &r->lay;
+    const rmg__h3t_layout *l = &r->lay;
     rmg_status st = RMG_OK;
     for (int i = 0; i < 7 && st == RMG_OK; i++)
         st = int32_at(r, l->z_mines + i, "Zone/Minimum mines", 0, INT32_MAX, 0, &z->mines_min[i]);
@@ -623,8 +549,8 @@ static rmg_status read_mines_terrain(reader *r, rmg__zone *z)
     for (int i = 0; i < l->terrains; i++) {
         if (!flag_at(r, l->z_terrains + i))
             continue;
-        if (i < KNOWN_TERRAINS)
-            z->allowed_terrains |= (uint32_t)1 << terrain_ids[i];
+        if (i < RMG__H3T_KNOWN_TERRAINS)
+            z->allowed_terrains |= (uint32_t)1 << rmg__h3t_terrain_ids[i];
         else
             rmg__h3t_note(&r->base, RMG__H3T_W_SURPLUS_COLUMN, l->z_terrains + i, cell_at(r, l->z_terrains + i));
     }
@@ -636,7 +562,7 @@ static rmg_status read_monsters(reader *r, rmg__zone *z)
     static const struct { const char *word; rmg_monster_strength s; } words[] = {
         {"none", RMG_MONSTERS_NONE}, {"weak", RMG_MONSTERS_WEAK}, {"avg", RMG_MONSTERS_MEDIUM},
         {"average", RMG_MONSTERS_MEDIUM}, {"strong", RMG_MONSTERS_STRONG}};
-    const layout *l = &r->lay;
+    const rmg__h3t_layout *l = &r->lay;
     const char *s = cell_at(r, l->z_strength);
     if (!blank(s)) {
         size_t i = 0;
@@ -649,11 +575,11 @@ static rmg_status read_monsters(reader *r, rmg__zone *z)
     }
     z->monsters_match_town = flag_at(r, l->z_match_monsters);
     if (flag_at(r, l->z_neutral))
-        z->monster_factions |= (uint32_t)1 << NEUTRAL_BIT;
+        z->monster_factions |= (uint32_t)1 << RMG__H3T_NEUTRAL_BIT;
     for (int i = 0; i < l->towns; i++) {
         if (!flag_at(r, l->z_factions + i))
             continue;
-        if (i < KNOWN_TOWNS)
+        if (i < RMG__H3T_KNOWN_TOWNS)
             z->monster_factions |= (uint32_t)1 << i;
         else
             rmg__h3t_note(&r->base, RMG__H3T_W_SURPLUS_COLUMN, l->z_factions + i, cell_at(r, l->z_factions + i));
@@ -723,7 +649,7 @@ static rmg_status read_allowed_factions(reader *r, int c, rmg__zone *z)
 /* The "new" zone options in their fixed order (spec §7, Appendix A). */
 static rmg_status read_zone_options(reader *r, rmg__zone *z)
 {
-    const layout *l = &r->lay;
+    const rmg__h3t_layout *l = &r->lay;
     int c = l->z_opt, n = l->zone_new;
     rmg__h3t_reader *rd = &r->base;
     rmg_status st = RMG_OK;
@@ -768,13 +694,13 @@ static rmg_status read_zone_options(reader *r, rmg__zone *z)
         rmg__h3t_note(rd, RMG__H3T_W_MAX_BLOCK, c + 17, cell_at(r, c + 17));
     }
     if (st == RMG_OK)
-        note_surplus(r, c + KNOWN_ZONE_NEW, c + n);
+        note_surplus(r, c + RMG__H3T_KNOWN_ZONE_NEW, c + n);
     return st;
 }
 
 static rmg_status read_zone(reader *r)
 {
-    const layout *l = &r->lay;
+    const rmg__h3t_layout *l = &r->lay;
     rmg__template *t = current_template(r);
     rmg__zone *z = rmg__template_add_zone(r->base.pack, t);
     if (!z)
@@ -839,7 +765,7 @@ static rmg_status read_link_placement(reader *r, int c, rmg_connection_placement
 
 static rmg_status read_mirror_link(reader *r, int zone)
 {
-    const layout *l = &r->lay;
+    const rmg__h3t_layout *l = &r->lay;
     pending_mirror m = {.zone = zone, .row = r->base.row, .col = l->conn0};
     rmg_road_setting roads = RMG_ROAD_RANDOM;
     rmg_status st = int_at(r, l->c_value, "Connections/Value", 0, INT64_MAX, 0, &m.link.value);
@@ -851,6 +777,9 @@ static rmg_status read_mirror_link(reader *r, int zone)
     if (st == RMG_OK)
         st = rmg__h3t_parse_mirror_code(&r->base, ref(l->c_guard, "Connections/Border Guard"),
                                         cell_at(r, l->c_guard), &m.link);
+    if (st == RMG_OK)
+        st = read_filter(r, l->c_restr, "Connections/Restrictions", &m.link.players);
+    m.link.h3t_row = (int)RMG__MIN(current_template(r)->n_connections + r->mirrors.count, (size_t)INT32_MAX);
     if (st != RMG_OK)
         return st;
     m.link.loc.line = r->base.row;
@@ -862,7 +791,7 @@ static rmg_status read_mirror_link(reader *r, int zone)
 
 static rmg_status read_connection(reader *r)
 {
-    const layout *l = &r->lay;
+    const rmg__h3t_layout *l = &r->lay;
     int a, b;
     rmg_status st = int32_at(r, l->conn0, "Connections/Zone 1", 0, INT32_MAX, 0, &a);
     if (st == RMG_OK)
@@ -898,10 +827,18 @@ static rmg_status read_connection(reader *r)
     if (l->conn_new > 3)
         c->monolith_repulsion = flag_at(r, l->c_new + 3);
     if (st == RMG_OK)
-        note_surplus(r, l->c_new + KNOWN_CONN_NEW, l->c_new + l->conn_new);
+        note_surplus(r, l->c_new + RMG__H3T_KNOWN_CONN_NEW, l->c_new + l->conn_new);
     if (st == RMG_OK)
         st = read_filter(r, l->c_restr, "Connections/Restrictions", &c->players);
     return st;
+}
+
+/* A defect of the input that the reader of rmg check notes and goes on after. */
+static bool went_on(reader *r, rmg_status st)
+{
+    if (!r->keep_going || st != RMG_ERR_PARSE)
+        return false;
+    return rmg__pack_keep_error(r->base.pack) == RMG_OK;
 }
 
 /* ---- finishing a template ------------------------------------------------------------------------------ */
@@ -980,7 +917,7 @@ static rmg_status finish_template(reader *r)
 
 static void note_stray_cells(reader *r, bool first_data_row, bool map_start, bool has_zone, bool has_conn)
 {
-    const layout *l = &r->lay;
+    const rmg__h3t_layout *l = &r->lay;
     int c;
     if (!first_data_row && any_cell(r, 0, l->map0, &c))
         rmg__h3t_note(&r->base, RMG__H3T_W_STRAY_PACK_CELL, c, cell_at(r, c));
@@ -996,14 +933,16 @@ static void note_stray_cells(reader *r, bool first_data_row, bool map_start, boo
 
 static rmg_status read_data_row(reader *r, bool first_data_row)
 {
-    const layout *l = &r->lay;
+    const rmg__h3t_layout *l = &r->lay;
     bool map_start = flag_at(r, l->map0);
     bool has_zone = flag_at(r, l->zone0);
     bool has_conn = flag_at(r, l->conn0);
     rmg_status st = RMG_OK;
     note_stray_cells(r, first_data_row, map_start, has_zone, has_conn);
     if (map_start) {
-        if ((st = finish_template(r)) != RMG_OK || (st = start_template(r)) != RMG_OK)
+        if ((st = finish_template(r)) != RMG_OK && !went_on(r, st))
+            return st;
+        if ((st = start_template(r)) != RMG_OK)
             return st;
     }
     if ((has_zone || has_conn) && !r->in_template)
@@ -1020,8 +959,10 @@ static rmg_status next_row(reader *r, bool *got)
 {
     rmg_status st = records_next(&r->rec, r->base.name, got);
     r->base.row = r->rec.row;
+    r->base.row_cells = r->rec.cells.count;
     return st;
 }
+
 
 /* Row 1 decides the format (spec §1.1); rows 2-3 are headers and are not used for the layout. */
 static rmg_status read_header(reader *r)
@@ -1041,14 +982,16 @@ static rmg_status read_header(reader *r)
                              "'Map' (SoD)", shown);
     }
     r->base.pack->format = hota ? RMG_FORMAT_H3T : RMG_FORMAT_SOD;
+    r->base.header_cells = r->rec.cells.count;
     for (int i = 0; i < 2; i++) {
         if ((st = next_row(r, &got)) != RMG_OK)
             return st;
         if (!got)
             break;
+        r->base.header_cells = RMG__MAX(r->base.header_cells, r->rec.cells.count);
     }
     if (sod)
-        layout_sod(&r->lay);
+        rmg__h3t_layout_sod(&r->lay);
     return RMG_OK;
 }
 
@@ -1077,15 +1020,18 @@ static rmg_status read_rows(reader *r)
     rmg_status st;
     while ((st = next_row(r, &got)) == RMG_OK && got) {
         if (first && !r->lay.sod) {
-            if ((st = read_counts(r)) != RMG_OK || (st = read_pack(r)) != RMG_OK)
+            if ((st = read_counts(r)) != RMG_OK)   /* without them there is no layout to read by */
+                return st;
+            if ((st = read_pack(r)) != RMG_OK && !went_on(r, st))
                 return st;
         }
-        if ((st = read_data_row(r, first)) != RMG_OK || (st = note_truncation(r, r->rec.cells.count)) != RMG_OK)
+        if (((st = read_data_row(r, first)) != RMG_OK && !went_on(r, st)) ||
+            (st = note_truncation(r, r->rec.cells.count)) != RMG_OK)
             return st;
         first = false;
     }
-    if (st == RMG_OK)
-        st = finish_template(r);
+    if (st == RMG_OK && (st = finish_template(r)) != RMG_OK && went_on(r, st))
+        st = RMG_OK;
     if (st == RMG_OK && r->base.pack->n_templates == 0)
         st = rmg__error_at(r->base.ctx, RMG_ERR_PARSE, r->base.name, r->base.row, r->lay.map0 + 1,
                            "row %d, column %d: no templates: the file has %s but no row with a template name",
@@ -1138,9 +1084,9 @@ static rmg_status emit_notes(reader *r)
         if (!n->count)
             continue;
         /* No file name: whoever shows the warning knows the pack's file (pack->file). */
-        rmg_status st = rmg__pack_warn(r->base.pack, "row %d, column %d: %s%s%s%s (%zu time%s)", n->row, n->col,
-                                       note_text[k], n->detail[0] ? " ('" : "", n->detail,
-                                       n->detail[0] ? "')" : "", n->count, n->count == 1 ? "" : "s");
+        rmg_status st = rmg__pack_warn_at(r->base.pack, "row", n->row, n->col, "%s%s%s%s (%zu time%s)",
+                                          note_text[k], n->detail[0] ? " ('" : "", n->detail,
+                                          n->detail[0] ? "')" : "", n->count, n->count == 1 ? "" : "s");
         if (st != RMG_OK)
             return st;
     }
@@ -1149,7 +1095,8 @@ static rmg_status emit_notes(reader *r)
 
 /* ---- entry point -------------------------------------------------------------------------------------------- */
 
-rmg_status rmg__h3t_read(rmg_context *ctx, const char *data, size_t len, const char *name, struct rmg_pack **out)
+static rmg_status read_h3t(rmg_context *ctx, const char *data, size_t len, const char *name, bool keep_going,
+                           struct rmg_pack **out)
 {
     *out = NULL;
     if (!data && len)
@@ -1161,6 +1108,7 @@ rmg_status rmg__h3t_read(rmg_context *ctx, const char *data, size_t len, const c
         return st;
     r.base.ctx = ctx;
     r.base.name = name;
+    r.keep_going = keep_going;
     r.rec.ctx = ctx;
     r.rec.data = data ? data : "";
     r.rec.len = len;
@@ -1182,4 +1130,15 @@ rmg_status rmg__h3t_read(rmg_context *ctx, const char *data, size_t len, const c
     }
     *out = r.base.pack;
     return RMG_OK;
+}
+
+rmg_status rmg__h3t_read(rmg_context *ctx, const char *data, size_t len, const char *name, struct rmg_pack **out)
+{
+    return read_h3t(ctx, data, len, name, false, out);
+}
+
+rmg_status rmg__h3t_read_checked(rmg_context *ctx, const char *data, size_t len, const char *name,
+                                 struct rmg_pack **out)
+{
+    return read_h3t(ctx, data, len, name, true, out);
 }

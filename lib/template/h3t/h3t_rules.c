@@ -681,19 +681,33 @@ static bool parse_hint_token(token t, rmg__h3t_hint hint, int self, rmg__type_ru
         if (terrain_op && suffix)
             return false;
         r->kind = terrain_op ? RMG_TYPE_RULE_TOWN_NATIVE : RMG_TYPE_RULE_TOWN_SAME;
-        return true;
+        break;
     case RMG__H3T_HINT_TERRAIN:   /* s/d zone; st/dt town ref */
         if (!terrain_op && suffix)
             return false;
         r->kind = terrain_op ? RMG_TYPE_RULE_TERRAIN_NATIVE : RMG_TYPE_RULE_TERRAIN_SAME;
-        return true;
+        break;
     default:                      /* s/d zone or town ref; st/dt zone (its terrain) */
         if (terrain_op && suffix)
             return false;
         r->kind = terrain_op ? RMG_TYPE_RULE_FACTION_TERRAIN
                              : suffix ? RMG_TYPE_RULE_FACTION_TOWN : RMG_TYPE_RULE_FACTION_SAME;
-        return true;
+        break;
     }
+    if (!suffix && r->kind != RMG_TYPE_RULE_TOWN_SAME && r->kind != RMG_TYPE_RULE_TERRAIN_NATIVE)
+        r->town_b = -1;   /* a zone, not a town: town_b says nothing (and keeps the model's default) */
+    return true;
+}
+
+bool rmg__h3t_parse_hint(const char *text, rmg__h3t_hint hint, int self, rmg__type_rule *out)
+{
+    token t;
+    const char *p = text;
+    memset(out, 0, sizeof *out);
+    if (!next_token(&p, &t) || !parse_hint_token(t, hint, self, out))
+        return false;
+    token rest;
+    return !next_token(&p, &rest);
 }
 
 rmg_status rmg__h3t_parse_hints(rmg__h3t_reader *rd, rmg__h3t_cellref at, const char *cell, rmg__h3t_hint hint,

@@ -154,3 +154,57 @@ void rmg__h3t_sanitize(char *s)
         i += len;
     }
 }
+
+/* The next code point of UTF-8 text at *s (advanced); U+FFFD for an invalid byte. */
+static uint32_t next_code_point(const unsigned char **s)
+{
+    const unsigned char *p = *s;
+    size_t len = utf8_sequence(p, strnlen((const char *)p, 4));
+    if (len == 0) {
+        *s = p + 1;
+        return 0xFFFD;
+    }
+    uint32_t cp = len == 1 ? p[0] : len == 2 ? p[0] & 0x1Fu : len == 3 ? p[0] & 0x0Fu : p[0] & 0x07u;
+    for (size_t i = 1; i < len; i++)
+        cp = (cp << 6) | (p[i] & 0x3Fu);
+    *s = p + len;
+    return cp;
+}
+
+/* The byte of a code point in the code page, or -1. */
+static int page_byte(uint32_t cp, rmg__h3t_encoding enc)
+{
+    if (cp < 0x80)
+        return (int)cp;
+    if (enc == RMG__H3T_CP1251 && cp >= 0x0410 && cp <= 0x044F)
+        return (int)(0xC0 + (cp - 0x0410));
+    if (enc == RMG__H3T_CP1252 && cp >= 0xC0 && cp <= 0xFF)
+        return (int)cp;
+    const uint16_t *high = enc == RMG__H3T_CP1251 ? cp1251_high : cp1252_high;
+    for (int i = 0; i < 64; i++)
+        if (high[i] == cp && cp != 0xFFFD)
+            return 0x80 + i;
+    return -1;
+}
+
+void rmg__h3t_from_utf8(rmg__buf *b, const char *utf8, rmg__h3t_encoding enc)
+{
+    if (enc == RMG__H3T_UTF8) {
+        rmg__buf_puts(b, utf8);
+        return;
+    }
+    for (const unsigned char *s = (const unsigned char *)utf8; *s;) {
+        int byte = page_byte(next_code_point(&s), enc);
+        rmg__buf_putc(b, byte < 0 ? '?' : (char)byte);
+    }
+}
+
+bool rmg__h3t_fits(const char *utf8, rmg__h3t_encoding enc)
+{
+    if (!utf8)
+        return true;
+    for (const unsigned char *s = (const unsigned char *)utf8; *s;)
+        if (page_byte(next_code_point(&s), enc) < 0)
+            return false;
+    return true;
+}

@@ -85,8 +85,8 @@ static rmg_status flush_notes(rmg__vcmi *r)
             snprintf(times, sizeof times, " (%zu times in several zones, first in zone %d)", n->count, n->zone);
         else if (n->count > 1)
             snprintf(times, sizeof times, " (%zu times)", n->count);
-        st = rmg__pack_warn(r->pack, "line %d, column %d: template '%.80s': %s%s%s", n->line, n->column,
-                            r->tpl ? r->tpl : "", zone, n->text, times);
+        st = rmg__pack_warn_at(r->pack, "line", n->line, n->column, "template '%.80s': %s%s%s",
+                               r->tpl ? r->tpl : "", zone, n->text, times);
     }
     if (st == RMG_OK && r->notes_dropped)
         st = rmg__pack_warn(r->pack, "template '%.80s': %zu further distinct warning(s) not listed", r->tpl ? r->tpl : "",

@@ -61,6 +61,8 @@ typedef struct reader {
     int depth;
     bool root_seen;
     size_t events;
+    bool keep_going;             /* rmg check: a bad key or value is recorded and left out */
+    int skip;                    /* nesting of a value being left out */
 } reader;
 
 #define AT(p, off, T) ((T *)(void *)((unsigned char *)(p) + (off)))
@@ -193,8 +195,8 @@ static rmg_status parse_string(reader *r, const ynode *n, const char *key, char 
 
 /* {min, density} of one resource in `mines`. */
 static const rmg__field mine_fields[] = {
-    {"min", RMG__F_INT, 0, 0, NULL, NULL, 0, false},
-    {"density", RMG__F_INT, sizeof(int), 0, NULL, NULL, 0, false},
+    {"min", RMG__F_INT, 0, 0, NULL, NULL, 0, false, NULL},
+    {"density", RMG__F_INT, sizeof(int), 0, NULL, NULL, 0, false, NULL},
 };
 static const rmg__schema mine_schema = {"mine", sizeof(int[2]), NULL, mine_fields, 2, RMG__NO_LOC, true};
 
@@ -339,6 +341,11 @@ static rmg_status map_key(reader *r, frame *f, const ynode *k)
 /* A value (scalar or container start) for the key of mapping frame f. */
 static rmg_status map_value(reader *r, frame *f, const ynode *v)
 {
+    if (!f->field && !f->version_key) {   /* the value of a key found unknown, left out */
+        f->have_key = false;
+        r->skip = v->kind != Y_SCALAR;
+        return RMG_OK;
+    }
     if (f->version_key) {
         f->have_key = f->version_key = false;
         return check_version(r, v);
@@ -459,6 +466,31 @@ static void close_frame(reader *r)
 
 /* ---- events ---------------------------------------------------------------------------------- */
 
+/* A node for the innermost frame; when checking, a defect of it is recorded and the node (with
+ * what it contains) left out, so the rest of the file is checked too. */
+static rmg_status take_node(reader *r, const ynode *v)
+{
+    if (r->skip) {
+        r->skip += v->kind != Y_SCALAR;
+        return RMG_OK;
+    }
+    int depth = r->depth;
+    rmg_status st = node(r, v);
+    if (st != RMG_ERR_PARSE || !r->keep_going || r->depth != depth)
+        return st;
+    if ((st = rmg__pack_keep_error(r->pack)) == RMG_OK)
+        r->skip = v->kind != Y_SCALAR;
+    return st;
+}
+
+static void end_container(reader *r)
+{
+    if (r->skip)
+        r->skip--;
+    else
+        close_frame(r);
+}
+
 static rmg_status take_event(reader *r, const yaml_event_t *ev, bool *done)
 {
     const yaml_mark_t *m = &ev->start_mark;
@@ -473,16 +505,16 @@ static rmg_status take_event(reader *r, const yaml_event_t *ev, bool *done)
         if (memchr(ev->data.scalar.value, 0, ev->data.scalar.length))
             return rmg__error_at(r->ctx, RMG_ERR_PARSE, r->file, v.line, v.col, "NUL character in a string");
         v.str = (const char *)ev->data.scalar.value;
-        return node(r, &v);
+        return take_node(r, &v);
     case YAML_SEQUENCE_START_EVENT:
         v.kind = Y_SEQ;
-        return node(r, &v);
+        return take_node(r, &v);
     case YAML_MAPPING_START_EVENT:
         v.kind = Y_MAP;
-        return node(r, &v);
+        return take_node(r, &v);
     case YAML_SEQUENCE_END_EVENT:
     case YAML_MAPPING_END_EVENT:
-        close_frame(r);
+        end_container(r);
         return RMG_OK;
     case YAML_STREAM_END_EVENT:
         *done = true;
@@ -515,7 +547,8 @@ static rmg_status parse(reader *r, const char *data, size_t len)
     return st;
 }
 
-rmg_status rmg__yaml_read(rmg_context *ctx, const char *data, size_t len, const char *name, struct rmg_pack **out)
+static rmg_status read_yaml(rmg_context *ctx, const char *data, size_t len, const char *name, bool keep_going,
+                           struct rmg_pack **out)
 {
     *out = NULL;
     if (len > MAX_INPUT)
@@ -525,6 +558,7 @@ rmg_status rmg__yaml_read(rmg_context *ctx, const char *data, size_t len, const 
         return rmg__error_nomem(ctx);
     r->ctx = ctx;
     r->file = name;
+    r->keep_going = keep_going;
     rmg_status st = rmg__pack_new(ctx, &r->pack);
     if (st == RMG_OK) {
         r->pack->format = RMG_FORMAT_YAML;
@@ -541,4 +575,15 @@ rmg_status rmg__yaml_read(rmg_context *ctx, const char *data, size_t len, const 
     }
     *out = pack;
     return RMG_OK;
+}
+
+rmg_status rmg__yaml_read(rmg_context *ctx, const char *data, size_t len, const char *name, struct rmg_pack **out)
+{
+    return read_yaml(ctx, data, len, name, false, out);
+}
+
+rmg_status rmg__yaml_read_checked(rmg_context *ctx, const char *data, size_t len, const char *name,
+                                  struct rmg_pack **out)
+{
+    return read_yaml(ctx, data, len, name, true, out);
 }

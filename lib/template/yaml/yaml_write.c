@@ -254,7 +254,7 @@ static void value(writer *w, const rmg__field *f, const void *obj, const void *d
 static bool worth_writing(const rmg__field *f, const void *obj, const void *def)
 {
     if (f->kind == RMG__F_STR)
-        return *AT(obj, f->off, char *const) != NULL;
+        return rmg__field_text(f, obj) != NULL;
     if (f->always)
         return true;
     char scratch[8] = "";
