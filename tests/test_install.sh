@@ -38,7 +38,8 @@ case "$flags" in *"$prefix"*) ;; *) fail "pkg-config does not point into the pre
 
 . "$src/tests/support/asan.sh"
 sanitized=0
-if ldd "$lib" | grep -q libasan; then sanitized=1; fi
+libs=$(ldd "$lib")   # captured: grep -q leaving a pipe early fails it under pipefail
+grep -q libasan <<<"$libs" && sanitized=1
 run() { # run PROGRAM: with the installed library (and the ASan runtime for a sanitizer build)
     if [ $sanitized = 1 ]; then
         (asan_preload_for "$lib" test_install >/dev/null && LD_LIBRARY_PATH="$libdir" "$@")

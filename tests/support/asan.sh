@@ -8,7 +8,7 @@
 # when its runtime cannot be found); returns 0 then, 1 when LIB is no sanitizer build.
 asan_preload_for() {
     local asan
-    asan=$(ldd "$1" 2>/dev/null | awk '/libasan/ { print $3; exit }')
+    asan=$(ldd "$1" 2>/dev/null | awk '/libasan/ && !found { print $3; found = 1 }')   # reads to the end: no SIGPIPE for ldd
     [ -n "$asan" ] || return 1
     if [ ! -e "$asan" ]; then
         asan=$(gcc -print-file-name=libasan.so 2>/dev/null || true)
