@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Builds the libFuzzer harnesses with clang (ASan + UBSan) and runs each for a bounded time.
-#   scripts/fuzz.sh [SECONDS_PER_HARNESS] [HARNESS...]     (default 60 s; yaml h3t vcmi generate h3m)
+#   scripts/fuzz.sh [SECONDS_PER_HARNESS] [HARNESS...]     (default 60 s; yaml h3t vcmi generate h3m
+#                                                          mapjson content)
 # Seed corpora are copied at run time from the shared corpus (../shared/corpus, or
 # $RMG_SHARED_DIR/corpus), the shared maps (../shared/h3m: the small ones as they are, and cuts
 # of all of them made by fuzz_h3m_seeds) and the built-in templates into a temporary directory.
@@ -11,7 +12,7 @@ cd "$(dirname "$0")/.."
 seconds=${1:-60}
 shift || true
 harnesses=("$@")
-[ ${#harnesses[@]} -gt 0 ] || harnesses=(yaml h3t vcmi generate h3m)
+[ ${#harnesses[@]} -gt 0 ] || harnesses=(yaml h3t vcmi generate h3m mapjson content)
 shared=${RMG_SHARED_DIR:-../shared}
 build=${RMG_FUZZ_BUILD:-build/fuzz}
 jobs=${JOBS:-2}
@@ -23,6 +24,7 @@ CC=clang cmake -S . -B "$build" -DCMAKE_BUILD_TYPE=RelWithDebInfo -DRMG_FUZZ=ON 
 mkdir -p "$build"
 targets=$(printf 'fuzz_%s ' "${harnesses[@]}")
 case " ${harnesses[*]} " in *" h3m "*) targets="$targets fuzz_h3m_seeds" ;; esac
+case " ${harnesses[*]} " in *" mapjson "*) targets="$targets fuzz_mapjson_seeds" ;; esac
 if ! cmake --build "$build" -j "$jobs" --target $targets >"$build/build.log" 2>&1; then
   tail -40 "$build/build.log"
   exit 1
@@ -45,6 +47,8 @@ seed() { # seed HARNESS: fills $work/HARNESS with seed inputs
     generate) { find "$shared/corpus/sod" -type f -size -64k 2>/dev/null || true; } | head -20 | xargs -r cp -t "$dir" ;;
     h3m) find "$shared/h3m" -name '*.h3m' -size -256k -exec cp -t "$dir" {} + 2>/dev/null || true
          "$build/fuzz/fuzz_h3m_seeds" "$dir" "$shared"/h3m/*.h3m || true ;;
+    mapjson) ASAN_OPTIONS=detect_leaks=0 "$build/fuzz/fuzz_mapjson_seeds" "$dir" ;;
+    content) find content -name '*.yaml' -size -256k -exec cp -t "$dir" {} + ;;
   esac
   [ -d "tests/fuzz/regressions/$1" ] && cp tests/fuzz/regressions/"$1"/* "$dir"/ 2>/dev/null || true
 }

@@ -92,6 +92,32 @@ static void test_generate_regressions(void **state)
     assert_true(replay_harness("generate", rmg_fuzz_generate) > 0);
 }
 
+/* Besides the kept inputs, a generated map's document and cuts of it (every length a map
+ * document is cut at while being written or copied) go through the map document target. */
+static void test_mapjson_regressions(void **state)
+{
+    (void)state;
+    assert_true(replay_harness("mapjson", rmg_fuzz_map_json) > 0);
+    rmg_context *ctx = rmg_test_context(NULL, 1);
+    rmg_map *m = rmg_test_generate(ctx, 36, 1);
+    char *doc = NULL;
+    size_t len = 0;
+    assert_int_equal(rmg_map_to_json(m, &doc, &len), RMG_OK);
+    for (size_t cut = 0; cut <= 16; cut++)
+        rmg_fuzz_map_json((const uint8_t *)doc, len * cut / 16);
+    rmg_free(ctx, doc);
+    rmg_map_destroy(m);
+    rmg_context_destroy(ctx);
+}
+
+static void test_content_regressions(void **state)
+{
+    (void)state;
+    size_t n = replay_harness("content", rmg_fuzz_content);
+    n += replay_dir(rmg_test_source("content"), rmg_fuzz_content);
+    assert_true(n > 0);
+}
+
 int main(int argc, char **argv)
 {
     const struct CMUnitTest plain[] = {
@@ -99,6 +125,8 @@ int main(int argc, char **argv)
         cmocka_unit_test(test_h3t_regressions),
         cmocka_unit_test(test_vcmi_regressions),
         cmocka_unit_test(test_generate_regressions),
+        cmocka_unit_test(test_mapjson_regressions),
+        cmocka_unit_test(test_content_regressions),
     };
     /* These read the shared folder. */
     const struct CMUnitTest shared[] = {

@@ -16,6 +16,7 @@
 
 #include "rmg/rmg.h"
 #include "export/h3m/h3m_doc.h"
+#include "map/map_internal.h" /* rmg__map_from_json: the map document reader of rmg balance */
 
 /* Inputs above this size are skipped: the loaders' limits are tested elsewhere and big
  * inputs only slow the fuzzer down. */
@@ -108,6 +109,45 @@ static inline int rmg_fuzz_h3m(const uint8_t *data, size_t size)
 static inline int rmg_fuzz_generate(const uint8_t *data, size_t size)
 {
     return rmg_fuzz_load(data, size, RMG_FORMAT_AUTO, true);
+}
+
+/* Reads the bytes as a map document (rmg balance MAP.json); a map that reads gets a balance
+ * report and a validation, the two users of a map read back. */
+static inline int rmg_fuzz_map_json(const uint8_t *data, size_t size)
+{
+    if (size > RMG_FUZZ_MAX_INPUT)
+        return 0;
+    rmg_context *ctx = NULL;
+    if (rmg_context_create(&ctx, NULL) != RMG_OK)
+        return 0;
+    struct rmg_map *map = NULL;
+    if (rmg__map_from_json(ctx, (const char *)data, size, "fuzz.json", &map) == RMG_OK) {
+        rmg_balance *b = NULL;
+        if (rmg_map_balance(map, NULL, &b) == RMG_OK)
+            rmg_balance_destroy(b);
+        size_t violations = 0;
+        rmg_map_validate(map, NULL, &violations);
+        rmg__map_free(map);
+    }
+    rmg_context_destroy(ctx);
+    return 0;
+}
+
+/* Reads the bytes as a content ruleset (rmg info --load / --merge): loaded in place of the
+ * built-in one, and merged into an empty one (merging into a built-in ruleset would parse the
+ * whole of it for every input). */
+static inline int rmg_fuzz_content(const uint8_t *data, size_t size)
+{
+    if (size > RMG_FUZZ_MAX_INPUT)
+        return 0;
+    rmg_context *ctx = NULL;
+    if (rmg_context_create(&ctx, NULL) != RMG_OK)
+        return 0;
+    rmg_content_load_string(ctx, (const char *)data, size, "fuzz.yaml", RMG_CONTENT_HOTA);
+    rmg_context_set_content_variant(ctx, RMG_CONTENT_EMPTY);
+    rmg_content_merge_string(ctx, (const char *)data, size, "fuzz.yaml");
+    rmg_context_destroy(ctx);
+    return 0;
 }
 
 #endif
