@@ -132,6 +132,8 @@ static inline void io_i32(rmg__h3m_io *io, int32_t *v)
 
 static inline void io_bytes(rmg__h3m_io *io, void *bytes, size_t n)
 {
+    if (n == 0)
+        return; /* an empty field may come with no buffer at all */
     if (!io_room(io, n)) {
         rmg__h3m_io_bytes(io, bytes, n);
         return;
