@@ -22,6 +22,35 @@
 #  define RMG__UNUSED
 #endif
 
+/* Index of the lowest set bit of v, v != 0: walks the set bits of a mask without testing each. */
+static inline int rmg__ctz64(uint64_t v)
+{
+#if defined(__GNUC__) || defined(__clang__)
+    return __builtin_ctzll(v);
+#else
+    /* De Bruijn multiplication: the isolated lowest bit times the sequence puts a unique 6-bit
+     * pattern in the top bits. */
+    static const int index[64] = {0,  1,  48, 2,  57, 49, 28, 3,  61, 58, 50, 42, 38, 29, 17, 4,
+                                  62, 55, 59, 36, 53, 51, 43, 22, 45, 39, 33, 30, 24, 18, 12, 5,
+                                  63, 47, 56, 27, 60, 41, 37, 16, 54, 35, 52, 21, 44, 32, 23, 11,
+                                  46, 26, 40, 15, 34, 20, 31, 10, 25, 14, 19, 9,  13, 8,  7,  6};
+    return index[((v & (0 - v)) * 0x03f79d71b4cb0a89ull) >> 58];
+#endif
+}
+
+/* Index of the highest set bit of v, v != 0. */
+static inline int rmg__high_bit64(uint64_t v)
+{
+#if defined(__GNUC__) || defined(__clang__)
+    return 63 - __builtin_clzll(v);
+#else
+    int n = 0;
+    while (v >>= 1)
+        n++;
+    return n;
+#endif
+}
+
 #define RMG__ARRAY_LEN(a) (sizeof(a) / sizeof((a)[0]))
 #define RMG__MIN(a, b) ((a) < (b) ? (a) : (b))
 #define RMG__MAX(a, b) ((a) > (b) ? (a) : (b))

@@ -257,6 +257,7 @@ static void open_space(rmg__grid *b, const uint32_t *tiles, size_t n, const uint
  * width is fixed for the run) and how far up and left the footprint reaches. */
 typedef struct obstacle_shape {
     const rmg__object_def *def;
+    uint64_t block;       /* the footprint's blocked cells (its 48 bits) */
     uint32_t offset[48];
     uint8_t n, max_dx, max_dy;
 } obstacle_shape;
@@ -265,6 +266,9 @@ typedef struct obstacle_defs {
     const rmg__object_def **defs;  /* content obstacles, biggest footprint first */
     size_t n;
     obstacle_shape *fit;           /* scratch (n): the shapes of one terrain's, same order */
+    uint64_t *fit_block;           /* scratch (n): the blocked cells of each of fit[] */
+    uint64_t *cover;               /* scratch: a bit per tile (and a spare word), MK_COVER while
+                                    * obstacle_objects runs, else clear */
 } obstacle_defs;
 
 static int popcount48(uint64_t m)
@@ -280,12 +284,15 @@ static rmg_status collect_obstacle_defs(rmg__grid *b, obstacle_defs *od)
     const struct rmg_content *c = b->g->content;
     od->defs = NULL;
     od->fit = NULL;
+    od->cover = od->fit_block = NULL;
     od->n = 0;
     if (!c || !c->map_objects)
         return RMG_OK;
     od->defs = rmg__malloc(b->ctx, (c->n_map_objects ? c->n_map_objects : 1) * sizeof *od->defs);
     od->fit = rmg__malloc(b->ctx, (c->n_map_objects ? c->n_map_objects : 1) * sizeof *od->fit);
-    if (!od->defs || !od->fit)
+    od->fit_block = rmg__malloc(b->ctx, (c->n_map_objects ? c->n_map_objects : 1) * sizeof *od->fit_block);
+    od->cover = rmg__calloc(b->ctx, (size_t)b->n / 64 + 2, sizeof *od->cover);
+    if (!od->defs || !od->fit || !od->fit_block || !od->cover)
         return rmg__error_nomem(b->ctx);
     for (size_t i = 0; i < c->n_map_objects; i++) {
         const rmg__object_def *d = &c->map_objects[i];
@@ -336,6 +343,7 @@ static bool obstacle_fits(const rmg__grid *b, uint64_t block, uint32_t anchor, i
 static void shape_of(const rmg__grid *b, const rmg__object_def *d, obstacle_shape *sh)
 {
     sh->def = d;
+    sh->block = d->footprint.block & RMG__GRID_FOOT_BITS;
     sh->n = sh->max_dx = sh->max_dy = 0;
     for (uint64_t rest = d->footprint.block & RMG__GRID_FOOT_BITS; rest; rest &= rest - 1) {
         int bit = rmg__grid_low_bit(rest), dx = 7 - bit % 8, dy = 5 - bit / 8;
@@ -357,12 +365,86 @@ static bool obstacle_fits_zone(const rmg__grid *b, const obstacle_shape *sh, uin
     return true;
 }
 
-static void uncover(rmg__grid *b, uint64_t block, uint32_t anchor)
+static void uncover(rmg__grid *b, uint64_t *cover, uint64_t block, uint32_t anchor)
 {
     for (uint64_t rest = block & RMG__GRID_FOOT_BITS; rest; rest &= rest - 1) {
         int bit = rmg__grid_low_bit(rest);
-        b->mark[anchor - (uint32_t)(5 - bit / 8) * (uint32_t)b->w - (uint32_t)(7 - bit % 8)] &= (uint8_t)~MK_COVER;
+        uint32_t t = anchor - (uint32_t)(5 - bit / 8) * (uint32_t)b->w - (uint32_t)(7 - bit % 8);
+        b->mark[t] &= (uint8_t)~MK_COVER;
+        cover[t / 64] &= ~(UINT64_C(1) << (t % 64));
     }
+}
+
+/* The 8 bits of `cover` from tile t on (bit i: tile t + i). */
+static uint64_t cover_byte(const uint64_t *cover, uint32_t t)
+{
+    uint32_t shift = t % 64;
+    uint64_t v = cover[t / 64] >> shift;
+    if (shift > 56)
+        v |= cover[t / 64 + 1] << (64 - shift);
+    return v & 0xFFu;
+}
+
+/* Which cells of a footprint anchored at t may be covered, as a footprint mask (bit row*8 + col,
+ * the cell 5 - row rows up and 7 - col columns left), when the whole 8x6 frame lies on t's
+ * level: an obstacle fits where its blocked cells are all in it, one test per obstacle. */
+static uint64_t cover_frame(const rmg__grid *b, const uint64_t *cover, uint32_t t)
+{
+    uint64_t frame = 0;
+    for (uint32_t row = 0; row < 6; row++)
+        frame |= cover_byte(cover, t - (5 - row) * (uint32_t)b->w - 7) << (8 * row);
+    return frame;
+}
+
+/* The zone's coverable tiles (MK_COVER) get their bits in `cover` (set), or lose them. */
+static void mark_cover(uint64_t *cover, const rmg__grid *b, const uint32_t *tiles, size_t n, bool set)
+{
+    for (size_t i = 0; i < n; i++) {
+        uint32_t t = tiles[i];
+        if (set && (b->mark[t] & MK_COVER))
+            cover[t / 64] |= UINT64_C(1) << (t % 64);
+        else if (!set)
+            cover[t / 64] &= ~(UINT64_C(1) << (t % 64));
+    }
+}
+
+/* Each coverable tile, in random order, gets the first obstacle (biggest first) that fits with
+ * its anchor there, then the next ones while the anchor is left uncovered. */
+static rmg_status place_obstacles(rmg__grid *b, const rmg__map_zone *z, const uint32_t *tiles, size_t n,
+                                  const obstacle_defs *od, size_t n_fit)
+{
+    for (size_t i = 0; i < n; i++) {
+        uint32_t t = tiles[i];
+        if (!(b->mark[t] & MK_COVER))
+            continue;
+        int x, y, level;
+        rmg__grid_xyz(b, t, &x, &y, &level);
+        bool framed = x >= 7 && y >= 5; /* else the frame leaves the map: cell by cell */
+        uint64_t frame = framed ? cover_frame(b, od->cover, t) : 0;
+        for (size_t k = 0; k < n_fit; k++) {
+            if (framed) {
+                uint64_t outside = ~frame;
+                while (k < n_fit && (od->fit_block[k] & outside))
+                    k++;
+                if (k == n_fit)
+                    break;
+            } else if (!obstacle_fits_zone(b, &od->fit[k], t, x, y)) {
+                continue;
+            }
+            const obstacle_shape *sh = &od->fit[k];
+            rmg__map_object *o = rmg__map_add_object(b->m, sh->def->key, RMG_OBJECT_OBSTACLE, x, y, z->level);
+            if (!o)
+                return RMG_ERR_NOMEM;
+            o->block = sh->def->footprint.block;
+            o->zone = z->id;
+            rmg__map_stamp_object(b->m, o);
+            uncover(b, od->cover, sh->def->footprint.block, t); /* its tiles now hold an object */
+            frame &= ~sh->block;
+            if (!(b->mark[t] & MK_COVER))
+                break; /* else the footprint left its anchor free: the tile still needs one */
+        }
+    }
+    return RMG_OK;
 }
 
 static rmg_status obstacle_objects(rmg__grid *b, const rmg__map_zone *z, uint32_t *tiles, size_t n,
@@ -377,28 +459,12 @@ static rmg_status obstacle_objects(rmg__grid *b, const rmg__map_zone *z, uint32_
     for (size_t k = 0; k < od->n; k++)
         if (!od->defs[k]->terrains || (od->defs[k]->terrains & terrain_bit))
             shape_of(b, od->defs[k], &od->fit[n_fit++]);
-    for (size_t i = 0; i < n; i++) {
-        uint32_t t = tiles[i];
-        if (!(b->mark[t] & MK_COVER))
-            continue;
-        int x, y, level;
-        rmg__grid_xyz(b, t, &x, &y, &level);
-        for (size_t k = 0; k < n_fit; k++) {
-            const rmg__object_def *d = od->fit[k].def;
-            if (!obstacle_fits_zone(b, &od->fit[k], t, x, y))
-                continue;
-            rmg__map_object *o = rmg__map_add_object(b->m, d->key, RMG_OBJECT_OBSTACLE, x, y, z->level);
-            if (!o)
-                return RMG_ERR_NOMEM;
-            o->block = d->footprint.block;
-            o->zone = z->id;
-            rmg__map_stamp_object(b->m, o);
-            uncover(b, d->footprint.block, t); /* its tiles now hold an object */
-            if (!(b->mark[t] & MK_COVER))
-                break; /* else the footprint left its anchor free: the tile still needs one */
-        }
-    }
-    return RMG_OK;
+    for (size_t k = 0; k < n_fit; k++)
+        od->fit_block[k] = od->fit[k].block;
+    mark_cover(od->cover, b, tiles, n, true);
+    rmg_status st = place_obstacles(b, z, tiles, n, od, n_fit);
+    mark_cover(od->cover, b, tiles, n, false);
+    return st;
 }
 
 /* Which blocks of the zone's bounding box hold clearings: drawn for the box only, so a zone
@@ -641,7 +707,7 @@ rmg_status rmg__finish_obstacles(rmg__gen *g)
     rmg__grid_levels levels;
     memset(&levels, 0, sizeof levels);
     uint8_t *clear_blocks = rmg__malloc(b.ctx, (size_t)bw * (size_t)bh);
-    obstacle_defs od = {NULL, 0, NULL};
+    obstacle_defs od = {NULL, 0, NULL, NULL, NULL};
     rmg__grid_zone_index zi = {NULL, NULL};
     if (!tiles || !clear_blocks)
         st = rmg__error_nomem(b.ctx);
@@ -670,6 +736,8 @@ rmg_status rmg__finish_obstacles(rmg__gen *g)
     rmg__free(b.ctx, clear_blocks);
     rmg__free(b.ctx, (void *)od.defs);
     rmg__free(b.ctx, od.fit);
+    rmg__free(b.ctx, od.cover);
+    rmg__free(b.ctx, od.fit_block);
     rmg__grid_free(&b);
     return st;
 }

@@ -126,13 +126,7 @@ static inline int rmg__grid_nbrs(const rmg__grid *b, uint32_t t, uint32_t out[8]
 /* Index of the lowest set bit of mask (mask != 0); inline: footprint scans call it per tile. */
 static inline int rmg__grid_low_bit(uint64_t mask)
 {
-    /* De Bruijn multiplication: the isolated lowest bit times the sequence puts a unique 6-bit
-     * pattern in the top bits. */
-    static const int index[64] = {0,  1,  48, 2,  57, 49, 28, 3,  61, 58, 50, 42, 38, 29, 17, 4,
-                                  62, 55, 59, 36, 53, 51, 43, 22, 45, 39, 33, 30, 24, 18, 12, 5,
-                                  63, 47, 56, 27, 60, 41, 37, 16, 54, 35, 52, 21, 44, 32, 23, 11,
-                                  46, 26, 40, 15, 34, 20, 31, 10, 25, 14, 19, 9,  13, 8,  7,  6};
-    return index[((mask & (0 - mask)) * 0x03f79d71b4cb0a89ull) >> 58];
+    return rmg__ctz64(mask);
 }
 
 /* The 48 bits of a footprint mask (6 rows of 8). */
@@ -161,6 +155,23 @@ void rmg__grid_zone_index_free(rmg__grid *b, rmg__grid_zone_index *zi);
 /* Predicates for the searches. */
 typedef bool (*rmg__grid_pred)(const rmg__grid *b, uint32_t t, void *user);
 
+/* One neighbour u of t in rmg__grid_bfs: taken (and queued unless it is the goal) when unseen
+ * and passable or the goal; returns true for the goal. */
+static inline bool rmg__grid_bfs_step(rmg__grid *b, uint32_t t, uint32_t u, uint32_t stamp, rmg__grid_pred pass,
+                                      rmg__grid_pred goal, void *user, size_t *tail)
+{
+    if (b->seen[u] == stamp)
+        return false;
+    bool is_goal = goal(b, u, user);
+    if (!is_goal && !pass(b, u, user))
+        return false;
+    b->seen[u] = stamp;
+    b->prev[u] = t + 1;
+    if (!is_goal)
+        b->queue[(*tail)++] = u;
+    return is_goal;
+}
+
 /* Breadth-first search (8 directions) from `sources` over tiles where `pass` holds, stopping
  * at the first tile where `goal` holds (which needs not be passable itself). Returns the goal
  * tile + 1, or 0 when none is reachable. prev[] then describes the path. */
@@ -181,22 +192,23 @@ static inline uint32_t rmg__grid_bfs(rmg__grid *b, const uint32_t *sources, size
             return s + 1;
         b->queue[tail++] = s;
     }
+    int64_t step[8]; /* index offset of each direction, as rmg__grid_nbrs orders them */
+    for (int d = 0; d < 8; d++)
+        step[d] = (int64_t)rmg__grid_dy(d) * b->w + rmg__grid_dx(d);
     while (head < tail) {
         uint32_t t = b->queue[head++], nb[8];
-        int n_nb = rmg__grid_nbrs(b, t, nb);
-        for (int d = 0; d < n_nb; d++) {
-            uint32_t u = nb[d];
-            if (b->seen[u] == stamp)
-                continue;
-            bool is_goal = goal(b, u, user);
-            if (!is_goal && !pass(b, u, user))
-                continue;
-            b->seen[u] = stamp;
-            b->prev[u] = t + 1;
-            if (is_goal)
-                return u + 1;
-            b->queue[tail++] = u;
+        if (b->rim && !((b->rim[t >> 6] >> (t & 63)) & 1)) { /* off every edge: all eight */
+            for (int d = 0; d < 8; d++) {
+                uint32_t u = (uint32_t)((int64_t)t + step[d]);
+                if (rmg__grid_bfs_step(b, t, u, stamp, pass, goal, user, &tail))
+                    return u + 1;
+            }
+            continue;
         }
+        int n_nb = rmg__grid_nbrs(b, t, nb);
+        for (int d = 0; d < n_nb; d++)
+            if (rmg__grid_bfs_step(b, t, nb[d], stamp, pass, goal, user, &tail))
+                return nb[d] + 1;
     }
     return 0;
 }

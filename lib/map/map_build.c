@@ -159,14 +159,29 @@ rmg_status rmg__map_warn(struct rmg_map *m, const char *fmt, ...)
 
 void rmg__footprint_tiles(uint64_t mask, int x, int y, void (*fn)(void *user, int tx, int ty), void *user)
 {
-    /* Bit (row*8 + col); row 5, col 7 is the anchor. Only the set bits of each row are visited
-     * (most rows of a footprint are empty), in the same order as a full scan. */
-    for (int row = 0; row < 6; row++) {
-        unsigned bits = (unsigned)(mask >> (row * 8)) & 0xFFu;
-        for (int col = 0; bits; bits >>= 1, col++)
-            if (bits & 1u)
-                fn(user, x - (7 - col), y - (5 - row));
+    /* Bit (row*8 + col); row 5, col 7 is the anchor. The set bits from the lowest: row by row,
+     * each row's columns left to right, as a full scan would meet them. */
+    for (uint64_t bits = mask & ((UINT64_C(1) << RMG__FOOTPRINT_CELLS) - 1); bits; bits &= bits - 1) {
+        int bit = rmg__ctz64(bits);
+        fn(user, x - (7 - bit % 8), y - (5 - bit / 8));
     }
+}
+
+size_t rmg__footprint_indices(const struct rmg_map *m, uint64_t mask, int x, int y, int z,
+                              uint32_t out[RMG__FOOTPRINT_CELLS], bool *outside)
+{
+    size_t n = 0;
+    bool off = false;
+    for (uint64_t bits = mask & ((UINT64_C(1) << RMG__FOOTPRINT_CELLS) - 1); bits; bits &= bits - 1) {
+        int bit = rmg__ctz64(bits), tx = x - (7 - bit % 8), ty = y - (5 - bit / 8);
+        if (tx < 0 || ty < 0 || tx >= m->width || ty >= m->height)
+            off = true;
+        else
+            out[n++] = (uint32_t)rmg__tile(m->width, m->height, tx, ty, z);
+    }
+    if (outside)
+        *outside = off;
+    return n;
 }
 
 typedef struct stamp_ctx {

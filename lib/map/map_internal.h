@@ -273,6 +273,13 @@ rmg_status rmg__map_warn(struct rmg_map *m, const char *fmt, ...) RMG__PRINTF(2,
 bool rmg__map_stamp_object(struct rmg_map *m, const rmg__map_object *o);
 /* Iterates the footprint tiles of masks anchored at (x, y): calls fn for each set bit. */
 void rmg__footprint_tiles(uint64_t mask, int x, int y, void (*fn)(void *user, int tx, int ty), void *user);
+/* Cells of a footprint: 6 rows of 8 (bit row*8 + col; row 5, col 7 is the anchor). */
+#define RMG__FOOTPRINT_CELLS 48
+/* The tiles of mask's cells anchored at (x, y) on level z that lie on m, in the order
+ * rmg__footprint_tiles visits them, into out; returns how many. *outside (may be NULL): whether
+ * a cell lies off the map. A plain loop for the checks that read every object's tiles. */
+size_t rmg__footprint_indices(const struct rmg_map *m, uint64_t mask, int x, int y, int z,
+                              uint32_t out[RMG__FOOTPRINT_CELLS], bool *outside);
 /* ---- the canonical serialization (map_json.c): the JSON document and the fingerprint ------- */
 
 /* The JSON document (docs/map-json.md); with_fingerprint false gives the canonical form that is

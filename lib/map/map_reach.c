@@ -44,6 +44,7 @@ enum {
     CELL_WATER = 4, /* water terrain */
     CELL_ENTRY = 8, /* an entry of an object that is visited */
     CELL_ZOC = 16,  /* a monster's tile or one of its 8 neighbours */
+    CELL_RIM = 32,  /* on the map's edge: some neighbours are off the map */
 };
 
 static bool monster_class(int cls)
@@ -138,23 +139,6 @@ static void gate_pairs(rmg__reach *r)
     }
 }
 
-typedef struct entry_ctx {
-    rmg__reach *r;
-    uint32_t o;
-    const struct rmg_map *m;
-} entry_ctx;
-
-static void add_entry(void *user, int x, int y)
-{
-    entry_ctx *e = user;
-    const struct rmg_map *m = e->m;
-    const rmg__map_object *o = &m->objects.items[e->o];
-    if (x < 0 || y < 0 || x >= m->width || y >= m->height)
-        return;
-    e->r->entries[e->r->n_entry_tiles++] = (uint32_t)rmg__tile(m->width, m->height, x, y, o->z);
-    e->r->n_entries[e->o]++;
-}
-
 static int popcount64(uint64_t v)
 {
     int n = 0;
@@ -163,20 +147,39 @@ static int popcount64(uint64_t v)
     return n;
 }
 
-typedef struct cell_ctx {
-    rmg__reach *r;
-    int z;
-    uint8_t keep, add; /* cell = (cell & keep) | add on each tile of a mask */
-} cell_ctx;
-
-static void mark_cell(void *user, int x, int y)
+/* Each tile's terrain bits, and the rim (where a flood must check its neighbours' bounds). */
+static void terrain_cells(rmg__reach *r)
 {
-    cell_ctx *c = user;
-    const struct rmg_map *m = c->r->m;
-    if (x < 0 || y < 0 || x >= m->width || y >= m->height)
-        return;
-    size_t t = rmg__tile(m->width, m->height, x, y, c->z);
-    c->r->cell[t] = (uint8_t)((c->r->cell[t] & c->keep) | c->add);
+    const struct rmg_map *m = r->m;
+    for (size_t t = 0; t < m->n_tiles; t++) {
+        uint16_t f = m->flags[t];
+        r->cell[t] = (uint8_t)((f & RMG__T_WATER) ? CELL_WATER | CELL_SEA : (f & RMG__T_ROCK) ? 0 : CELL_LAND);
+    }
+    size_t plane = (size_t)m->width * (size_t)m->height;
+    for (int z = 0; z < m->levels; z++) {
+        uint8_t *level = r->cell + (size_t)z * plane;
+        for (int x = 0; x < m->width; x++) {
+            level[x] |= CELL_RIM;
+            level[plane - 1 - (size_t)x] |= CELL_RIM;
+        }
+        for (int y = 0; y < m->height; y++) {
+            level[(size_t)y * (size_t)m->width] |= CELL_RIM;
+            level[(size_t)y * (size_t)m->width + (size_t)m->width - 1] |= CELL_RIM;
+        }
+    }
+}
+
+/* Object o's cells: its blocked tiles closed to steps, its entry tiles (when it is visited,
+ * `entered`) marked and listed in entries (*n of them). */
+static void mark_object(rmg__reach *r, const rmg__map_object *o, bool entered, uint32_t *entries, uint32_t *n)
+{
+    uint32_t cells[RMG__FOOTPRINT_CELLS];
+    size_t k = rmg__footprint_indices(r->m, o->block, o->x, o->y, o->z, cells, NULL);
+    for (size_t j = 0; j < k; j++)
+        r->cell[cells[j]] &= (uint8_t)~(CELL_LAND | CELL_SEA);
+    *n = (uint32_t)rmg__footprint_indices(r->m, o->visit, o->x, o->y, o->z, entries, NULL);
+    for (uint32_t j = 0; entered && j < *n; j++)
+        r->cell[entries[j]] |= CELL_ENTRY;
 }
 
 rmg_status rmg__reach_init(rmg__reach *r, const struct rmg_map *m, const struct rmg_content *c, rmg_context *ctx)
@@ -207,6 +210,9 @@ rmg_status rmg__reach_init(rmg__reach *r, const struct rmg_map *m, const struct 
         rmg__reach_free(r);
         return rmg__error_nomem(ctx);
     }
+    /* What a step needs of a tile, read once (the floods run per player): terrain first, then
+     * each object's blocked and entry tiles (clearing and setting bits: any order gives the same). */
+    terrain_cells(r);
     for (uint32_t i = 0; i < r->n_objects; i++) {
         const rmg__map_object *o = &m->objects.items[i];
         int cls = -1, sub = -1;
@@ -223,8 +229,8 @@ rmg_status rmg__reach_init(rmg__reach *r, const struct rmg_map *m, const struct 
             r->channel[i] = (uint32_t)(sub & 31);
         r->partner[i] = UINT32_MAX;
         r->first_entry[i] = (uint32_t)r->n_entry_tiles;
-        entry_ctx e = {r, i, m};
-        rmg__footprint_tiles(o->visit, o->x, o->y, add_entry, &e);
+        mark_object(r, o, r->beh[i] != B_NONE, &r->entries[r->n_entry_tiles], &r->n_entries[i]);
+        r->n_entry_tiles += r->n_entries[i];
     }
     for (uint32_t i = 0; i < r->n_objects; i++) {
         if (r->beh[i] == B_TELEPORT || r->beh[i] == B_EXIT)
@@ -237,22 +243,6 @@ rmg_status rmg__reach_init(rmg__reach *r, const struct rmg_map *m, const struct 
     if (st != RMG_OK) {
         rmg__reach_free(r);
         return st;
-    }
-    /* What a step needs of a tile, read once (the floods run per player): terrain first, then
-     * each object's blocked and entry tiles (objects never overlap). */
-    for (size_t t = 0; t < m->n_tiles; t++) {
-        uint16_t f = m->flags[t];
-        r->cell[t] = (uint8_t)((f & RMG__T_WATER) ? CELL_WATER | CELL_SEA : (f & RMG__T_ROCK) ? 0 : CELL_LAND);
-    }
-    for (uint32_t i = 0; i < r->n_objects; i++) {
-        const rmg__map_object *o = &m->objects.items[i];
-        cell_ctx cc = {r, o->z, (uint8_t)~(CELL_LAND | CELL_SEA), 0};
-        rmg__footprint_tiles(o->block, o->x, o->y, mark_cell, &cc);
-        if (r->beh[i] != B_NONE) {
-            cc.keep = 0xff;
-            cc.add = CELL_ENTRY;
-            rmg__footprint_tiles(o->visit, o->x, o->y, mark_cell, &cc);
-        }
     }
     /* Zones of control: a monster's tile and its 8 neighbours on its level. */
     int w = m->width, h = m->height;
@@ -297,6 +287,7 @@ typedef struct flood {
     uint32_t keys;       /* keymaster colours visited */
     uint32_t waiting;    /* colours of locks met before their tent */
     bool no_fight;
+    int32_t off[8];      /* the index offsets of the 8 neighbours (step_dx, step_dy) */
 } flood;
 
 static bool water(const rmg__reach *r, uint32_t t)
@@ -446,34 +437,66 @@ static void step(flood *f, uint32_t u, int dy, bool boat)
         push(f, u, RMG__REACH_FOOT); /* walking, or landing from a boat */
 }
 
+/* The 8 neighbours in the order the flood takes them (row above first, left to right). */
+static const int8_t step_dx[8] = {-1, 0, 1, -1, 1, -1, 0, 1}, step_dy[8] = {-1, -1, -1, 0, 0, 1, 1, 1};
+
+/* The steps from t, inside the rim, with step()'s outcome for the two most common neighbours
+ * decided right here: a tile closed to everything (rock, under an object, not an entry) is
+ * passed over, land no object stands on is walked on (a zone of control stops only a hero
+ * who fights nothing). Anything else goes through step(). */
+static void inner_steps(flood *f, uint32_t t, bool boat)
+{
+    rmg__reach *r = f->r;
+    uint8_t zoc_stops = f->no_fight ? CELL_ZOC : 0;
+    for (int k = 0; k < 8; k++) {
+        uint32_t u = (uint32_t)((int32_t)t + f->off[k]);
+        uint8_t c = r->cell[u], kind = c & (CELL_LAND | CELL_SEA | CELL_WATER | CELL_ENTRY);
+        if (!(kind & (CELL_LAND | CELL_SEA | CELL_ENTRY)))
+            continue;
+        if (kind != CELL_LAND || (c & zoc_stops))
+            step(f, u, step_dy[k], boat);
+        else if (!(r->tile[u] & RMG__REACH_FOOT)) {
+            r->tile[u] |= RMG__REACH_FOOT;
+            r->queue[f->tail++] = u;
+        }
+    }
+}
+
+/* The steps from a tile on the map's edge, to the neighbours on the map. */
+static void rim_steps(flood *f, uint32_t t, bool boat)
+{
+    const struct rmg_map *m = f->r->m;
+    int w = m->width, h = m->height;
+    size_t plane = (size_t)w * (size_t)h;
+    int x = (int)((t % plane) % (size_t)w), y = (int)((t % plane) / (size_t)w);
+    for (int k = 0; k < 8; k++)
+        if (x + step_dx[k] >= 0 && y + step_dy[k] >= 0 && x + step_dx[k] < w && y + step_dy[k] < h)
+            step(f, (uint32_t)((int)t + step_dy[k] * w + step_dx[k]), step_dy[k], boat);
+}
+
 bool rmg__reach_from(rmg__reach *r, uint32_t start, unsigned flags, uint32_t until)
 {
     const struct rmg_map *m = r->m;
     memset(r->tile, 0, m->n_tiles);
     memset(r->object, 0, r->n_objects ? r->n_objects : 1);
-    flood f = {r, 0, 0, 0, 0, (flags & RMG__REACH_NO_FIGHT) != 0};
+    flood f = {r, 0, 0, 0, 0, (flags & RMG__REACH_NO_FIGHT) != 0, {0}};
+    for (int k = 0; k < 8; k++)
+        f.off[k] = step_dy[k] * m->width + step_dx[k];
     if (start >= m->n_tiles)
         return false;
     uint32_t id = m->tile_object[start];
     if (id && id <= m->objects.count && rmg__map_object_visits(m, &m->objects.items[id - 1], start))
         r->object[id - 1] = 1;
     push(&f, start, water(r, start) ? RMG__REACH_BOAT : RMG__REACH_FOOT);
-    int w = m->width, h = m->height;
-    size_t plane = (size_t)w * (size_t)h;
     while (f.head < f.tail) {
         if (until < m->n_tiles && r->tile[until])
             return true;
         uint32_t q = r->queue[f.head++];
-        bool boat = (q & 0x80000000u) != 0;
         uint32_t t = q & 0x7fffffffu;
-        int x = (int)((t % plane) % (size_t)w), y = (int)((t % plane) / (size_t)w);
-        bool inner = x > 0 && y > 0 && x + 1 < w && y + 1 < h;
-        for (int dy = -1; dy <= 1; dy++)
-            for (int dx = -1; dx <= 1; dx++) {
-                if ((!dx && !dy) || (!inner && (x + dx < 0 || y + dy < 0 || x + dx >= w || y + dy >= h)))
-                    continue;
-                step(&f, (uint32_t)((int)t + dy * w + dx), dy, boat);
-            }
+        if (r->cell[t] & CELL_RIM)
+            rim_steps(&f, t, (q & 0x80000000u) != 0);
+        else
+            inner_steps(&f, t, (q & 0x80000000u) != 0);
     }
     return until < m->n_tiles && r->tile[until];
 }

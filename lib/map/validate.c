@@ -167,7 +167,7 @@ static size_t flood(validator *v, uint32_t *label, size_t start, uint32_t mark, 
         size_t t = v->queue[head++];
         uint8_t edges = v->cell[t] & CELL_EDGE;
         for (int k = 0; k < 8; k++) {
-            if (edges & off_edge[k])
+            if (edges && (edges & off_edge[k])) /* most tiles lie off every edge */
                 continue;
             size_t n = (size_t)((ptrdiff_t)t + step[k]);
             if (!label[n] && (v->cell[n] & need) && m->tile_zone[n] == zone) {
@@ -216,26 +216,6 @@ static void check_zone_areas(validator *v, const uint32_t *comps)
     }
 }
 
-typedef struct entry_check {
-    validator *v;
-    const rmg__map_object *o;
-    bool outside;
-    int ok;
-} entry_check;
-
-static void check_entry_tile(void *user, int x, int y)
-{
-    entry_check *e = user;
-    const struct rmg_map *m = e->v->m;
-    if (x < 0 || y < 0 || x >= m->width || y >= m->height) {
-        e->outside = true;
-        return;
-    }
-    size_t t = rmg__tile(m->width, m->height, x, y, e->o->z);
-    if (e->v->label[t])
-        e->ok++;
-}
-
 static void check_objects(validator *v)
 {
     const struct rmg_map *m = v->m;
@@ -246,72 +226,52 @@ static void check_objects(validator *v)
         uint32_t entry[1];
         if (rmg__object_tiles(m, o, o->visit, entry, 1) && (m->flags[entry[0]] & RMG__T_WATER))
             continue; /* at sea: boats reach it, which the game's rules judge (check_playable) */
-        entry_check e = {v, o, false, 0};
-        rmg__footprint_tiles(o->visit, o->x, o->y, check_entry_tile, &e);
-        if (e.outside)
+        uint32_t cells[RMG__FOOTPRINT_CELLS];
+        bool outside;
+        size_t n = rmg__footprint_indices(m, o->visit, o->x, o->y, o->z, cells, &outside), reached = 0;
+        for (size_t k = 0; k < n; k++)
+            reached += v->label[cells[k]] != 0;
+        if (outside)
             violation(v, RULE_ENTRY, o->zone, "object %u (%s) at %d,%d,%d: footprint leaves the map", o->id, o->key ? o->key : "?", o->x,
                       o->y, o->z);
-        else if (!e.ok)
+        else if (!reached)
             violation(v, RULE_ENTRY, o->zone, "object %u (%s) at %d,%d,%d: entry not reachable", o->id, o->key ? o->key : "?", o->x, o->y,
                       o->z);
     }
 }
 
-typedef struct overlap_check {
-    validator *v;
-    const rmg__map_object *o;
-    uint32_t *owner;
-} overlap_check;
-
-static void claim_tile(void *user, int x, int y)
-{
-    overlap_check *c = user;
-    const struct rmg_map *m = c->v->m;
-    if (x < 0 || y < 0 || x >= m->width || y >= m->height)
-        return;
-    size_t t = rmg__tile(m->width, m->height, x, y, c->o->z);
-    if (c->owner[t] && c->owner[t] != c->o->id)
-        violation(c->v, RULE_OVERLAP, c->o->zone, "objects %u and %u overlap at %d,%d,%d", c->owner[t], c->o->id, x, y, c->o->z);
-    c->owner[t] = c->o->id;
-}
-
 static void check_overlaps(validator *v, uint32_t *owner)
 {
     const struct rmg_map *m = v->m;
+    size_t plane = (size_t)m->width * (size_t)m->height;
     memset(owner, 0, m->n_tiles * sizeof *owner);
     for (size_t i = 0; i < m->objects.count; i++) {
         const rmg__map_object *o = &m->objects.items[i];
-        overlap_check c = {v, o, owner};
-        rmg__footprint_tiles(o->block | o->visit, o->x, o->y, claim_tile, &c);
+        uint32_t cells[RMG__FOOTPRINT_CELLS];
+        size_t n = rmg__footprint_indices(m, o->block | o->visit, o->x, o->y, o->z, cells, NULL);
+        for (size_t k = 0; k < n; k++) {
+            uint32_t t = cells[k];
+            if (owner[t] && owner[t] != o->id)
+                violation(v, RULE_OVERLAP, o->zone, "objects %u and %u overlap at %d,%d,%d", owner[t], o->id,
+                          (int)(t % plane % (size_t)m->width), (int)(t % plane / (size_t)m->width), o->z);
+            owner[t] = o->id;
+        }
     }
 }
 
 /* ---- guarded groups and objects --------------------------------------------------------- */
 
-typedef struct sealed_check {
-    validator *v;
-    int z;
-    bool reached;
-} sealed_check;
-
-static void sealed_tile(void *user, int x, int y)
-{
-    sealed_check *c = user;
-    const struct rmg_map *m = c->v->m;
-    if (x < 0 || y < 0 || x >= m->width || y >= m->height)
-        return;
-    size_t t = rmg__tile(m->width, m->height, x, y, c->z);
-    uint32_t main = c->v->main[m->tile_zone[t]];
-    if (main && c->v->sealed[t] == main)
-        c->reached = true;
-}
-
 /* True when an entry of o is in its zone's main region with every guard standing. */
 static bool reached_past_guards(validator *v, const rmg__map_object *o)
 {
-    sealed_check c = {v, o->z, false};
-    rmg__footprint_tiles(o->visit, o->x, o->y, sealed_tile, &c);
-    return c.reached;
+    uint32_t cells[RMG__FOOTPRINT_CELLS];
+    size_t n = rmg__footprint_indices(v->m, o->visit, o->x, o->y, o->z, cells, NULL);
+    for (size_t k = 0; k < n; k++) {
+        uint32_t main = v->main[v->m->tile_zone[cells[k]]];
+        if (main && v->sealed[cells[k]] == main)
+            return true;
+    }
+    return false;
 }
 
 static void check_guarded(validator *v)

@@ -123,12 +123,15 @@ static void track_near(rmg__placer *p, size_t t, uint16_t before)
         return;
     size_t nbs[8];
     int n = neighbours(p, t, nbs);
+    /* The counts in locals: a byte store may alias anything, p's fields included, so the
+     * compiler would read p->near_* again for every neighbour. */
+    uint8_t *near_free = p->near_free, *near_busy = p->near_busy;
     if (d_free)
         for (int k = 0; k < n; k++)
-            p->near_free[nbs[k]] = (uint8_t)(p->near_free[nbs[k]] + d_free);
+            near_free[nbs[k]] = (uint8_t)(near_free[nbs[k]] + d_free);
     if (d_busy)
         for (int k = 0; k < n; k++)
-            p->near_busy[nbs[k]] = (uint8_t)(p->near_busy[nbs[k]] + d_busy);
+            near_busy[nbs[k]] = (uint8_t)(near_busy[nbs[k]] + d_busy);
 }
 
 /* Bounding box and level of every zone (for the searches around a point). */
@@ -455,14 +458,6 @@ static void normalize(uint64_t *block, uint64_t *visit)
         *block = *visit = ANCHOR_BIT;
 }
 
-static int top_bit(uint64_t v)
-{
-    int b = v >> 48 ? 63 : 47; /* footprints use the low 48 bits */
-    while (b >= 0 && !(v & ((uint64_t)1 << b)))
-        b--;
-    return b;
-}
-
 static bool holds_tile(const uint32_t *tiles, size_t n, size_t t)
 {
     for (size_t i = 0; i < n; i++)
@@ -501,7 +496,7 @@ static inline const struct rmg__pl_shape *shape_of(rmg__placer *p, uint64_t bloc
     struct rmg__pl_shape *sh = &p->shapes[((block * UINT64_C(0x9E3779B97F4A7C15)) ^ visit) >> 60];
     if (sh->block == block && sh->visit == visit && (block || visit))
         return sh;
-    int bit = visit ? top_bit(visit) : 47, ex = bit % 8, ey = bit / 8;
+    int bit = visit ? rmg__high_bit64(visit) : 47, ex = bit % 8, ey = bit / 8;
     uint64_t all = block | visit;
     sh->block = block;
     sh->visit = visit;
@@ -673,14 +668,17 @@ static rmg_status connect(rmg__placer *p, size_t from, const rmg__pl_item *entry
         return RMG_OK;
     }
     next_epoch(p);
+    /* The search's arrays and epoch in locals: its stores could alias p's fields as far as the
+     * compiler knows (set_flags, which changes p, is only called on the way out). */
+    uint32_t *seen = p->seen, *prev = p->prev, *dist = p->dist, *queue = p->queue, epoch = p->epoch;
     size_t head = 0, tail = 0;
-    p->queue[tail++] = (uint32_t)from;
-    p->seen[from] = p->epoch;
-    p->dist[from] = 0;
+    queue[tail++] = (uint32_t)from;
+    seen[from] = epoch;
+    dist[from] = 0;
     p->search_cut = false;
     while (head < tail) {
-        size_t t = p->queue[head++];
-        if (p->dist[t] >= CARVE_MAX) {
+        size_t t = queue[head++];
+        if (dist[t] >= CARVE_MAX) {
             p->search_cut = true;
             continue;
         }
@@ -688,19 +686,19 @@ static rmg_status connect(rmg__placer *p, size_t from, const rmg__pl_item *entry
         int n_nb = neighbours(p, t, nbs);
         for (int k = 0; k < n_nb; k++) {
             size_t nb = nbs[k];
-            if (p->seen[nb] == p->epoch || !is_open(p, nb, zone) || (t == from && entry_of && !approach_ok(p, entry_of, nb, from)))
+            if (seen[nb] == epoch || !is_open(p, nb, zone) || (t == from && entry_of && !approach_ok(p, entry_of, nb, from)))
                 continue;
-            p->seen[nb] = p->epoch;
-            p->prev[nb] = (uint32_t)t;
-            p->dist[nb] = p->dist[t] + 1;
+            seen[nb] = epoch;
+            prev[nb] = (uint32_t)t;
+            dist[nb] = dist[t] + 1;
             if (touches_free(p, nb)) {
-                for (size_t c = nb; c != from; c = p->prev[c])
+                for (size_t c = nb; c != from; c = prev[c])
                     if (!set_flags(p, c, RMG__T_FREE))
                         return rmg__error_nomem(p->ctx);
                 *ok = true;
                 return RMG_OK;
             }
-            p->queue[tail++] = (uint32_t)nb;
+            queue[tail++] = (uint32_t)nb;
         }
     }
     p->searched = tail;
@@ -713,20 +711,24 @@ static rmg_status connect(rmg__placer *p, size_t from, const rmg__pl_item *entry
  * new tail; tiles are queued at most once per call. */
 static size_t lower_distances(rmg__placer *p, int zone, size_t tail)
 {
+    /* The arrays and the epoch in locals: the compiler cannot tell that the stores below leave p
+     * alone, and would read them again for every neighbour (this search is the spread's cost). */
+    uint32_t *seen = p->seen, *dist = p->dist, *prev = p->prev, *queue = p->queue, epoch = p->epoch;
+    const uint8_t *open_here = p->open_here, *zone_edge = p->zone_edge;
     for (size_t head = 0; head < tail; head++) {
-        size_t t = p->queue[head];
+        size_t t = queue[head];
         size_t nbs[8];
         int n_nb = neighbours(p, t, nbs);
-        bool plain = !p->zone_edge[t]; /* the neighbours are of t's zone */
+        bool plain = !zone_edge[t]; /* the neighbours are of t's zone */
+        uint32_t d = dist[t] + 1;
         for (int k = 0; k < n_nb; k++) {
             size_t nb = nbs[k];
-            if (!(plain ? p->open_here[nb] : is_open(p, nb, zone)) ||
-                (p->seen[nb] == p->epoch && p->dist[nb] <= p->dist[t] + 1))
+            if (!(plain ? open_here[nb] : is_open(p, nb, zone)) || (seen[nb] == epoch && dist[nb] <= d))
                 continue;
-            p->seen[nb] = p->epoch;
-            p->dist[nb] = p->dist[t] + 1;
-            p->prev[nb] = (uint32_t)t;
-            p->queue[tail++] = (uint32_t)nb;
+            seen[nb] = epoch;
+            dist[nb] = d;
+            prev[nb] = (uint32_t)t;
+            queue[tail++] = (uint32_t)nb;
         }
     }
     return tail;
@@ -925,10 +927,14 @@ static int snugness(const rmg__placer *p, size_t t, int zone)
     int x, y, z, n = 0;
     ptrdiff_t w = m->width;
     if (!p->zone_edge[t]) {
-        /* Every tile of the square is on the map and of t's zone (t is open land of `zone`). */
-        for (int dy = -2; dy <= 2; dy++) {
-            const uint8_t *row = &p->open_here[(size_t)((ptrdiff_t)t + dy * w - 2)];
-            n += 5 - (row[0] + row[1] + row[2] + row[3] + row[4]);
+        /* Every tile of the square is on the map and of t's zone (t is open land of `zone`).
+         * open_here bytes are 0 or 1: four of a row are summed in one multiply (the top byte
+         * of v * 0x01010101 is the sum of v's bytes, whatever their order). */
+        const uint8_t *row = &p->open_here[(size_t)((ptrdiff_t)t - 2 * w - 2)];
+        for (int dy = -2; dy <= 2; dy++, row += w) {
+            uint32_t v;
+            memcpy(&v, row, sizeof v);
+            n += 5 - (int)((v * 0x01010101u) >> 24) - row[4];
         }
         return n;
     }
@@ -1092,13 +1098,16 @@ static bool cluster_add(rmg__placer *p, size_t t, bool pocket)
     p->n_cluster++;
     size_t nbs[8];
     int n = neighbours(p, t, nbs);
+    /* In locals: the stores below could alias p's fields as far as the compiler knows. */
+    uint32_t *near_epoch = p->near_cluster_epoch, epoch = p->cluster_epoch;
+    uint8_t *near = p->near_cluster;
     for (int k = 0; k < n; k++) {
         size_t nb = nbs[k];
-        if (p->near_cluster_epoch[nb] != p->cluster_epoch) {
-            p->near_cluster_epoch[nb] = p->cluster_epoch;
-            p->near_cluster[nb] = 0;
+        if (near_epoch[nb] != epoch) {
+            near_epoch[nb] = epoch;
+            near[nb] = 0;
         }
-        p->near_cluster[nb]++;
+        near[nb]++;
     }
     return true;
 }

@@ -448,6 +448,9 @@ rmg_status rmg__h3m_write(rmg_context *ctx, const rmg__h3m_doc *doc, uint8_t **o
     rmg__h3m_io io;
     rmg__h3m_io_init_write(&io, doc);
     io.ctx = ctx;
+    /* The tiles and a guess at the objects (an obstacle takes 12 bytes) at once, rather than
+     * doubling the stream (and copying it) five times on a large map. */
+    rmg__h3m_io_reserve(&io, rmg__h3m_tile_bytes(doc) + (size_t)doc->object_count * 16 + 64 * 1024);
     io_document(&io);
     if (io.status != RMG_OK) {
         rmg__free(ctx, io.out);

@@ -11,8 +11,6 @@
 #include <stdio.h>
 #include <string.h>
 
-#include <xxhash.h>
-
 #include "h3m_doc.h"
 #include "h3m_export.h"
 #include "h3m_kinds.h"
@@ -612,11 +610,31 @@ static rmg_status write_body(exporter *e, const rmg__map_object *o, int cls, int
 
 /* ---- objects -------------------------------------------------------------------------------------- */
 
+/* A 64-bit finalizer's mixing (multiply, xor the high half down). */
+static uint64_t mix64(uint64_t h)
+{
+    h ^= h >> 33;
+    h *= 0xff51afd7ed558ccdull;
+    h ^= h >> 33;
+    return h;
+}
+
+/* The memo's slot hash (never 0) of a template key and an object key, from the key's address:
+ * the map keeps one copy of each key text (a text under two addresses only takes two slots). */
+static uint64_t memo_hash(const template_key *k, const char *key)
+{
+    uint64_t h = mix64(k->block ^ mix64(k->visit ^ (uint64_t)(uintptr_t)key));
+    h = mix64(h ^ ((uint64_t)(uint32_t)k->faction << 32 | (uint32_t)k->creature));
+    h = mix64(h ^ ((uint64_t)(uint32_t)k->artifact << 32 | (uint32_t)k->color));
+    h = mix64(h ^ ((uint64_t)(uint32_t)k->terrain << 32 | (uint32_t)k->castle));
+    return h | 1u;
+}
+
 static const rmg__h3m_known_template *object_template(exporter *e, const rmg__map_object *o, int *cls, int *sub,
                                                       int *shift)
 {
     template_key k;
-    memset(&k, 0, sizeof k); /* the hash reads the padding too */
+    memset(&k, 0, sizeof k); /* memcmp reads the padding too */
     k.block = o->block;
     k.visit = o->visit;
     k.faction = o->faction;
@@ -625,10 +643,10 @@ static const rmg__h3m_known_template *object_template(exporter *e, const rmg__ma
     k.color = o->color;
     k.castle = o->castle;
     k.terrain = rmg__h3m_object_terrain(e->m, o);
-    uint64_t hash = XXH3_64bits_withSeed(&k, sizeof k, XXH3_64bits(o->key, strlen(o->key))) | 1u;
+    uint64_t hash = memo_hash(&k, o->key);
     for (size_t probe = 0; probe < MEMO_SLOTS; probe++) {
         template_memo *slot = &e->memo[(hash + probe) & (MEMO_SLOTS - 1)];
-        if (slot->hash == hash && !memcmp(&slot->k, &k, sizeof k) && !strcmp(slot->key, o->key)) {
+        if (slot->hash == hash && !memcmp(&slot->k, &k, sizeof k) && (slot->key == o->key || !strcmp(slot->key, o->key))) {
             *cls = slot->cls, *sub = slot->sub, *shift = slot->shift;
             return slot->row;
         }

@@ -123,6 +123,11 @@ void rmg__h3m_io_bytes(rmg__h3m_io *io, void *bytes, size_t n)
     io->pos += n;
 }
 
+bool rmg__h3m_io_reserve(rmg__h3m_io *io, size_t n)
+{
+    return reserve_out(io, n);
+}
+
 void rmg__h3m_io_u16(rmg__h3m_io *io, uint16_t *v)
 {
     uint8_t b[2] = {(uint8_t)*v, (uint8_t)(*v >> 8)};

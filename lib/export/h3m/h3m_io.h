@@ -13,6 +13,8 @@
 #ifndef RMG_EXPORT_H3M_IO_H
 #define RMG_EXPORT_H3M_IO_H
 
+#include <string.h>
+
 #include "h3m_doc.h"
 
 /* The smallest timed event (§17 common part with empty strings), to bound event counts. */
@@ -47,6 +49,8 @@ bool rmg__h3m_io_fail_at(rmg__h3m_io *io, size_t pos, rmg_status status, const c
 
 /* n raw bytes. */
 void rmg__h3m_io_bytes(rmg__h3m_io *io, void *bytes, size_t n);
+/* Writing: room for n more bytes at once (false, and the status set, when out of memory). */
+bool rmg__h3m_io_reserve(rmg__h3m_io *io, size_t n);
 void rmg__h3m_io_u16(rmg__h3m_io *io, uint16_t *v);
 void rmg__h3m_io_u32(rmg__h3m_io *io, uint32_t *v);
 void rmg__h3m_io_str(rmg__h3m_io *io, rmg__h3m_str *s);
@@ -79,10 +83,19 @@ static inline bool io_hota(const rmg__h3m_io *io, uint32_t n)
     return io->doc->format == RMG__H3M_HOTA && io->doc->hota_sub >= n;
 }
 
+/* Writing with the room already there (the writer reserves the stream's size up front): the
+ * bytes go straight in, without a call. */
+static inline bool io_room(const rmg__h3m_io *io, size_t n)
+{
+    return !io->reading && io->status == RMG_OK && n <= io->out_cap - io->pos;
+}
+
 static inline void io_u8(rmg__h3m_io *io, uint8_t *v)
 {
     if (io->reading && io->status == RMG_OK && io->pos < io->in_len)
         *v = io->in[io->pos++];
+    else if (io_room(io, 1))
+        io->out[io->pos++] = *v;
     else
         rmg__h3m_io_bytes(io, v, 1);
 }
@@ -101,7 +114,13 @@ static inline void io_u16(rmg__h3m_io *io, uint16_t *v)
 
 static inline void io_u32(rmg__h3m_io *io, uint32_t *v)
 {
-    rmg__h3m_io_u32(io, v);
+    if (!io_room(io, 4)) {
+        rmg__h3m_io_u32(io, v);
+        return;
+    }
+    uint8_t *o = io->out + io->pos;
+    o[0] = (uint8_t)*v, o[1] = (uint8_t)(*v >> 8), o[2] = (uint8_t)(*v >> 16), o[3] = (uint8_t)(*v >> 24);
+    io->pos += 4;
 }
 
 static inline void io_i32(rmg__h3m_io *io, int32_t *v)
@@ -113,7 +132,14 @@ static inline void io_i32(rmg__h3m_io *io, int32_t *v)
 
 static inline void io_bytes(rmg__h3m_io *io, void *bytes, size_t n)
 {
-    rmg__h3m_io_bytes(io, bytes, n);
+    if (n == 0)
+        return; /* an empty field may come with no buffer at all */
+    if (!io_room(io, n)) {
+        rmg__h3m_io_bytes(io, bytes, n);
+        return;
+    }
+    memcpy(io->out + io->pos, bytes, n); /* n is mostly a constant: the copy is inlined */
+    io->pos += n;
 }
 
 static inline void io_str(rmg__h3m_io *io, rmg__h3m_str *s)

@@ -132,12 +132,12 @@ const rmg__h3m_known_template *rmg__h3m_pick_template(int cls, int subclass, con
 int rmg__h3m_object_terrain(const struct rmg_map *m, const rmg__map_object *o)
 {
     int x = o->x, y = o->y;
-    for (int bit = 47; bit >= 0; bit--)
-        if (o->visit >> bit & 1u) {
-            x = o->x - (7 - bit % 8);
-            y = o->y - (5 - bit / 8);
-            break;
-        }
+    uint64_t visit = o->visit & ((UINT64_C(1) << 48) - 1); /* the footprint's 6 rows of 8 */
+    if (visit) { /* the last entry cell (an obstacle has none: its anchor) */
+        int bit = rmg__high_bit64(visit);
+        x = o->x - (7 - bit % 8);
+        y = o->y - (5 - bit / 8);
+    }
     if (x >= 0 && y >= 0 && x < m->width && y < m->height)
         return m->terrain[rmg__tile(m->width, m->height, x, y, o->z)];
     return o->zone > 0 && (size_t)o->zone <= m->zones.count ? m->zones.items[o->zone - 1].terrain : -1;
