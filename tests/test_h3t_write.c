@@ -38,8 +38,9 @@ static void collect_warning(void *user, const char *message)
     w->count++;
 }
 
-/* The pack as h3t (version v), warnings into *w (may be NULL). */
-static char *to_h3t(const rmg_pack *p, rmg_h3t_version v, warnings *w, size_t *len)
+/* The pack as h3t (version v), warnings into *w (may be NULL). Not inlined: gcc 12's
+ * -Wdangling-pointer then takes the returned text for the local it was stored in. */
+__attribute__((noinline)) static char *to_h3t(const rmg_pack *p, rmg_h3t_version v, warnings *w, size_t *len)
 {
     rmg_h3t_write_options o;
     rmg_h3t_write_options_init(&o);
