@@ -247,6 +247,8 @@ void rmg__pl_commit(rmg__placer *p);
 rmg_status rmg__pl_spread(rmg__placer *p, int zone, int reach);
 /* Places the items; res->placed false (and nothing changed) when no room was found. */
 rmg_status rmg__pl_place(rmg__placer *p, const rmg__pl_request *req, rmg_rng *rng, rmg__pl_result *res);
+/* Neighbour k (0..7, row by row from the upper left) of tile t, or false when off the map. */
+bool rmg__pl_neighbour(const struct rmg_map *m, size_t t, int k, size_t *out);
 
 /* ---- the stage ---------------------------------------------------------------------------------- */
 

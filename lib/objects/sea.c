@@ -15,9 +15,6 @@
 #define SEA_COAST_GAP 2       /* Chebyshev distance from land a group's tiles keep */
 #define SEA_MAX_TILES (RMG__TRS_MAX_OBJECTS * 48)
 
-static const int dx8[8] = {-1, 0, 1, -1, 1, -1, 0, 1};
-static const int dy8[8] = {-1, -1, -1, 0, 0, 1, 1, 1};
-
 /* Open water of the sea's zone: nothing stands there, nothing is kept free. */
 static bool open_water(const struct rmg_map *m, size_t t, int zone)
 {
@@ -38,16 +35,6 @@ typedef struct sea_layout {
 static bool sailable(const struct rmg_map *m, size_t t)
 {
     return rmg__map_free_water(m, t) && !(m->flags[t] & RMG__T_OBSTACLE);
-}
-
-static bool neighbour(const struct rmg_map *m, size_t t, int k, size_t *out)
-{
-    size_t plane = (size_t)m->width * (size_t)m->height;
-    int x = (int)(t % plane % (size_t)m->width) + dx8[k], y = (int)(t % plane / (size_t)m->width) + dy8[k];
-    if (x < 0 || y < 0 || x >= m->width || y >= m->height)
-        return false;
-    *out = rmg__tile(m->width, m->height, x, y, (int)(t / plane));
-    return true;
 }
 
 static bool take(sea_layout *l, size_t t, uint8_t what)
@@ -111,7 +98,7 @@ static bool seal_entries(sea_layout *l, const size_t *entries, size_t n_entries,
     for (size_t i = 0; i < n_entries; i++)
         for (int k = 0; k < 8; k++) {
             size_t u;
-            if (!neighbour(l->m, entries[i], k, &u) || l->taken[u])
+            if (!rmg__pl_neighbour(l->m, entries[i], k, &u) || l->taken[u])
                 continue;
             uint16_t f = l->m->flags[u];
             if (!(f & RMG__T_WATER) || l->m->tile_object[u] || (f & RMG__T_OBSTACLE))
@@ -128,7 +115,7 @@ static bool hub_open(const sea_layout *l, size_t h)
 {
     for (int k = 0; k < 8; k++) {
         size_t u;
-        if (neighbour(l->m, h, k, &u) && !l->taken[u] && open_water(l->m, u, l->zone))
+        if (rmg__pl_neighbour(l->m, h, k, &u) && !l->taken[u] && open_water(l->m, u, l->zone))
             return true;
     }
     return false;
@@ -154,7 +141,7 @@ static bool sea_whole(const rmg__sea *sea, const sea_layout *l, size_t open_coun
         reached++;
         for (int k = 0; k < 8; k++) {
             size_t u;
-            if (neighbour(m, t, k, &u) && seen[u] != stamp && m->tile_zone[u] == l->zone && sailable(m, u) &&
+            if (rmg__pl_neighbour(m, t, k, &u) && seen[u] != stamp && m->tile_zone[u] == l->zone && sailable(m, u) &&
                 !l->taken[u]) {
                 seen[u] = stamp;
                 queue[tail++] = (uint32_t)u;
@@ -179,7 +166,7 @@ static bool lay_around(sea_layout *l, size_t h, const rmg__pl_item *items, size_
         for (int d = 0; d < 8 && !laid; d++) {
             size_t e;
             /* The hub is the hero's way in: not the row above the entry unless the object allows it. */
-            if (!neighbour(l->m, h, d, &e) || l->taken[e] || (!items[k].from_top && h / w == e / w - 1))
+            if (!rmg__pl_neighbour(l->m, h, d, &e) || l->taken[e] || (!items[k].from_top && h / w == e / w - 1))
                 continue;
             size_t mark = l->n;
             if (lay_item(l, &items[k], e, coast_dist, (int)k)) {
@@ -291,7 +278,7 @@ rmg_status rmg__sea_init(rmg__sea *sea, rmg_context *ctx, struct rmg_map *m, int
         size_t t = sea->queue[head++];
         for (int k = 0; k < 8; k++) {
             size_t u;
-            if (neighbour(m, t, k, &u) && sea->coast_dist[u] == 255 && sea->coast_dist[t] < SEA_COAST_GAP) {
+            if (rmg__pl_neighbour(m, t, k, &u) && sea->coast_dist[u] == 255 && sea->coast_dist[t] < SEA_COAST_GAP) {
                 sea->coast_dist[u] = (uint8_t)(sea->coast_dist[t] + 1);
                 sea->queue[tail++] = (uint32_t)u;
             }

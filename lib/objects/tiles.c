@@ -325,8 +325,7 @@ static void tile_xyz(const struct rmg_map *m, size_t t, int *x, int *y, int *z)
     *x = (int)(rest - row * w);
 }
 
-/* Neighbour k (0..7) of t, or false when off the map. */
-static bool neighbour(const struct rmg_map *m, size_t t, int k, size_t *out)
+bool rmg__pl_neighbour(const struct rmg_map *m, size_t t, int k, size_t *out)
 {
     int x, y, z;
     tile_xyz(m, t, &x, &y, &z);
@@ -353,7 +352,7 @@ static int rim_neighbours(const rmg__placer *p, size_t t, size_t out[8])
     return n;
 }
 
-/* The on-map neighbours of t in the order k = 0..7 (as neighbour() gives them): the placement
+/* The on-map neighbours of t in the order k = 0..7 (as rmg__pl_neighbour() gives them): the placement
  * searches call this for every tile they touch, so the common case (inside the map: all eight,
  * no bounds to check) is small enough to inline and the rim is a separate call. */
 static inline int neighbours(const rmg__placer *p, size_t t, size_t out[8])
@@ -1174,7 +1173,7 @@ static bool seal(rmg__placer *p, const rmg__pl_request *req)
     for (size_t i = 1; i < p->n_cluster; i++) {
         for (int k = 0; k < 8; k++) {
             size_t t;
-            if (!neighbour(p->m, p->cluster[i].tile, k, &t) || in_cluster(p, t) || (p->m->flags[t] & NOT_OPEN) ||
+            if (!rmg__pl_neighbour(p->m, p->cluster[i].tile, k, &t) || in_cluster(p, t) || (p->m->flags[t] & NOT_OPEN) ||
                 p->m->tile_zone[t] == 0)
                 continue;
             bool fly_tile = req->anarchy && !touches_outside(p, t);
@@ -1187,7 +1186,7 @@ static bool seal(rmg__placer *p, const rmg__pl_request *req)
     for (size_t i = 0; i < n_fly; i++) {
         for (int k = 0; k < 8; k++) {
             size_t t;
-            if (neighbour(p->m, fly[i], k, &t) && !(p->m->flags[t] & NOT_OPEN) && p->m->tile_zone[t] != 0 &&
+            if (rmg__pl_neighbour(p->m, fly[i], k, &t) && !(p->m->flags[t] & NOT_OPEN) && p->m->tile_zone[t] != 0 &&
                 !set_flags(p, t, RMG__T_BLOCKED))
                 return false;
         }

@@ -113,9 +113,14 @@ static int pick(const char *s, const char *const *names, int n)
     return -1;
 }
 
+int cli_water_level(const char *s)
+{
+    static const char *const water[] = {"none", "normal", "islands"}; /* rmg_water_level order */
+    return pick(s, water, 3);
+}
+
 int cli_gen_option(cli_gen *g, int argc, char **argv, int *i, const char *cmd)
 {
-    static const char *const water[] = {"none", "normal", "islands"};
     static const char *const monsters[] = {"weak", "normal", "strong"};
     const char *a = argv[*i];
     const char *v = *i + 1 < argc ? argv[*i + 1] : NULL;
@@ -149,7 +154,7 @@ int cli_gen_option(cli_gen *g, int argc, char **argv, int *i, const char *cmd)
     } else if (strcmp(a, "--humans") == 0) {
         ok = cli_parse_int(v, 0, 8, &g->opt.humans);
     } else if (strcmp(a, "--water") == 0) {
-        int w = pick(v, water, 3);
+        int w = cli_water_level(v);
         ok = w >= 0;
         g->opt.water = (rmg_water_level)(w < 0 ? 0 : w);
     } else if (strcmp(a, "--game") == 0) {

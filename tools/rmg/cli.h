@@ -33,6 +33,8 @@ extern const char cli_gen_help[];
 double cli_now_ms(void);
 bool cli_parse_u64(const char *s, uint64_t *out);
 bool cli_parse_int(const char *s, int lo, int hi, int *out);
+/* "none", "normal" or "islands" as an rmg_water_level; -1 for anything else. */
+int cli_water_level(const char *s);
 /* Online cores (1..64). */
 int cli_cores(void);
 

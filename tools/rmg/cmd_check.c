@@ -3,6 +3,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "cli.h"
 #include "commands.h"
 #include "format_arg.h"
 #include "rmg/rmg.h"
@@ -43,12 +44,6 @@ int rmg_cli_parse_format(const char *s)
         if (strcmp(s, formats[i].name) == 0)
             return (int)formats[i].f;
     return -1;
-}
-
-static int parse_water(const char *w)
-{
-    return !strcmp(w, "none") ? RMG_WATER_NONE : !strcmp(w, "normal") ? RMG_WATER_NORMAL
-         : !strcmp(w, "islands") ? RMG_WATER_ISLANDS : -1;
 }
 
 /* Prints the messages; returns the number of errors. */
@@ -129,7 +124,7 @@ int rmg_cmd_check(int argc, char **argv)
         } else if (strcmp(argv[i], "--errors") == 0) {
             o.errors_only = true;
         } else if (strcmp(argv[i], "--water") == 0 && i + 1 < argc) {
-            if ((o.water = parse_water(argv[++i])) < 0) {
+            if ((o.water = cli_water_level(argv[++i])) < 0) {
                 fprintf(stderr, "rmg check: unknown water level '%s' (none, normal or islands)\n", argv[i]);
                 return 2;
             }
