@@ -368,45 +368,45 @@ static void fill_simple(rmg__h3m_doc *doc, rmg__h3m_object *o, uint16_t salt)
     switch (o->kind) {
     case RMG__H3M_BODY_BLACK_MARKET:
         for (int i = 0; i < 7; i++)
-            fill_art(doc, &o->body.black_market[i], i == 3 ? 0xFFFF : (uint16_t)(i + 10));
-        o->body.black_market[3].spell = 0xFFFF;
+            fill_art(doc, &o->body->black_market[i], i == 3 ? 0xFFFF : (uint16_t)(i + 10));
+        o->body->black_market[3].spell = 0xFFFF;
         break;
     case RMG__H3M_BODY_REWARD18: {
-        rmg__h3m_reward18 *r = &o->body.reward18;
+        rmg__h3m_reward18 *r = &o->body->reward18;
         r->content = 2, r->artifact = 9, r->amount_a = 5, r->resource_a = 6, r->amount_b = -3, r->resource_b = 1;
         break;
     }
     case RMG__H3M_BODY_BANK:
-        o->body.bank.preset = 3;
-        o->body.bank.upgraded = -1;
-        o->body.bank.artifact_count = 2;
-        o->body.bank.artifacts = array_of(doc, 2, sizeof(uint32_t));
-        o->body.bank.artifacts[0] = 0xFFFFFFFFu, o->body.bank.artifacts[1] = 7;
+        o->body->bank.preset = 3;
+        o->body->bank.upgraded = -1;
+        o->body->bank.artifact_count = 2;
+        o->body->bank.artifacts = array_of(doc, 2, sizeof(uint32_t));
+        o->body->bank.artifacts[0] = 0xFFFFFFFFu, o->body->bank.artifacts[1] = 7;
         break;
-    case RMG__H3M_BODY_OWNED: o->body.owner = 4; break;
-    case RMG__H3M_BODY_REWARD8: o->body.reward8.content = 1, o->body.reward8.value = 0x1BFFEFFFu; break;
-    case RMG__H3M_BODY_GRAIL: o->body.grail_radius = 6; break;
+    case RMG__H3M_BODY_OWNED: o->body->owner = 4; break;
+    case RMG__H3M_BODY_REWARD8: o->body->reward8.content = 1, o->body->reward8.value = 0x1BFFEFFFu; break;
+    case RMG__H3M_BODY_GRAIL: o->body->grail_radius = 6; break;
     case RMG__H3M_BODY_ABANDONED_MINE: {
-        rmg__h3m_abandoned_mine *m = &o->body.mine;
+        rmg__h3m_abandoned_mine *m = &o->body->mine;
         m->resources = 0x7E;
         if (has_sub(doc, 5))
             m->custom_guards = 1, m->creature = 70, m->min_count = 100, m->max_count = 200;
         break;
     }
-    case RMG__H3M_BODY_MESSAGE: set_str(doc, &o->body.message.text, "Beware"); break;
+    case RMG__H3M_BODY_MESSAGE: set_str(doc, &o->body->message.text, "Beware"); break;
     case RMG__H3M_BODY_RESOURCE:
-        fill_guards(doc, &o->body.resource.guards, salt);
-        o->body.resource.amount = 15;
+        fill_guards(doc, &o->body->resource.guards, salt);
+        o->body->resource.amount = 15;
         break;
-    case RMG__H3M_BODY_SCHOLAR: o->body.scholar.kind = 2, o->body.scholar.id = 15; break;
-    case RMG__H3M_BODY_SHRINE: o->body.shrine_spell = 0xFF; break;
+    case RMG__H3M_BODY_SCHOLAR: o->body->scholar.kind = 2, o->body->scholar.id = 15; break;
+    case RMG__H3M_BODY_SHRINE: o->body->shrine_spell = 0xFF; break;
     case RMG__H3M_BODY_SCROLL:
-        fill_guards(doc, &o->body.scroll.guards, salt);
-        o->body.scroll.spell = 41;
+        fill_guards(doc, &o->body->scroll.guards, salt);
+        o->body->scroll.spell = 41;
         break;
-    case RMG__H3M_BODY_WITCH_HUT: memcpy(o->body.witch_skills, "\x9F\xEF\xFF\xFF", 4); break;
+    case RMG__H3M_BODY_WITCH_HUT: memcpy(o->body->witch_skills, "\x9F\xEF\xFF\xFF", 4); break;
     case RMG__H3M_BODY_TRAPPER: {
-        rmg__h3m_trapper *t = &o->body.trapper;
+        rmg__h3m_trapper *t = &o->body->trapper;
         t->content = 1, t->gold = 0, t->count = 12, t->creature = 140;
         break;
     }
@@ -433,38 +433,38 @@ static void fill_object(rmg__h3m_doc *doc, rmg__h3m_object *o, uint32_t class_id
     o->pos.x = (uint8_t)salt, o->pos.y = (uint8_t)(salt * 3), o->pos.z = 0;
     switch (o->kind) {
     case RMG__H3M_BODY_ARTIFACT:
-        fill_guards(doc, &o->body.artifact.guards, salt);
+        fill_guards(doc, &o->body->artifact.guards, salt);
         if (has_sub(doc, 5))
-            o->body.artifact.pickup_mode = 2, o->body.artifact.pickup_conditions = 0x7F;
+            o->body->artifact.pickup_mode = 2, o->body->artifact.pickup_conditions = 0x7F;
         break;
     case RMG__H3M_BODY_PANDORA:
-        fill_box(doc, &o->body.pandora.box, &o->body.pandora.tail, salt);
+        fill_box(doc, &o->body->pandora.box, &o->body->pandora.tail, salt);
         break;
     case RMG__H3M_BODY_EVENT:
-        fill_box(doc, &o->body.event.box, &o->body.event.tail, salt);
-        o->body.event.players = 0xFF, o->body.event.computer_activates = 1, o->body.event.remove_after_visit = 1;
+        fill_box(doc, &o->body->event.box, &o->body->event.tail, salt);
+        o->body->event.players = 0xFF, o->body->event.computer_activates = 1, o->body->event.remove_after_visit = 1;
         if (has_sub(doc, 3))
-            o->body.event.human_activates = 1;
+            o->body->event.human_activates = 1;
         break;
     case RMG__H3M_BODY_GARRISON:
-        o->body.garrison.owner = 0xFF;
-        fill_army(o->body.garrison.army, salt);
-        o->body.garrison.removable = 1;
+        o->body->garrison.owner = 0xFF;
+        fill_army(o->body->garrison.army, salt);
+        o->body->garrison.removable = 1;
         break;
-    case RMG__H3M_BODY_HERO: fill_hero(doc, &o->body.hero, salt); break;
-    case RMG__H3M_BODY_MONSTER: fill_monster(doc, &o->body.monster, salt); break;
-    case RMG__H3M_BODY_TOWN: fill_town(doc, &o->body.town, salt); break;
-    case RMG__H3M_BODY_SEER: fill_seer(doc, &o->body.seer); break;
+    case RMG__H3M_BODY_HERO: fill_hero(doc, &o->body->hero, salt); break;
+    case RMG__H3M_BODY_MONSTER: fill_monster(doc, &o->body->monster, salt); break;
+    case RMG__H3M_BODY_TOWN: fill_town(doc, &o->body->town, salt); break;
+    case RMG__H3M_BODY_SEER: fill_seer(doc, &o->body->seer); break;
     case RMG__H3M_BODY_QUEST:
         if (doc->format == RMG__H3M_HOTA)
-            fill_quest(doc, &o->body.quest, RMG__H3M_QUEST_HOTA,
+            fill_quest(doc, &o->body->quest, RMG__H3M_QUEST_HOTA,
                        class_id == 215 ? RMG__H3M_HOTA_QUEST_CLASS
                                        : has_sub(doc, 9) ? RMG__H3M_HOTA_QUEST_SCRIPT : RMG__H3M_HOTA_QUEST_DAY);
         else
-            fill_quest(doc, &o->body.quest, class_id == 215 ? RMG__H3M_QUEST_PRIMARY : RMG__H3M_QUEST_CREATURES, 0);
+            fill_quest(doc, &o->body->quest, class_id == 215 ? RMG__H3M_QUEST_PRIMARY : RMG__H3M_QUEST_CREATURES, 0);
         break;
-    case RMG__H3M_BODY_PLACEHOLDER: fill_placeholder(doc, &o->body.placeholder); break;
-    case RMG__H3M_BODY_RANDOM_DWELLING: fill_random_dwelling(&o->body.dwelling, class_id, salt); break;
+    case RMG__H3M_BODY_PLACEHOLDER: fill_placeholder(doc, &o->body->placeholder); break;
+    case RMG__H3M_BODY_RANDOM_DWELLING: fill_random_dwelling(&o->body->dwelling, class_id, salt); break;
     default: fill_simple(doc, o, salt); break;
     }
 }
@@ -578,45 +578,54 @@ static void same_town(const rmg__h3m_town *a, const rmg__h3m_town *b)
 /* Compares the bodies with their pointers cleared in copies, after comparing what they point to. */
 static void same_body(const rmg__h3m_object *a, const rmg__h3m_object *b)
 {
-    rmg__h3m_object x, y;
-    memcpy(&x, a, sizeof x), memcpy(&y, b, sizeof y);
+    assert_int_equal(a->kind, b->kind);
+    assert_memory_equal(&a->pos, &b->pos, sizeof a->pos);
+    assert_int_equal(a->template_index, b->template_index);
+    assert_memory_equal(a->reserved, b->reserved, sizeof a->reserved);
+    assert_true((a->body == NULL) == (b->body == NULL));
+    if (!a->body)
+        return;
+    rmg__h3m_body x, y;
+    size_t size = rmg__h3m_body_size(a->kind);
+    memset(&x, 0, sizeof x), memset(&y, 0, sizeof y);
+    memcpy(&x, a->body, size), memcpy(&y, b->body, size);
     switch (a->kind) {
-    case RMG__H3M_BODY_ARTIFACT: same_guards(&a->body.artifact.guards, &b->body.artifact.guards);
-        CLEAR(x.body.artifact.guards), CLEAR(y.body.artifact.guards); break;
-    case RMG__H3M_BODY_PANDORA: same_box(&a->body.pandora.box, &b->body.pandora.box);
-        CLEAR(x.body.pandora.box), CLEAR(y.body.pandora.box); break;
-    case RMG__H3M_BODY_EVENT: same_box(&a->body.event.box, &b->body.event.box);
-        CLEAR(x.body.event.box), CLEAR(y.body.event.box); break;
+    case RMG__H3M_BODY_ARTIFACT: same_guards(&a->body->artifact.guards, &b->body->artifact.guards);
+        CLEAR(x.artifact.guards), CLEAR(y.artifact.guards); break;
+    case RMG__H3M_BODY_PANDORA: same_box(&a->body->pandora.box, &b->body->pandora.box);
+        CLEAR(x.pandora.box), CLEAR(y.pandora.box); break;
+    case RMG__H3M_BODY_EVENT: same_box(&a->body->event.box, &b->body->event.box);
+        CLEAR(x.event.box), CLEAR(y.event.box); break;
     case RMG__H3M_BODY_BANK:
-        same_bytes(a->body.bank.artifacts, b->body.bank.artifacts, a->body.bank.artifact_count * sizeof(uint32_t));
-        CLEAR(x.body.bank.artifacts), CLEAR(y.body.bank.artifacts); break;
+        same_bytes(a->body->bank.artifacts, b->body->bank.artifacts, a->body->bank.artifact_count * sizeof(uint32_t));
+        CLEAR(x.bank.artifacts), CLEAR(y.bank.artifacts); break;
     case RMG__H3M_BODY_HERO:
-        same_str(&a->body.hero.name, &b->body.hero.name);
-        same_hero_data(&a->body.hero.data, &b->body.hero.data);
-        CLEAR(x.body.hero.name), CLEAR(y.body.hero.name), CLEAR(x.body.hero.data), CLEAR(y.body.hero.data); break;
-    case RMG__H3M_BODY_MONSTER: same_str(&a->body.monster.message, &b->body.monster.message);
-        CLEAR(x.body.monster.message), CLEAR(y.body.monster.message); break;
-    case RMG__H3M_BODY_MESSAGE: same_str(&a->body.message.text, &b->body.message.text);
-        CLEAR(x.body.message.text), CLEAR(y.body.message.text); break;
-    case RMG__H3M_BODY_RESOURCE: same_guards(&a->body.resource.guards, &b->body.resource.guards);
-        CLEAR(x.body.resource.guards), CLEAR(y.body.resource.guards); break;
-    case RMG__H3M_BODY_SCROLL: same_guards(&a->body.scroll.guards, &b->body.scroll.guards);
-        CLEAR(x.body.scroll.guards), CLEAR(y.body.scroll.guards); break;
-    case RMG__H3M_BODY_TOWN: same_town(&a->body.town, &b->body.town);
-        CLEAR(x.body.town), CLEAR(y.body.town); break;
+        same_str(&a->body->hero.name, &b->body->hero.name);
+        same_hero_data(&a->body->hero.data, &b->body->hero.data);
+        CLEAR(x.hero.name), CLEAR(y.hero.name), CLEAR(x.hero.data), CLEAR(y.hero.data); break;
+    case RMG__H3M_BODY_MONSTER: same_str(&a->body->monster.message, &b->body->monster.message);
+        CLEAR(x.monster.message), CLEAR(y.monster.message); break;
+    case RMG__H3M_BODY_MESSAGE: same_str(&a->body->message.text, &b->body->message.text);
+        CLEAR(x.message.text), CLEAR(y.message.text); break;
+    case RMG__H3M_BODY_RESOURCE: same_guards(&a->body->resource.guards, &b->body->resource.guards);
+        CLEAR(x.resource.guards), CLEAR(y.resource.guards); break;
+    case RMG__H3M_BODY_SCROLL: same_guards(&a->body->scroll.guards, &b->body->scroll.guards);
+        CLEAR(x.scroll.guards), CLEAR(y.scroll.guards); break;
+    case RMG__H3M_BODY_TOWN: same_town(&a->body->town, &b->body->town);
+        CLEAR(x.town), CLEAR(y.town); break;
     case RMG__H3M_BODY_SEER:
-        assert_int_equal(a->body.seer.task_count, b->body.seer.task_count);
-        assert_int_equal(a->body.seer.repeat_count, b->body.seer.repeat_count);
-        same_tasks(a->body.seer.task_count, a->body.seer.tasks, b->body.seer.tasks);
-        same_tasks(a->body.seer.repeat_count, a->body.seer.repeat_tasks, b->body.seer.repeat_tasks);
-        CLEAR(x.body.seer.tasks), CLEAR(y.body.seer.tasks), CLEAR(x.body.seer.repeat_tasks);
-        CLEAR(y.body.seer.repeat_tasks); break;
-    case RMG__H3M_BODY_QUEST: same_quest(&a->body.quest, &b->body.quest);
-        CLEAR(x.body.quest), CLEAR(y.body.quest); break;
+        assert_int_equal(a->body->seer.task_count, b->body->seer.task_count);
+        assert_int_equal(a->body->seer.repeat_count, b->body->seer.repeat_count);
+        same_tasks(a->body->seer.task_count, a->body->seer.tasks, b->body->seer.tasks);
+        same_tasks(a->body->seer.repeat_count, a->body->seer.repeat_tasks, b->body->seer.repeat_tasks);
+        CLEAR(x.seer.tasks), CLEAR(y.seer.tasks), CLEAR(x.seer.repeat_tasks);
+        CLEAR(y.seer.repeat_tasks); break;
+    case RMG__H3M_BODY_QUEST: same_quest(&a->body->quest, &b->body->quest);
+        CLEAR(x.quest), CLEAR(y.quest); break;
     case RMG__H3M_BODY_PLACEHOLDER:
-        same_bytes(a->body.placeholder.artifacts, b->body.placeholder.artifacts,
-                   (size_t)a->body.placeholder.artifact_count * sizeof(uint32_t));
-        CLEAR(x.body.placeholder.artifacts), CLEAR(y.body.placeholder.artifacts); break;
+        same_bytes(a->body->placeholder.artifacts, b->body->placeholder.artifacts,
+                   (size_t)a->body->placeholder.artifact_count * sizeof(uint32_t));
+        CLEAR(x.placeholder.artifacts), CLEAR(y.placeholder.artifacts); break;
     default:
         break;
     }
@@ -701,7 +710,7 @@ static void expect_body(uint32_t format, uint32_t sub, uint32_t class_id, uint32
 
 static void setup_monster(rmg__h3m_doc *doc, rmg__h3m_object *o)
 {
-    rmg__h3m_monster *m = &o->body.monster;
+    rmg__h3m_monster *m = &o->body->monster;
     m->identifier = 1, m->count = 10, m->disposition = 2;
     if (has_sub(doc, 3))
         m->aggression = -1, m->join_percent = 100, m->upgraded = -1, m->stack_count = -1;
@@ -715,13 +724,13 @@ static void setup_empty(rmg__h3m_doc *doc, rmg__h3m_object *o)
 
 static void setup_empty_seer(rmg__h3m_doc *doc, rmg__h3m_object *o)
 {
-    o->body.seer.task_count = 1;
-    o->body.seer.tasks = array_of(doc, 1, sizeof(rmg__h3m_seer_task));
+    o->body->seer.task_count = 1;
+    o->body->seer.tasks = array_of(doc, 1, sizeof(rmg__h3m_seer_task));
 }
 
 static void setup_prison(rmg__h3m_doc *doc, rmg__h3m_object *o)
 {
-    rmg__h3m_hero *h = &o->body.hero;
+    rmg__h3m_hero *h = &o->body->hero;
     h->identifier = 7, h->owner = 0xFF, h->hero = 40;
     h->data.has_experience = 1, h->data.experience = 5000;
     h->patrol = 0xFF, h->data.gender = 0xFF;
@@ -732,18 +741,18 @@ static void setup_prison(rmg__h3m_doc *doc, rmg__h3m_object *o)
 static void setup_bank(rmg__h3m_doc *doc, rmg__h3m_object *o)
 {
     (void)doc;
-    o->body.bank.preset = -1, o->body.bank.upgraded = -1;
+    o->body->bank.preset = -1, o->body->bank.upgraded = -1;
 }
 
 static void setup_artifact(rmg__h3m_doc *doc, rmg__h3m_object *o)
 {
     (void)doc;
-    o->body.artifact.pickup_conditions = 0x7F;
+    o->body->artifact.pickup_conditions = 0x7F;
 }
 
 static void setup_town(rmg__h3m_doc *doc, rmg__h3m_object *o)
 {
-    rmg__h3m_town *t = &o->body.town;
+    rmg__h3m_town *t = &o->body->town;
     t->identifier = 2, t->owner = 0, t->has_fort = 1, t->research = 1, t->alignment = 0xFF;
     if (has_sub(doc, 5)) {
         t->special_count = doc->hota_sub >= 9 ? 48 : 44;
@@ -754,7 +763,7 @@ static void setup_town(rmg__h3m_doc *doc, rmg__h3m_object *o)
 static void setup_seer_artifact(rmg__h3m_doc *doc, rmg__h3m_object *o)
 {
     setup_empty_seer(doc, o);
-    rmg__h3m_seer_task *t = &o->body.seer.tasks[0];
+    rmg__h3m_seer_task *t = &o->body->seer.tasks[0];
     t->quest.type = RMG__H3M_QUEST_ARTIFACTS;
     t->quest.artifact_count = 1;
     t->quest.artifacts = array_of(doc, 1, sizeof(rmg__h3m_art));

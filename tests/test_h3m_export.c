@@ -106,39 +106,39 @@ static void check_body(const struct rmg_map *m, const rmg__map_object *o, const 
 {
     switch (w->kind) {
     case RMG__H3M_BODY_TOWN:
-        assert_int_equal(w->body.town.owner, o->owner >= 1 ? o->owner - 1 : 0xFF);
-        assert_int_equal(w->body.town.has_fort, o->castle);
-        assert_int_equal(w->body.town.has_buildings, 0);
-        assert_true(w->body.town.identifier != 0);
+        assert_int_equal(w->body->town.owner, o->owner >= 1 ? o->owner - 1 : 0xFF);
+        assert_int_equal(w->body->town.has_fort, o->castle);
+        assert_int_equal(w->body->town.has_buildings, 0);
+        assert_true(w->body->town.identifier != 0);
         break;
     case RMG__H3M_BODY_MONSTER:
-        if (w->body.monster.count != o->count)
+        if (w->body->monster.count != o->count)
             fail_msg("object %u (%s, kind %d) at %d,%d,%d: count %d written as %u", o->id, o->key, (int)o->kind, o->x, o->y,
-                     o->z, o->count, w->body.monster.count);
+                     o->z, o->count, w->body->monster.count);
         if (hota) { /* SoD has no joining fields */
-            assert_int_equal(w->body.monster.join_percent, o->join_percent);
-            assert_int_equal(w->body.monster.money_only, o->join_for_money);
+            assert_int_equal(w->body->monster.join_percent, o->join_percent);
+            assert_int_equal(w->body->monster.money_only, o->join_for_money);
         }
-        assert_true(w->body.monster.identifier != 0);
+        assert_true(w->body->monster.identifier != 0);
         break;
     case RMG__H3M_BODY_HERO: /* a prison */
-        assert_int_equal(w->body.hero.owner, 0xFF);
-        assert_int_equal(w->body.hero.data.experience, (uint32_t)o->amount);
+        assert_int_equal(w->body->hero.owner, 0xFF);
+        assert_int_equal(w->body->hero.data.experience, (uint32_t)o->amount);
         break;
     case RMG__H3M_BODY_SEER:
-        assert_int_equal(w->body.seer.task_count, 1);
-        assert_int_equal(w->body.seer.tasks[0].quest.type, RMG__H3M_QUEST_ARTIFACTS);
-        assert_int_equal(w->body.seer.tasks[0].quest.artifacts[0].id,
+        assert_int_equal(w->body->seer.task_count, 1);
+        assert_int_equal(w->body->seer.tasks[0].quest.type, RMG__H3M_QUEST_ARTIFACTS);
+        assert_int_equal(w->body->seer.tasks[0].quest.artifacts[0].id,
                          rmg__content_peek(m->ctx)->artifacts[o->artifact].id);
         break;
     case RMG__H3M_BODY_RESOURCE: /* a pile's amount, gold in hundreds; random resources random */
-        assert_int_equal(w->body.resource.amount, cls != 79 ? 0 : (uint32_t)(sub == 6 ? o->amount / 100 : o->amount));
+        assert_int_equal(w->body->resource.amount, cls != 79 ? 0 : (uint32_t)(sub == 6 ? o->amount / 100 : o->amount));
         break;
     case RMG__H3M_BODY_SCROLL:
-        assert_int_equal(w->body.scroll.spell, (uint32_t)rmg__content_peek(m->ctx)->spells[o->spell].id);
+        assert_int_equal(w->body->scroll.spell, (uint32_t)rmg__content_peek(m->ctx)->spells[o->spell].id);
         break;
     case RMG__H3M_BODY_PANDORA:
-        assert_int_equal(w->body.pandora.box.spell_count, o->n_spells > 255 ? 255 : o->n_spells);
+        assert_int_equal(w->body->pandora.box.spell_count, o->n_spells > 255 ? 255 : o->n_spells);
         break;
     default:
         break;

@@ -101,6 +101,52 @@ rmg_status rmg__h3m_reserve_objects(rmg__h3m_doc *doc, size_t count)
     return RMG_OK;
 }
 
+#define BODY_SIZE(kind, member) [kind] = sizeof(((rmg__h3m_body *)0)->member)
+
+static const size_t body_sizes[RMG__H3M_BODY_KINDS] = {
+    BODY_SIZE(RMG__H3M_BODY_ARTIFACT, artifact),
+    BODY_SIZE(RMG__H3M_BODY_PANDORA, pandora),
+    BODY_SIZE(RMG__H3M_BODY_BLACK_MARKET, black_market),
+    BODY_SIZE(RMG__H3M_BODY_REWARD18, reward18),
+    BODY_SIZE(RMG__H3M_BODY_BANK, bank),
+    BODY_SIZE(RMG__H3M_BODY_OWNED, owner),
+    BODY_SIZE(RMG__H3M_BODY_REWARD8, reward8),
+    BODY_SIZE(RMG__H3M_BODY_EVENT, event),
+    BODY_SIZE(RMG__H3M_BODY_GARRISON, garrison),
+    BODY_SIZE(RMG__H3M_BODY_HERO, hero),
+    BODY_SIZE(RMG__H3M_BODY_GRAIL, grail_radius),
+    BODY_SIZE(RMG__H3M_BODY_ABANDONED_MINE, mine),
+    BODY_SIZE(RMG__H3M_BODY_MONSTER, monster),
+    BODY_SIZE(RMG__H3M_BODY_MESSAGE, message),
+    BODY_SIZE(RMG__H3M_BODY_RESOURCE, resource),
+    BODY_SIZE(RMG__H3M_BODY_TOWN, town),
+    BODY_SIZE(RMG__H3M_BODY_SCHOLAR, scholar),
+    BODY_SIZE(RMG__H3M_BODY_SEER, seer),
+    BODY_SIZE(RMG__H3M_BODY_SHRINE, shrine_spell),
+    BODY_SIZE(RMG__H3M_BODY_SCROLL, scroll),
+    BODY_SIZE(RMG__H3M_BODY_WITCH_HUT, witch_skills),
+    BODY_SIZE(RMG__H3M_BODY_TRAPPER, trapper),
+    BODY_SIZE(RMG__H3M_BODY_QUEST, quest),
+    BODY_SIZE(RMG__H3M_BODY_PLACEHOLDER, placeholder),
+    BODY_SIZE(RMG__H3M_BODY_RANDOM_DWELLING, dwelling),
+};
+
+size_t rmg__h3m_body_size(rmg__h3m_body_kind kind)
+{
+    return (unsigned)kind < RMG__H3M_BODY_KINDS ? body_sizes[kind] : 0;
+}
+
+rmg_status rmg__h3m_give_body(rmg__h3m_doc *doc, rmg__h3m_object *o, rmg__h3m_body_kind kind)
+{
+    o->kind = kind;
+    o->body = NULL;
+    size_t size = rmg__h3m_body_size(kind);
+    if (!size)
+        return RMG_OK;
+    o->body = rmg__h3m_alloc(doc, 1, size);
+    return o->body ? RMG_OK : RMG_ERR_NOMEM;
+}
+
 rmg__h3m_object *rmg__h3m_add_object(rmg__h3m_doc *doc, uint32_t template_index)
 {
     if (template_index >= doc->template_count) {
@@ -111,9 +157,12 @@ rmg__h3m_object *rmg__h3m_add_object(rmg__h3m_doc *doc, uint32_t template_index)
     const rmg__h3m_template *t = &doc->templates[template_index];
     rmg__h3m_body_kind kind = rmg__h3m_body_kind_of(doc, t->class_id, t->subclass);
     rmg__h3m_object *o = table_push(doc, (void **)&doc->objects, &doc->object_count, &doc->object_cap, sizeof *o);
-    if (o) {
-        o->template_index = template_index;
-        o->kind = kind;
+    if (!o)
+        return NULL;
+    o->template_index = template_index;
+    if (rmg__h3m_give_body(doc, o, kind) != RMG_OK) {
+        doc->object_count--; /* not added: the table holds only objects with their bodies */
+        return NULL;
     }
     return o;
 }

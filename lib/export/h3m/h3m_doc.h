@@ -596,39 +596,44 @@ typedef struct rmg__h3m_placeholder {
     uint32_t *artifacts;
 } rmg__h3m_placeholder;
 
+/* Every object body (§16); an object's kind says which member it holds. */
+typedef union rmg__h3m_body {
+    rmg__h3m_artifact artifact;
+    rmg__h3m_pandora pandora;
+    rmg__h3m_art black_market[7];
+    rmg__h3m_reward18 reward18;
+    rmg__h3m_bank bank;
+    uint32_t owner;
+    rmg__h3m_reward8 reward8;
+    rmg__h3m_event_object event;
+    rmg__h3m_garrison garrison;
+    rmg__h3m_hero hero;
+    int32_t grail_radius;
+    rmg__h3m_abandoned_mine mine;
+    rmg__h3m_monster monster;
+    rmg__h3m_message message;
+    rmg__h3m_resource resource;
+    rmg__h3m_town town;
+    rmg__h3m_scholar scholar;
+    rmg__h3m_seer seer;
+    uint32_t shrine_spell;
+    rmg__h3m_scroll scroll;
+    uint8_t witch_skills[RMG__H3M_SKILL_MASK];
+    rmg__h3m_trapper trapper;
+    rmg__h3m_quest quest;
+    rmg__h3m_placeholder placeholder;
+    rmg__h3m_random_dwelling dwelling;
+} rmg__h3m_body;
+
 typedef struct rmg__h3m_object {
     rmg__h3m_xyz pos;                /* the anchor */
     uint32_t template_index;
     uint8_t reserved[5];
     /* Set by the reader and rmg__h3m_add_object from the template; the writer checks it. */
     rmg__h3m_body_kind kind;
-    union {
-        rmg__h3m_artifact artifact;
-        rmg__h3m_pandora pandora;
-        rmg__h3m_art black_market[7];
-        rmg__h3m_reward18 reward18;
-        rmg__h3m_bank bank;
-        uint32_t owner;
-        rmg__h3m_reward8 reward8;
-        rmg__h3m_event_object event;
-        rmg__h3m_garrison garrison;
-        rmg__h3m_hero hero;
-        int32_t grail_radius;
-        rmg__h3m_abandoned_mine mine;
-        rmg__h3m_monster monster;
-        rmg__h3m_message message;
-        rmg__h3m_resource resource;
-        rmg__h3m_town town;
-        rmg__h3m_scholar scholar;
-        rmg__h3m_seer seer;
-        uint32_t shrine_spell;
-        rmg__h3m_scroll scroll;
-        uint8_t witch_skills[RMG__H3M_SKILL_MASK];
-        rmg__h3m_trapper trapper;
-        rmg__h3m_quest quest;
-        rmg__h3m_placeholder placeholder;
-        rmg__h3m_random_dwelling dwelling;
-    } body;
+    /* The body of that kind in the document's arena, NULL for RMG__H3M_BODY_NONE: most objects
+     * of a random map are obstacles, and a table of inline bodies would be mostly zeros. */
+    rmg__h3m_body *body;
 } rmg__h3m_object;
 
 /* ---- the document ---------------------------------------------------------------------------- */
@@ -688,6 +693,10 @@ rmg_status rmg__h3m_str_setn(rmg__h3m_doc *doc, rmg__h3m_str *s, const void *byt
  * the template; the template must exist). The pointer is valid until the next add. */
 rmg__h3m_template *rmg__h3m_add_template(rmg__h3m_doc *doc, uint32_t *index);
 rmg__h3m_object *rmg__h3m_add_object(rmg__h3m_doc *doc, uint32_t template_index);
+/* The bytes of a body of this kind in the document's arena (0 for none), and an object given a
+ * fresh zeroed body of that kind (o->kind set; RMG_ERR_NOMEM when it cannot be allocated). */
+size_t rmg__h3m_body_size(rmg__h3m_body_kind kind);
+rmg_status rmg__h3m_give_body(rmg__h3m_doc *doc, rmg__h3m_object *o, rmg__h3m_body_kind kind);
 /* Room for `count` objects in all, so that adding them moves nothing (a writer that knows). */
 rmg_status rmg__h3m_reserve_objects(rmg__h3m_doc *doc, size_t count);
 /* The body an object of this template class/subclass has in the document's format. */

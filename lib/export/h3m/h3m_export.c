@@ -546,61 +546,61 @@ static rmg_status write_body(exporter *e, const rmg__map_object *o, int cls, int
     case RMG__H3M_BODY_NONE:
         return RMG_OK;
     case RMG__H3M_BODY_TOWN:
-        write_town(e, o, &w->body.town);
-        return e->hota && !w->body.town.special_states ? RMG_ERR_NOMEM : RMG_OK;
+        write_town(e, o, &w->body->town);
+        return e->hota && !w->body->town.special_states ? RMG_ERR_NOMEM : RMG_OK;
     case RMG__H3M_BODY_MONSTER:
-        return write_monster(e, o, &w->body.monster);
+        return write_monster(e, o, &w->body->monster);
     case RMG__H3M_BODY_ARTIFACT:
-        w->body.artifact.pickup_conditions = 0x7F; /* anyone may pick it up (H5) */
+        w->body->artifact.pickup_conditions = 0x7F; /* anyone may pick it up (H5) */
         return RMG_OK;
     case RMG__H3M_BODY_SCROLL:
-        w->body.scroll.spell = o->spell >= 0 && (size_t)o->spell < e->c->n_spells ? (uint32_t)e->c->spells[o->spell].id : 0;
+        w->body->scroll.spell = o->spell >= 0 && (size_t)o->spell < e->c->n_spells ? (uint32_t)e->c->spells[o->spell].id : 0;
         return RMG_OK;
     case RMG__H3M_BODY_RESOURCE:
         /* A resource pile's amount, gold in hundreds; a random resource's is the game's choice. */
-        w->body.resource.amount = cls == 79 ? (uint32_t)(sub == 6 ? o->amount / 100 : o->amount) : 0;
+        w->body->resource.amount = cls == 79 ? (uint32_t)(sub == 6 ? o->amount / 100 : o->amount) : 0;
         return RMG_OK;
     case RMG__H3M_BODY_PANDORA:
-        return write_pandora(e, o, &w->body.pandora);
+        return write_pandora(e, o, &w->body->pandora);
     case RMG__H3M_BODY_SEER:
-        return write_seer(e, o, &w->body.seer);
+        return write_seer(e, o, &w->body->seer);
     case RMG__H3M_BODY_HERO:
-        return write_prison(e, o, &w->body.hero);
+        return write_prison(e, o, &w->body->hero);
     case RMG__H3M_BODY_OWNED:
-        w->body.owner = player_byte(e, o->owner);
+        w->body->owner = player_byte(e, o->owner);
         return RMG_OK;
     case RMG__H3M_BODY_BANK:
-        w->body.bank.preset = -1;
-        w->body.bank.upgraded = -1;
+        w->body->bank.preset = -1;
+        w->body->bank.upgraded = -1;
         return RMG_OK;
     case RMG__H3M_BODY_BLACK_MARKET:
         for (int k = 0; k < 7; k++)
-            w->body.black_market[k] = (rmg__h3m_art){0xFFFF, 0xFFFF};
+            w->body->black_market[k] = (rmg__h3m_art){0xFFFF, 0xFFFF};
         return RMG_OK;
     case RMG__H3M_BODY_REWARD8:
-        w->body.reward8.content = -1;
+        w->body->reward8.content = -1;
         /* University and Seafaring Academy: the editor's skill mask; the others' is junk. */
-        w->body.reward8.value = cls == 104 || cls == 146 ? 0x1BFFEFFFu : 0xFFFFFFFFu;
+        w->body->reward8.value = cls == 104 || cls == 146 ? 0x1BFFEFFFu : 0xFFFFFFFFu;
         return RMG_OK;
     case RMG__H3M_BODY_REWARD18:
-        write_reward18(cls, sub, &w->body.reward18);
+        write_reward18(cls, sub, &w->body->reward18);
         return RMG_OK;
     case RMG__H3M_BODY_SCHOLAR:
-        w->body.scholar.kind = 0xFF; /* random */
+        w->body->scholar.kind = 0xFF; /* random */
         return RMG_OK;
     case RMG__H3M_BODY_WITCH_HUT:
-        write_witch_hut(e, w->body.witch_skills);
+        write_witch_hut(e, w->body->witch_skills);
         return RMG_OK;
     case RMG__H3M_BODY_SHRINE:
-        w->body.shrine_spell = 0xFF; /* a random spell of the shrine's level */
+        w->body->shrine_spell = 0xFF; /* a random spell of the shrine's level */
         return RMG_OK;
     case RMG__H3M_BODY_MESSAGE:
         return RMG_OK; /* empty: a random standard message */
     case RMG__H3M_BODY_ABANDONED_MINE:
-        w->body.mine.resources = 0x7E; /* every resource but wood */
-        w->body.mine.creature = 70;    /* the HotA editor's values when the guards are not custom */
-        w->body.mine.min_count = 100;
-        w->body.mine.max_count = 200;
+        w->body->mine.resources = 0x7E; /* every resource but wood */
+        w->body->mine.creature = 70;    /* the HotA editor's values when the guards are not custom */
+        w->body->mine.min_count = 100;
+        w->body->mine.max_count = 200;
         return RMG_OK;
     default:
         return rmg__error_set(e->m->ctx, RMG_ERR_INTERNAL, "h3m: object %u (%s): librmg writes no body of class %d",

@@ -78,25 +78,25 @@ static void read_body(const struct rmg_content *c, const rmg__h3m_object *w, con
 {
     switch (w->kind) {
     case RMG__H3M_BODY_TOWN:
-        o->owner = w->body.town.owner < 8 ? w->body.town.owner + 1 : 0;
+        o->owner = w->body->town.owner < 8 ? w->body->town.owner + 1 : 0;
         o->faction = t->class_id == 98 ? (int)t->subclass : RMG_FACTION_NONE;
-        o->castle = w->body.town.has_buildings ? false : w->body.town.has_fort != 0;
+        o->castle = w->body->town.has_buildings ? false : w->body->town.has_fort != 0;
         break;
     case RMG__H3M_BODY_MONSTER:
-        o->count = w->body.monster.count;
+        o->count = w->body->monster.count;
         o->creature = t->class_id == 54 ? (int)find_by_id(c->creatures, c->n_creatures, sizeof *c->creatures,
                                                           offsetof(rmg__creature, id), t->subclass)
                                         : -1;
         break;
     case RMG__H3M_BODY_HERO:
-        o->hero = (int)find_by_id(c->heroes, c->n_heroes, sizeof *c->heroes, offsetof(rmg__hero, id), w->body.hero.hero);
-        o->amount = w->body.hero.data.has_experience ? w->body.hero.data.experience : 0;
+        o->hero = (int)find_by_id(c->heroes, c->n_heroes, sizeof *c->heroes, offsetof(rmg__hero, id), w->body->hero.hero);
+        o->amount = w->body->hero.data.has_experience ? w->body->hero.data.experience : 0;
         break;
     case RMG__H3M_BODY_OWNED:
-        o->owner = w->body.owner < 8 ? (int)w->body.owner + 1 : 0;
+        o->owner = w->body->owner < 8 ? (int)w->body->owner + 1 : 0;
         break;
     case RMG__H3M_BODY_RESOURCE:
-        o->amount = t->subclass == 6 && t->class_id == 79 ? (int64_t)w->body.resource.amount * 100 : w->body.resource.amount;
+        o->amount = t->subclass == 6 && t->class_id == 79 ? (int64_t)w->body->resource.amount * 100 : w->body->resource.amount;
         break;
     default:
         break;

@@ -524,38 +524,38 @@ static void io_small_body(rmg__h3m_io *io, rmg__h3m_object *o)
     switch (o->kind) {
     case RMG__H3M_BODY_BLACK_MARKET:
         for (int i = 0; i < 7; i++)
-            rmg__h3m_io_art(io, &o->body.black_market[i]);
+            rmg__h3m_io_art(io, &o->body->black_market[i]);
         break;
     case RMG__H3M_BODY_OWNED:
-        io_u32(io, &o->body.owner);
+        io_u32(io, &o->body->owner);
         break;
     case RMG__H3M_BODY_REWARD8:
-        io_i32(io, &o->body.reward8.content);
-        io_u32(io, &o->body.reward8.value);
+        io_i32(io, &o->body->reward8.content);
+        io_u32(io, &o->body->reward8.value);
         break;
     case RMG__H3M_BODY_GRAIL:
-        io_i32(io, &o->body.grail_radius);
+        io_i32(io, &o->body->grail_radius);
         break;
     case RMG__H3M_BODY_MESSAGE:
-        io_str(io, &o->body.message.text);
-        io_bytes(io, o->body.message.reserved, sizeof o->body.message.reserved);
+        io_str(io, &o->body->message.text);
+        io_bytes(io, o->body->message.reserved, sizeof o->body->message.reserved);
         break;
     case RMG__H3M_BODY_SCHOLAR:
-        io_u8(io, &o->body.scholar.kind);
-        io_u8(io, &o->body.scholar.id);
-        io_bytes(io, o->body.scholar.reserved, sizeof o->body.scholar.reserved);
+        io_u8(io, &o->body->scholar.kind);
+        io_u8(io, &o->body->scholar.id);
+        io_bytes(io, o->body->scholar.reserved, sizeof o->body->scholar.reserved);
         break;
     case RMG__H3M_BODY_SHRINE:
-        io_u32(io, &o->body.shrine_spell);
+        io_u32(io, &o->body->shrine_spell);
         break;
     case RMG__H3M_BODY_WITCH_HUT:
-        io_bytes(io, o->body.witch_skills, sizeof o->body.witch_skills);
+        io_bytes(io, o->body->witch_skills, sizeof o->body->witch_skills);
         break;
     case RMG__H3M_BODY_TRAPPER:
-        io_i32(io, &o->body.trapper.content);
-        io_i32(io, &o->body.trapper.gold);
-        io_i32(io, &o->body.trapper.count);
-        io_u32(io, &o->body.trapper.creature);
+        io_i32(io, &o->body->trapper.content);
+        io_i32(io, &o->body->trapper.gold);
+        io_i32(io, &o->body->trapper.count);
+        io_u32(io, &o->body->trapper.creature);
         break;
     default:
         break;
@@ -565,29 +565,29 @@ static void io_small_body(rmg__h3m_io *io, rmg__h3m_object *o)
 static void io_body(rmg__h3m_io *io, rmg__h3m_object *o, uint32_t class_id)
 {
     switch (o->kind) {
-    case RMG__H3M_BODY_ARTIFACT: io_artifact(io, &o->body.artifact); break;
-    case RMG__H3M_BODY_PANDORA: io_pandora(io, &o->body.pandora); break;
-    case RMG__H3M_BODY_REWARD18: io_reward18(io, &o->body.reward18); break;
-    case RMG__H3M_BODY_BANK: io_bank(io, &o->body.bank); break;
-    case RMG__H3M_BODY_EVENT: io_event_object(io, &o->body.event); break;
-    case RMG__H3M_BODY_GARRISON: io_garrison(io, &o->body.garrison); break;
-    case RMG__H3M_BODY_HERO: io_hero(io, &o->body.hero); break;
-    case RMG__H3M_BODY_ABANDONED_MINE: io_abandoned_mine(io, &o->body.mine); break;
-    case RMG__H3M_BODY_MONSTER: io_monster(io, &o->body.monster); break;
+    case RMG__H3M_BODY_ARTIFACT: io_artifact(io, &o->body->artifact); break;
+    case RMG__H3M_BODY_PANDORA: io_pandora(io, &o->body->pandora); break;
+    case RMG__H3M_BODY_REWARD18: io_reward18(io, &o->body->reward18); break;
+    case RMG__H3M_BODY_BANK: io_bank(io, &o->body->bank); break;
+    case RMG__H3M_BODY_EVENT: io_event_object(io, &o->body->event); break;
+    case RMG__H3M_BODY_GARRISON: io_garrison(io, &o->body->garrison); break;
+    case RMG__H3M_BODY_HERO: io_hero(io, &o->body->hero); break;
+    case RMG__H3M_BODY_ABANDONED_MINE: io_abandoned_mine(io, &o->body->mine); break;
+    case RMG__H3M_BODY_MONSTER: io_monster(io, &o->body->monster); break;
     case RMG__H3M_BODY_RESOURCE:
-        io_guards(io, &o->body.resource.guards);
-        io_u32(io, &o->body.resource.amount);
-        io_bytes(io, o->body.resource.reserved, sizeof o->body.resource.reserved);
+        io_guards(io, &o->body->resource.guards);
+        io_u32(io, &o->body->resource.amount);
+        io_bytes(io, o->body->resource.reserved, sizeof o->body->resource.reserved);
         break;
-    case RMG__H3M_BODY_TOWN: io_town(io, &o->body.town); break;
-    case RMG__H3M_BODY_SEER: io_seer(io, &o->body.seer); break;
+    case RMG__H3M_BODY_TOWN: io_town(io, &o->body->town); break;
+    case RMG__H3M_BODY_SEER: io_seer(io, &o->body->seer); break;
     case RMG__H3M_BODY_SCROLL:
-        io_guards(io, &o->body.scroll.guards);
-        io_u32(io, &o->body.scroll.spell);
+        io_guards(io, &o->body->scroll.guards);
+        io_u32(io, &o->body->scroll.spell);
         break;
-    case RMG__H3M_BODY_QUEST: io_quest(io, &o->body.quest); break;
-    case RMG__H3M_BODY_PLACEHOLDER: io_placeholder(io, &o->body.placeholder); break;
-    case RMG__H3M_BODY_RANDOM_DWELLING: io_random_dwelling(io, &o->body.dwelling, class_id); break;
+    case RMG__H3M_BODY_QUEST: io_quest(io, &o->body->quest); break;
+    case RMG__H3M_BODY_PLACEHOLDER: io_placeholder(io, &o->body->placeholder); break;
+    case RMG__H3M_BODY_RANDOM_DWELLING: io_random_dwelling(io, &o->body->dwelling, class_id); break;
     default: io_small_body(io, o); break;
     }
 }
@@ -611,11 +611,17 @@ static void io_object(rmg__h3m_io *io, rmg__h3m_object *o)
     const rmg__h3m_template *t = &doc->templates[o->template_index];
     rmg__h3m_body_kind kind = rmg__h3m_body_kind_of(doc, t->class_id, t->subclass);
     if (io->reading) {
-        o->kind = kind;
+        if (rmg__h3m_give_body(doc, o, kind) != RMG_OK) {
+            rmg__h3m_io_fail(io, RMG_ERR_NOMEM, "out of memory");
+            return;
+        }
     } else if (o->kind != kind) {
         rmg__h3m_io_fail(io, RMG_ERR_INVALID_ARG, "its template (class %u, subclass %u) needs a %s body, not a %s",
                          t->class_id, t->subclass, kind_names[kind],
                          (unsigned)o->kind < RMG__H3M_BODY_KINDS ? kind_names[o->kind] : "unknown");
+        return;
+    } else if (!o->body && rmg__h3m_body_size(kind)) {
+        rmg__h3m_io_fail(io, RMG_ERR_INVALID_ARG, "its %s body is missing", kind_names[kind]);
         return;
     }
     io->detail = kind_names[kind];
