@@ -148,20 +148,30 @@ static void test_stage_retries_are_bounded_then_a_new_attempt(void **state)
 /* ---- the failure message and the total bound --------------------------------------------- */
 
 typedef struct run_log {
-    int solve_starts;
+    int solve_starts;  /* progress reports of solve starting: runs that start from solve */
+    int attempts;      /* the highest attempt a failed run's log line names */
     char last[600];
 } run_log;
 
 static int count_solve(void *user, const char *stage, double fraction)
 {
     run_log *l = user;
-    (void)fraction;
-    l->solve_starts += strcmp(stage, "solve") == 0;
+    l->solve_starts += strcmp(stage, "solve") == 0 && fraction == 0.0;
     return 0;
 }
 
-/* A context (seed 7) whose progress callback counts the runs that start from solve. */
-static rmg_context *context_counting_solves(run_log *log)
+/* "run N (attempt A, STAGE retry R) failed: ..." (generate.c) */
+static void count_attempts(void *user, rmg_log_level level, const char *message)
+{
+    run_log *l = user;
+    int run = 0, attempt = 0;
+    (void)level;
+    if (sscanf(message, "run %d (attempt %d,", &run, &attempt) == 2 && attempt > l->attempts)
+        l->attempts = attempt;
+}
+
+/* A context (seed 7) that counts the runs starting from solve and the attempts. */
+static rmg_context *context_counting_runs(run_log *log)
 {
     memset(log, 0, sizeof *log);
     rmg_context_options o;
@@ -169,9 +179,42 @@ static rmg_context *context_counting_solves(run_log *log)
     o.seed = 7;
     o.progress = count_solve;
     o.progress_user = log;
+    o.log = count_attempts;
+    o.log_user = log;
+    o.log_level = RMG_LOG_INFO;
     rmg_context *ctx = NULL;
     assert_int_equal(rmg_context_create(&ctx, &o), RMG_OK);
     return ctx;
+}
+
+/* Without a plugin before the failed stage, the first run keeps no checkpoints (generate.c,
+ * checkpoint_before): the retry replays the built-in stages before it with their seeds. The
+ * map is the very one the checkpoint path makes (the place stage counted by a plugin, which
+ * makes the driver keep its checkpoints), and the replay shows as a second start of solve. */
+static void test_replay_without_checkpoints_makes_the_same_map(void **state)
+{
+    (void)state;
+    spoiled_run eager;
+    rmg_context *ctx = rmg_test_context(NULL, 7);
+    assert_int_equal(spoiled_generation(ctx, &eager, 1), RMG_OK);
+    assert_int_equal(eager.place.calls, 1);
+    rmg_context_destroy(ctx);
+
+    run_log log;
+    ctx = context_counting_runs(&log);
+    stage_probe finish = {0, 1};
+    assert_int_equal(set_plugin(ctx, RMG_STAGE_FINISH, spoiling_finish, &finish), RMG_OK);
+    rmg_generate_options go;
+    duet(&go, 8);
+    rmg_map *map = NULL;
+    assert_int_equal(rmg_generate(ctx, NULL, &go, &map), RMG_OK);
+    assert_int_equal(rmg_map_attempts(map), 2);
+    assert_int_equal(finish.calls, 2);
+    assert_int_equal(log.solve_starts, 2);
+    assert_int_equal(log.attempts, 1);
+    assert_true(rmg_map_fingerprint(map) == eager.fingerprint);
+    rmg_map_destroy(map);
+    rmg_context_destroy(ctx);
 }
 
 /* Spoiled on every run: max_attempts runs in all, a new attempt (solve) every third run, and
@@ -180,7 +223,7 @@ static void test_failure_after_the_bound_names_stage_zone_rule(void **state)
 {
     (void)state;
     run_log log;
-    rmg_context *ctx = context_counting_solves(&log);
+    rmg_context *ctx = context_counting_runs(&log);
     stage_probe finish = {0, 1000};
     assert_int_equal(set_plugin(ctx, RMG_STAGE_FINISH, spoiling_finish, &finish), RMG_OK);
     rmg_generate_options go;
@@ -194,7 +237,7 @@ static void test_failure_after_the_bound_names_stage_zone_rule(void **state)
     assert_int_equal(rmg_context_error(ctx, &info), RMG_OK);
     printf("%s\n", info.message);
     assert_int_equal(finish.calls, 7);
-    assert_int_equal(log.solve_starts, 3); /* runs 1, 4 and 7 */
+    assert_int_equal(log.attempts, 3); /* runs 1-3, 4-6 and 7 */
     assert_string_equal(info.stage, "objects");
     assert_true(info.zone > 0);
     assert_non_null(strstr(info.message, "after 7 attempts"));
@@ -222,7 +265,7 @@ static void test_same_failure_again_starts_a_new_attempt(void **state)
 {
     (void)state;
     run_log log;
-    rmg_context *ctx = context_counting_solves(&log);
+    rmg_context *ctx = context_counting_runs(&log);
     stage_probe finish = {0, 0};
     assert_int_equal(set_plugin(ctx, RMG_STAGE_FINISH, fake_teleport_finish, &finish), RMG_OK);
     rmg_generate_options go;
@@ -231,7 +274,7 @@ static void test_same_failure_again_starts_a_new_attempt(void **state)
     assert_int_equal(rmg_generate(ctx, NULL, &go, &map), RMG_ERR_IMPOSSIBLE);
     printf("%s\n", rmg_context_errmsg(ctx));
     assert_int_equal(finish.calls, 5);
-    assert_int_equal(log.solve_starts, 3);
+    assert_int_equal(log.attempts, 3);
     assert_non_null(strstr(rmg_context_errmsg(ctx), "connect: zone"));
     rmg_context_destroy(ctx);
 }
@@ -271,6 +314,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_validation_failure_retries_from_objects),
         cmocka_unit_test(test_stage_retries_are_bounded_then_a_new_attempt),
+        cmocka_unit_test(test_replay_without_checkpoints_makes_the_same_map),
         cmocka_unit_test(test_failure_after_the_bound_names_stage_zone_rule),
         cmocka_unit_test(test_same_failure_again_starts_a_new_attempt),
         cmocka_unit_test(test_oom_while_retrying),

@@ -25,7 +25,8 @@ rmg_status rmg__mirror_content(rmg__gen *g);
 /* Runs a stage's built-in implementation (generate.c) or its registered plugin (stage.c). */
 rmg_status rmg__run_builtin_stage(rmg__gen *g, rmg_stage_id id);
 rmg_status rmg__run_stage_with_plugins(rmg__gen *g, rmg_stage_id id);
-/* Whether the host replaced a stage on this context (stage.c). */
+/* Whether the host replaced this stage / any stage on this context (stage.c). */
+bool rmg__stage_replaced(const rmg__gen *g, rmg_stage_id id);
 bool rmg__context_has_stage_plugins(const rmg_context *ctx);
 
 /* What the stages wrote before a stage, so the driver can retry that stage alone

@@ -184,10 +184,15 @@ static rmg_status finish_place(rmg__gen *g)
 
 /* ---- running a stage --------------------------------------------------------------------------- */
 
-static stage_slot *plugin_for(rmg__gen *g, rmg_stage_id id)
+static stage_slot *plugin_for(const rmg__gen *g, rmg_stage_id id)
 {
     stage_table *t = rmg__context_state(g->ctx, &stages_key);
     return t && t->slots[id].set ? &t->slots[id] : NULL;
+}
+
+bool rmg__stage_replaced(const rmg__gen *g, rmg_stage_id id)
+{
+    return plugin_for(g, id) != NULL;
 }
 
 static rmg_status run_plugin(rmg__gen *g, rmg_stage_id id, stage_slot *slot)
