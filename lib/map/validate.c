@@ -491,9 +491,13 @@ static size_t first_missed(const validator *v, const rmg__reach *r, const uint8_
     size_t first = 0;
     *missed = 0;
     for (size_t i = 0; i < m->objects.count; i++) {
+        /* The byte arrays first: most objects are obstacles (no behaviour), whose records the
+         * loop then never reads (it runs twice per player over every object). */
+        if (!r->beh[i] || reached[i] || (also && also[i]))
+            continue;
         int z = m->objects.items[i].zone;
         bool asked = z > 0 && (size_t)z < v->n_zone_ids && meant[z];
-        if (asked && r->beh[i] && !reached[i] && !(also && also[i]) && (*missed)++ == 0)
+        if (asked && (*missed)++ == 0)
             first = i;
     }
     return first;
