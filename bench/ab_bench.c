@@ -1,7 +1,7 @@
 /* rmg_ab_bench: two builds of librmg in one process, map by map, so that both see the same
  * machine load at the same moment (the "no slower than before" comparisons of bench/RESULTS.md).
  *
- * usage: rmg_ab_bench BASE_LIBRMG.so NEW_LIBRMG.so TEMPLATE [--size SIDE] [--levels N]
+ * usage: rmg_ab_bench BASE_LIBRMG.so NEW_LIBRMG.so TEMPLATE|builtin [--size SIDE] [--levels N]
  *                     [--seeds N] [--rounds N]
  *
  * Each library is opened on its own (RTLD_LOCAL) with its own context and pack. For every round
@@ -79,7 +79,8 @@ static void open_lib(lib *l, const char *path, const char *tpl, int side, int le
     BIND(l, map_destroy, "rmg_map_destroy");
     BIND(l, free_buf, "rmg_free");
     *(void **)&l->to_h3m = dlsym(l->dl, "rmg_map_to_h3m");
-    if (l->context_create(&l->ctx, NULL) != 0 || l->pack_load(l->ctx, tpl, 0, &l->pack) != 0) {
+    bool builtin = strcmp(tpl, "builtin") == 0; /* the library's own pack */
+    if (l->context_create(&l->ctx, NULL) != 0 || (!builtin && l->pack_load(l->ctx, tpl, 0, &l->pack) != 0)) {
         fprintf(stderr, "%s: %s\n", path, l->ctx ? l->errmsg(l->ctx) : "no context");
         exit(2);
     }
@@ -123,6 +124,7 @@ static int cmp_double(const void *a, const void *b)
     return (x > y) - (x < y);
 }
 
+/* Sorts v and returns its median. */
 static double median(double *v, size_t n)
 {
     qsort(v, n, sizeof *v, cmp_double);
@@ -141,7 +143,7 @@ static int int_arg(int argc, char **argv, int *i)
 int main(int argc, char **argv)
 {
     if (argc < 4) {
-        fprintf(stderr, "usage: rmg_ab_bench BASE.so NEW.so TEMPLATE [--size SIDE] [--levels N] [--seeds N] "
+        fprintf(stderr, "usage: rmg_ab_bench BASE.so NEW.so TEMPLATE|builtin [--size SIDE] [--levels N] [--seeds N] "
                         "[--rounds N]\n");
         return 2;
     }
@@ -185,13 +187,17 @@ int main(int argc, char **argv)
         }
     printf("%zu maps each (%d rounds x seeds 1..%d), %dx%dx%d, thread CPU time:\n", n, rounds, seeds, side, side,
            levels);
-    printf("  generation median: base %.1f ms, new %.1f ms; per-map ratio new/base median %.3f\n", median(base, n),
-           median(fresh, n), median(ratio, n));
+    /* median() sorts, so the extremes are read after it (argument order is unspecified). */
+    double med_base = median(base, n), med_new = median(fresh, n), med_ratio = median(ratio, n);
+    double med_exp = median(exp, n), med_share = median(share, n);
+    printf("  generation median: base %.1f ms, new %.1f ms; per-map ratio new/base median %.3f (%.3f..%.3f)\n",
+           med_base, med_new, med_ratio, ratio[0], ratio[n - 1]);
     if (libs[1].to_h3m)
-        printf("  new .h3m export median %.1f ms; per-map share of its generation median %.1f %%\n", median(exp, n),
-               100 * median(share, n));
+        printf("  new .h3m export median %.1f ms; per-map share of its generation median %.1f %% (%.1f..%.1f %%)\n",
+               med_exp, 100 * med_share, 100 * share[0], 100 * share[n - 1]);
     for (int i = 0; i < 2; i++) {
-        libs[i].pack_destroy(libs[i].pack);
+        if (libs[i].pack)
+            libs[i].pack_destroy(libs[i].pack);
         libs[i].context_destroy(libs[i].ctx);
     }
     free(base), free(fresh), free(ratio), free(exp), free(share);

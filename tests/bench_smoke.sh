@@ -35,4 +35,18 @@ if "$bench" --cases no-such-case --no-scaling > /dev/null 2>&1; then
     echo "an unknown case was accepted"
     exit 1
 fi
+# rmg_ab_bench: the same library on both sides, on the built-in pack: it runs, pairs the maps and
+# times the export.
+ab="$build/bench/rmg_ab_bench"
+if [ -x "$ab" ] && [ -e "$build/librmg.so" ]; then
+    "$ab" "$build/librmg.so" "$build/librmg.so" builtin --size 36 --levels 1 --seeds 2 --rounds 1 > "$out/ab.txt"
+    cat "$out/ab.txt"
+    grep -q '^2 maps each (1 rounds x seeds 1..2), 36x36x1' "$out/ab.txt"
+    grep -q 'per-map ratio new/base median' "$out/ab.txt"
+    grep -q 'new .h3m export median' "$out/ab.txt"
+    if "$ab" "$build/librmg.so" "$build/librmg.so" builtin --no-such-option > /dev/null 2>&1; then
+        echo "rmg_ab_bench accepted an unknown option"
+        exit 1
+    fi
+fi
 echo "bench smoke test passed"
