@@ -426,12 +426,17 @@ static bool touches_free(const rmg__placer *p, size_t t)
     return p->near_free[t] > 0;
 }
 
-/* Whether a hero on tile `from` may step onto the entry e of an item: the game refuses entries
- * approached from the row above unless the object opens that side (rmg__map_visitable_from_top). */
+/* Whether a hero on tile `from`, one of the 8 neighbours of e (every caller's), may step onto
+ * the entry e of an item: the game refuses entries approached from the row above unless the
+ * object opens that side (rmg__map_visitable_from_top). On a map wider than 2 tiles exactly the
+ * neighbours of the row above lie at or before e - w + 1, which spares the two divisions by the
+ * width in the placement's hottest loops. */
 static bool approach_ok(const rmg__placer *p, const rmg__pl_item *it, size_t from, size_t e)
 {
     size_t w = (size_t)p->m->width;
-    return it->from_top || from / w != e / w - 1;
+    if (it->from_top)
+        return true;
+    return w > 2 ? from + w > e + 1 : from / w != e / w - 1;
 }
 
 /* touches_free for an entry: a free tile beside or below it. */
