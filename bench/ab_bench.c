@@ -31,6 +31,7 @@ typedef struct lib {
     int (*generate)(void *ctx, const void *pack, const void *options, void **out);
     void (*map_destroy)(void *map);
     int (*to_h3m)(const void *map, const void *options, unsigned char **out, size_t *len); /* NULL: none */
+    double (*stage_ms)(const void *map, int stage);
     void (*free_buf)(void *ctx, void *p);
     unsigned char options[1024]; /* room for any version's rmg_generate_options */
 } lib;
@@ -78,6 +79,7 @@ static void open_lib(lib *l, const char *path, const char *tpl, int side, int le
     BIND(l, generate, "rmg_generate");
     BIND(l, map_destroy, "rmg_map_destroy");
     BIND(l, free_buf, "rmg_free");
+    BIND(l, stage_ms, "rmg_map_stage_ms");
     *(void **)&l->to_h3m = dlsym(l->dl, "rmg_map_to_h3m");
     bool builtin = strcmp(tpl, "builtin") == 0; /* the library's own pack */
     if (l->context_create(&l->ctx, NULL) != 0 || (!builtin && l->pack_load(l->ctx, tpl, 0, &l->pack) != 0)) {
@@ -90,8 +92,13 @@ static void open_lib(lib *l, const char *path, const char *tpl, int side, int le
     h->levels = levels;
 }
 
-/* One map: its generation's CPU time, and the export's in *export_ms (0 without one). */
-static double one_map(lib *l, int seed, double *export_ms)
+/* Stages as both versions number them (select 0 .. finish 6; "connect" was "build" before 0.4). */
+#define N_STAGES 7
+static const char *const stage_names[N_STAGES] = {"select", "solve", "place", "connect", "objects", "guard", "finish"};
+
+/* One map: its generation's CPU time, the export's in *export_ms (0 without one) and each
+ * stage's time in stage_ms[N_STAGES] (the map's own wall-time figures; one thread). */
+static double one_map(lib *l, int seed, double *export_ms, double *stage_ms)
 {
     void *map = NULL;
     l->set_seed(l->ctx, (uint64_t)seed);
@@ -102,6 +109,8 @@ static double one_map(lib *l, int seed, double *export_ms)
         fprintf(stderr, "%s: seed %d: %s\n", l->path, seed, l->errmsg(l->ctx));
         exit(1);
     }
+    for (int k = 0; k < N_STAGES; k++)
+        stage_ms[k] = l->stage_ms(map, k);
     *export_ms = 0;
     if (l->to_h3m) {
         unsigned char *file = NULL;
@@ -129,6 +138,13 @@ static double median(double *v, size_t n)
 {
     qsort(v, n, sizeof *v, cmp_double);
     return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+}
+
+/* stages[(lib * N_STAGES + stage) * n + k]: stage times of map k. */
+static void stage_row(double *stages, size_t n, int which, size_t k, const double *row)
+{
+    for (int st = 0; st < N_STAGES; st++)
+        stages[((size_t)which * N_STAGES + (size_t)st) * n + k] = row[st];
 }
 
 static int int_arg(int argc, char **argv, int *i)
@@ -170,18 +186,20 @@ int main(int argc, char **argv)
     size_t n = (size_t)seeds * (size_t)rounds, k = 0;
     double *base = calloc(n, sizeof *base), *fresh = calloc(n, sizeof *fresh), *ratio = calloc(n, sizeof *ratio);
     double *exp = calloc(n, sizeof *exp), *share = calloc(n, sizeof *share), unused;
-    if (!base || !fresh || !ratio || !exp || !share)
+    double *stages = calloc(2 * N_STAGES * n, sizeof *stages), scratch[N_STAGES];
+    if (!base || !fresh || !ratio || !exp || !share || !stages)
         return 1;
-    one_map(&libs[0], 0, &unused); /* warm-up: each context builds its caches once */
-    one_map(&libs[1], 0, &unused);
+    one_map(&libs[0], 0, &unused, scratch); /* warm-up: each context builds its caches once */
+    one_map(&libs[1], 0, &unused, scratch);
     for (int r = 0; r < rounds; r++)
         for (int s = 1; s <= seeds; s++, k++) {
             bool base_first = (r + s) % 2 == 0;
             if (base_first)
-                base[k] = one_map(&libs[0], s, &unused);
-            fresh[k] = one_map(&libs[1], s, &exp[k]);
+                base[k] = one_map(&libs[0], s, &unused, scratch), stage_row(stages, n, 0, k, scratch);
+            fresh[k] = one_map(&libs[1], s, &exp[k], scratch);
+            stage_row(stages, n, 1, k, scratch);
             if (!base_first)
-                base[k] = one_map(&libs[0], s, &unused);
+                base[k] = one_map(&libs[0], s, &unused, scratch), stage_row(stages, n, 0, k, scratch);
             ratio[k] = fresh[k] / base[k];
             share[k] = exp[k] / fresh[k];
         }
@@ -195,11 +213,16 @@ int main(int argc, char **argv)
     if (libs[1].to_h3m)
         printf("  new .h3m export median %.1f ms; per-map share of its generation median %.1f %% (%.1f..%.1f %%)\n",
                med_exp, 100 * med_share, 100 * share[0], 100 * share[n - 1]);
+    printf("  stage medians (wall ms, base / new):");
+    for (int st = 0; st < N_STAGES; st++)
+        printf(" %s %.1f / %.1f", stage_names[st], median(stages + (size_t)st * n, n),
+               median(stages + (size_t)(N_STAGES + st) * n, n));
+    printf("\n");
     for (int i = 0; i < 2; i++) {
         if (libs[i].pack)
             libs[i].pack_destroy(libs[i].pack);
         libs[i].context_destroy(libs[i].ctx);
     }
-    free(base), free(fresh), free(ratio), free(exp), free(share);
+    free(base), free(fresh), free(ratio), free(exp), free(share), free(stages);
     return 0;
 }
