@@ -35,7 +35,17 @@ typedef struct water_ctx {
     uint8_t *sea_open;       /* per sea: the current player sails it */
     uint32_t *order;         /* zones in the order the player reaches them */
     size_t n_order;
+    bool mirror;             /* a mirror pack: the underground is copied from the surface later */
 } water_ctx;
+
+/* Whether water travel may build in zone z now. On a mirror pack the underground is still the
+ * surface's future copy (rmg__connect_mirror_copy overwrites it, objects and all), so only
+ * surface zones get shipyards and boats; their copies come with the copy. */
+static bool builds_in(const water_ctx *w, int z)
+{
+    const rmg__map_zone *mz = rmg__grid_zone(&w->s->b, z);
+    return mz && (!w->mirror || mz->level == 0);
+}
 
 static int zone_kind_water(const rmg__connect_state *s, int z)
 {
@@ -151,7 +161,7 @@ static rmg_status add_yard(water_ctx *w, int sea, bool *placed)
     *placed = false;
     for (size_t i = 0; i < w->n_order && !*placed; i++) {
         int z = (int)w->order[i];
-        if (!w->coast[(size_t)z * (size_t)w->n_seas + (size_t)sea])
+        if (!w->coast[(size_t)z * (size_t)w->n_seas + (size_t)sea] || !builds_in(w, z))
             continue;
         for (size_t wz = 1; wz < w->n_ids && !*placed; wz++) {
             if (w->sea_of[wz] != sea + 1)
@@ -178,7 +188,7 @@ static rmg_status add_boat(water_ctx *w, int z, int sea, bool *placed)
     rmg__connect_state *s = w->s;
     rmg__grid *b = &s->b;
     *placed = false;
-    if (!rmg__grid_land_zone(b, z) || !s->zfree[z - 1].count)
+    if (!rmg__grid_land_zone(b, z) || !s->zfree[z - 1].count || !builds_in(w, z))
         return RMG_OK;
     rmg__connect_reach(s, z, RMG__NO_TILE, NULL, 0);
     rmg__grid_shape sh = rmg__grid_shape_of(b, "boat", -1);
@@ -283,7 +293,8 @@ rmg_status rmg__connect_water_travel(rmg__connect_state *s)
     if (s->b.g->opt.water == RMG_WATER_NONE)
         return RMG_OK;
     rmg_context *ctx = s->b.ctx;
-    water_ctx w = {s, s->b.m->zones.count + 1, s->sea_of, s->n_seas, NULL, NULL, NULL, NULL, NULL, NULL, 0};
+    water_ctx w = {s, s->b.m->zones.count + 1, s->sea_of, s->n_seas, NULL, NULL, NULL, NULL, NULL, NULL, 0,
+                   s->b.g->pack && s->b.g->pack->mirror && s->b.m->levels > 1};
     size_t seas = w.n_seas ? (size_t)w.n_seas : 1;
     w.coast = rmg__calloc(ctx, w.n_ids * seas, 1);
     w.yard = rmg__calloc(ctx, w.n_ids * seas, 1);
@@ -299,7 +310,8 @@ rmg_status rmg__connect_water_travel(rmg__connect_state *s)
         const struct rmg_map *m = s->b.m;
         for (int p = 1; p <= 8 && st == RMG_OK; p++)
             for (size_t i = 0; i < m->zones.count; i++)
-                if (m->zones.items[i].owner == p && rmg__grid_land_zone(&s->b, m->zones.items[i].id)) {
+                if (m->zones.items[i].owner == p && rmg__grid_land_zone(&s->b, m->zones.items[i].id) &&
+                    builds_in(&w, m->zones.items[i].id)) {
                     st = serve_player(&w, m->zones.items[i].id);
                     break;
                 }

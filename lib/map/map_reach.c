@@ -418,7 +418,10 @@ static void step(flood *f, uint32_t u, int dy, bool boat)
     rmg__reach *r = f->r;
     uint8_t c = r->cell[u];
     if (c & CELL_ENTRY) {
-        uint32_t o = r->m->tile_object[u] - 1;
+        uint32_t id = r->m->tile_object[u];
+        if (!id || id > r->n_objects)
+            return; /* an entry no object stands on (a model out of step with the map) opens nothing */
+        uint32_t o = id - 1;
         /* Entered from the row above (dy = 1) only where the game opens that side. */
         if (dy == 1 && !r->top_ok[o])
             return;
