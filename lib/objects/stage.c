@@ -15,8 +15,9 @@
  *     solver's player type; neutral town k takes the solver's type k, else (same-type zones)
  *     the first neutral type, else a random type of the zone's allowed towns. A zone whose
  *     faction follows the default method takes its main town's faction (FAC-03, MIS-09), so its
- *     dwellings, creature Pandora's boxes and Seer's Hut rewards are of that faction. Towns go
- *     as close to the zone centre as their footprint fits (the content's town footprint).
+ *     dwellings, creature Pandora's boxes and Seer's Hut rewards are of that faction. The first
+ *     town of a zone goes as close to the zone centre as its footprint fits (the content's town
+ *     footprint), the others spread over the zone as the game's maps show (spread_town_spot).
  *   - Mines and airship yards get a guard slot (their own cluster) unless the zone's monster
  *     strength is `none`. MIS-03: the first Sawmill and Ore Pit of a player zone try hub tiles
  *     nearest to the main town's gate first (Euclidean distance). 0..3 resources of the mine's
@@ -412,13 +413,85 @@ typedef struct town_spec {
     int rank;                       /* MIS-09: the lowest rank placed is the main town */
 } town_spec;
 
-/* Places a town near the zone centre; *id its object (0 when no room). */
+/* Where the next town of a zone that has towns already should stand ([impl], issue 32): the
+ * game spreads a zone's towns over it (on Jebus Cross XL the main town's nearest other town is a
+ * median 42 tiles away), so the spot is the zone's land tile farthest from its towns (the least
+ * of its squared distances to them), among the tiles at least TOWN_MARGIN steps inside the
+ * zone's border; in a zone too small for that margin, the farthest tile of the deepest ones.
+ * Returns false when the zone has no town yet (the first goes near the centre). */
+#define TOWN_MARGIN 6
+static bool spread_town_spot(stage *s, const rmg__map_zone *mz, int *sx, int *sy)
+{
+    if (!mz->towns.count)
+        return false;
+    const rmg__placer *p = &s->pl;
+    const struct rmg_map *m = s->m;
+    uint32_t first = p->zone_start[mz->id], end = p->zone_start[mz->id + 1], n = end - first;
+    uint32_t *depth = p->dist, *queue = p->queue; /* per-tile scratch of the placer, free between calls */
+    size_t head = 0, tail = 0, plane = (size_t)m->width * (size_t)m->height;
+    /* Steps from the border: a breadth-first search from the zone's tiles next to another zone,
+     * to rock or water or to the map's edge. */
+    for (uint32_t i = first; i < end; i++) {
+        uint32_t t = p->zone_tiles[i];
+        depth[t] = UINT32_MAX;
+        if (p->zone_edge[t] || (m->flags[t] & (RMG__T_ROCK | RMG__T_WATER))) {
+            depth[t] = 0;
+            queue[tail++] = t;
+        }
+    }
+    while (head < tail) {
+        uint32_t t = queue[head++];
+        int x = (int)((t % plane) % (size_t)m->width), y = (int)((t % plane) / (size_t)m->width);
+        for (int d = 0; d < 4; d++) {
+            int nx = x + (d == 0) - (d == 1), ny = y + (d == 2) - (d == 3);
+            if (nx < 0 || ny < 0 || nx >= m->width || ny >= m->height)
+                continue;
+            uint32_t u = (uint32_t)(t - (size_t)x - (size_t)y * (size_t)m->width + (size_t)ny * (size_t)m->width + (size_t)nx);
+            if (m->tile_zone[u] == mz->id && depth[u] == UINT32_MAX) {
+                depth[u] = depth[t] + 1;
+                queue[tail++] = u;
+            }
+        }
+    }
+    uint32_t deepest = 0;
+    for (uint32_t i = first; i < end; i++)
+        if (depth[p->zone_tiles[i]] != UINT32_MAX)
+            deepest = RMG__MAX(deepest, depth[p->zone_tiles[i]]);
+    uint32_t margin = RMG__MIN((uint32_t)TOWN_MARGIN, deepest);
+    int64_t best = -1;
+    for (uint32_t i = 0; i < n; i++) {
+        uint32_t t = p->zone_tiles[first + i];
+        if (depth[t] == UINT32_MAX || depth[t] < margin || (m->flags[t] & (RMG__T_BLOCKED | RMG__T_PASSAGE)))
+            continue;
+        int x = (int)((t % plane) % (size_t)m->width), y = (int)((t % plane) / (size_t)m->width);
+        int64_t nearest = INT64_MAX;
+        for (size_t k = 0; k < mz->towns.count; k++) {
+            const rmg__map_object *o = &m->objects.items[mz->towns.items[k] - 1];
+            int64_t dx = x - o->x, dy = y - o->y;
+            nearest = RMG__MIN(nearest, dx * dx + dy * dy);
+        }
+        if (nearest > best) {
+            best = nearest;
+            *sx = x;
+            *sy = y;
+        }
+    }
+    return best >= 0;
+}
+
+/* Places a town: the first of its zone near the zone centre, the others spread over the zone
+ * (spread_town_spot); *id its object (0 when no room). */
 static rmg_status place_town(stage *s, zone_ctx *z, const town_spec *t, rmg_rng *rng, uint32_t *id)
 {
     rmg__map_zone *mz = &s->m->zones.items[z->id - 1];
     rmg__pl_item it = {t->castle ? "castle" : "town", RMG_OBJECT_TOWN, 0, 0, false};
     footprint_of(s, it.key, NULL, &it);
     rmg__pl_request req = {z->id, &it, 1, false, false, true, mz->cx, mz->cy, mz->level, 0, 256, false};
+    int sx, sy;
+    if (spread_town_spot(s, mz, &sx, &sy)) {
+        req.near_x = sx;
+        req.near_y = sy;
+    }
     rmg__pl_result res;
     *id = 0;
     rmg_status st = rmg__pl_place(&s->pl, &req, rng, &res);

@@ -30,6 +30,10 @@
 #define MAX_STEP 1.25        /* largest radius change per round (and 1 / MAX_STEP) */
 #define PULL 0.2             /* share of the distance a drifted linked pair closes per round */
 #define PULL_STRONG 0.4      /* the same for ground / gate links (PLC-02: they outweigh default) */
+#define GATHER 0.12          /* share of the way to the level's middle a centre moves per round */
+#define REPEL_RANGE 2.4       /* unlinked discs closer than this times their radii repel */
+#define REPEL 0.15            /* share of the overlap closed per round, per disc */
+#define MIN_ROUNDS 24         /* rounds the gathering gets at least */
 #define MAX_SPREAD 2.0       /* radius kept within [1/2, 2] x the disc radius of the target */
 
 /* The coarse growth's frontier: a bucket queue over (distance / radius)^2 (the same order as
@@ -64,6 +68,8 @@ typedef struct balancer {
     size_t *partner_start;        /* CSR per member: its linked pairs partner[start[m]..start[m+1]) */
     uint32_t (*partner)[2];       /* {other member, pair index} */
     uint8_t *pair_touch;          /* per pair: the two coarse regions share a side */
+    queue_entry *deferred;        /* the frontier of full discs (PLC-11 second phase) */
+    size_t n_deferred;
 } balancer;
 
 /* ---- queue ------------------------------------------------------------------------------------ */
@@ -161,8 +167,49 @@ static void claim_cell(balancer *b, uint32_t m, size_t c)
     queue_neighbours(b, m, c);
 }
 
-/* One growth over the coarse grid from the current centres and radii. */
-static void grow_round(balancer *b)
+static void queue_push_bucket(balancer *b, size_t bucket, uint32_t cell, uint32_t zone)
+{
+    queue_push(b, (double)RMG__MIN(bucket, (size_t)BUCKETS - 1) / BUCKET_SCALE, cell, zone);
+}
+
+/* The second phase (PLC-11): the cells the full discs left go to whichever zone reaches them
+ * first, every zone spreading from its disc's border one cell per bucket. Not measured in the
+ * areas: the rounds balance the discs. */
+static void spread_rest(balancer *b)
+{
+    size_t n_deferred = b->n_deferred;
+    queue_reset(b);
+    memset(b->queued, 0, b->cells * sizeof *b->queued);
+    for (size_t k = 0; k < n_deferred; k++)
+        if (!b->owner[b->deferred[k].cell]) {
+            b->queued[b->deferred[k].cell] = b->deferred[k].zone + 1;
+            queue_push_bucket(b, 0, b->deferred[k].cell, b->deferred[k].zone);
+        }
+    while (b->open) {
+        size_t depth = b->cursor;
+        queue_entry e = queue_pop(b);
+        if (b->owner[e.cell])
+            continue;
+        b->owner[e.cell] = e.zone + 1;
+        size_t c = e.cell;
+        int gx = (int)(c % (size_t)b->gw), gy = (int)(c / (size_t)b->gw);
+        const long d[4][2] = {{-1, 0}, {1, 0}, {0, -1}, {0, 1}};
+        for (int k = 0; k < 4; k++) {
+            int nx = gx + (int)d[k][0], ny = gy + (int)d[k][1];
+            if (nx < 0 || ny < 0 || nx >= b->gw || ny >= b->gh)
+                continue;
+            size_t u = (size_t)ny * (size_t)b->gw + (size_t)nx;
+            if (!b->owner[u] && b->queued[u] != e.zone + 1) {
+                b->queued[u] = e.zone + 1;
+                queue_push_bucket(b, depth + 1, (uint32_t)u, e.zone);
+            }
+        }
+    }
+}
+
+/* One growth over the coarse grid from the current centres and radii: each zone's disc (it
+ * stops at its target) and, with fill_rest, the second phase. */
+static void grow_round(balancer *b, bool fill_rest)
 {
     memset(b->owner, 0, b->cells * sizeof *b->owner);
     memset(b->queued, 0, b->cells * sizeof *b->queued);
@@ -179,11 +226,18 @@ static void grow_round(balancer *b)
         else
             claim_cell(b, m, c);
     }
+    b->n_deferred = 0;
     while (b->open) {
         queue_entry e = queue_pop(b);
-        if (!b->owner[e.cell])
+        if (b->owner[e.cell])
+            continue;
+        if (b->area[e.zone] >= (double)b->zones[b->members[e.zone]].target)
+            b->deferred[b->n_deferred++] = e; /* a full disc: the second phase's frontier */
+        else
             claim_cell(b, e.zone, e.cell);
     }
+    if (fill_rest)
+        spread_rest(b);
 }
 
 /* The radius stays within MAX_SPREAD of the disc radius of the zone's target, so a zone that
@@ -272,15 +326,62 @@ static size_t pull_links(balancer *b)
     return apart;
 }
 
+/* PLC-11: the first phase's discs do not cover the map; like circles laid on a table they
+ * gather: every centre is drawn a little towards the middle of the level (the discs' overlaps,
+ * resolved by the growth and Lloyd's step, keep them apart). What the discs leave, on the
+ * map's edges and corners, goes to the zones there in the second phase. */
+static void gather(balancer *b)
+{
+    double mx = b->w / 2.0, my = b->h / 2.0;
+    for (uint32_t m = 0; m < b->n; m++) {
+        rmg__grow_zone *z = &b->zones[b->members[m]];
+        z->cx += (mx - z->cx) * GATHER;
+        z->cy += (my - z->cy) * GATHER;
+    }
+}
+
+static bool linked(const balancer *b, uint32_t ma, uint32_t mb)
+{
+    for (size_t i = b->partner_start[ma]; i < b->partner_start[ma + 1]; i++)
+        if (b->partner[i][0] == mb)
+            return true;
+    return false;
+}
+
+/* Zones that share no link keep their distance: two discs closer than REPEL_RANGE times their
+ * radii are pushed apart, so zones linked to a common one spread around it instead of bunching
+ * on one side (the centre of a cross ends up surrounded). */
+static void repel(balancer *b)
+{
+    for (uint32_t ma = 0; ma < b->n; ma++)
+        for (uint32_t mb = ma + 1; mb < b->n; mb++) {
+            rmg__grow_zone *za = &b->zones[b->members[ma]], *zb = &b->zones[b->members[mb]];
+            double dx = zb->cx - za->cx, dy = zb->cy - za->cy, d2 = dx * dx + dy * dy;
+            double range = REPEL_RANGE * (b->radius[ma] + b->radius[mb]);
+            if (d2 >= range * range || linked(b, ma, mb))
+                continue;
+            double d = sqrt(d2);
+            if (d <= 0)
+                continue;
+            double push = REPEL * (range - d) / d;
+            za->cx -= dx * push;
+            za->cy -= dy * push;
+            zb->cx += dx * push;
+            zb->cy += dy * push;
+        }
+}
+
 static void run_rounds(balancer *b)
 {
     for (size_t r = 0; r < ROUNDS; r++) {
-        grow_round(b);
+        grow_round(b, false);
         double worst = adjust(b);
         if (r + 1 == ROUNDS)
             break; /* a last pull would leave areas it changed unbalanced */
         size_t apart = pull_links(b);
-        if (worst <= GOOD_ENOUGH && apart == 0)
+        repel(b);
+        gather(b);
+        if (worst <= GOOD_ENOUGH && apart == 0 && r >= MIN_ROUNDS)
             break;
     }
     write_back(b);
@@ -309,6 +410,7 @@ static void release(rmg_context *ctx, balancer *b)
     rmg__free(ctx, b->owner);
     rmg__free(ctx, b->queued);
     rmg__free(ctx, b->pool);
+    rmg__free(ctx, b->deferred);
     rmg__free(ctx, b->area);
     rmg__free(ctx, b->member_of);
     rmg__free(ctx, b->partner_start);
@@ -322,12 +424,13 @@ static bool allocate(rmg_context *ctx, balancer *b)
     b->owner = rmg__malloc(ctx, b->cells * sizeof *b->owner);
     b->queued = rmg__malloc(ctx, b->cells * sizeof *b->queued);
     b->pool = rmg__malloc(ctx, 4 * (b->cells + b->n) * sizeof *b->pool); /* a cell is queued from 4 sides */
+    b->deferred = rmg__malloc(ctx, 4 * (b->cells + b->n) * sizeof *b->deferred);
     b->area = rmg__malloc(ctx, (5 * b->n + (size_t)b->gw + (size_t)b->gh) * sizeof *b->area);
     b->member_of = rmg__malloc(ctx, (b->in->n_zones + 1) * sizeof *b->member_of);
     b->partner_start = rmg__calloc(ctx, b->n + 1, sizeof *b->partner_start);
     b->partner = rmg__malloc(ctx, (2 * b->in->n_pairs + 1) * sizeof *b->partner);
     b->pair_touch = rmg__malloc(ctx, b->in->n_pairs + 1);
-    if (!b->members || !b->owner || !b->queued || !b->pool || !b->area || !b->member_of || !b->partner_start ||
+    if (!b->members || !b->owner || !b->queued || !b->pool || !b->deferred || !b->area || !b->member_of || !b->partner_start ||
         !b->partner || !b->pair_touch)
         return false;
     b->sum_x = b->area + b->n;
@@ -415,7 +518,7 @@ rmg_status rmg__place_balance(rmg_context *ctx, const rmg__balance_in *in, rmg__
     list_members(&b);
     list_partners(&b);
     run_rounds(&b);
-    grow_round(&b); /* the ownership the final centres and radii give */
+    grow_round(&b, true); /* the ownership the final centres and radii give */
     hand_over(&b, out);
     release(ctx, &b);
     return RMG_OK;

@@ -101,11 +101,18 @@ void rmg__layout_free(rmg__layout *l);
 
 /* ---- tile ownership (growth) -------------------------------------------------------------- */
 
+/* PLC-11 on levels without filler zones: the share of its weight's area a zone's first-phase
+ * disc takes (the second phase hands out the rest by distance from the discs, so zones on the
+ * map's edges and corners grow and a surrounded zone keeps about its disc). Calibrated on the
+ * game's own Jebus Cross maps: the surrounded centre (weight 40 of 160, a 25% share) gets a
+ * median 15% of the map there, 0.6 of its share. */
+#define RMG__PLACE_DISC_SHARE 0.5
+
 typedef struct rmg__grow_zone {
     int map_id;           /* owner written to map->tile_zone */
     int level;
     double cx, cy;        /* centre in tiles */
-    size_t target;        /* capacity (PLC-11 first phase) */
+    size_t target;        /* capacity of the PLC-11 first phase (the disc) */
     size_t count;         /* tiles owned so far */
     double inv_radius;    /* 1 / radius of a disc of `target` tiles */
     double noise_c, noise_s; /* mix of the two noise fields: each zone sees its own border noise */

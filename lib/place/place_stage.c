@@ -376,7 +376,11 @@ static rmg_status grow_zones_setup(place_ctx *pc, rmg_rng *rng)
         z->cy = (y - min_y + 0.5) * sy;
         z->seed_tile_x = RMG__MAX(0, RMG__MIN(pc->m->width - 1, (int)floor(z->cx)));
         z->seed_tile_y = RMG__MAX(0, RMG__MIN(pc->m->height - 1, (int)floor(z->cy)));
-        z->target = (size_t)RMG__MAX(1.0, floor(density[z->level] * mz->size_weight + 0.5));
+        /* PLC-11: on a level without filler zones the first phase grows discs that cover only
+         * part of the map (RMG__PLACE_DISC_SHARE of each zone's weight share); the second phase
+         * gives the rest to whichever zone reaches it first. With filler the disc is the share. */
+        double share = pc->filler[mz->level] >= 0 ? 1.0 : RMG__PLACE_DISC_SHARE;
+        z->target = (size_t)RMG__MAX(1.0, floor(share * density[z->level] * mz->size_weight + 0.5));
         z->inv_radius = 1.0 / sqrt((double)z->target / PI);
         /* A random direction for the zone's noise mix, as the rational point ((1-t^2), 2t) /
          * (1+t^2) of the unit circle: only correctly rounded operations, so every platform

@@ -3,8 +3,9 @@
  * from its own 4-connected frontier only, so it is one connected region by construction; the
  * frontier is ordered by the distance to the centre relative to the zone's disc radius,
  * perturbed by smooth noise that differs per zone, so borders between neighbours bend
- * (weighted, noisy, not Voronoi-straight). Capped levels stop each zone at its target; on
- * uncapped levels a second phase hands the remaining tiles to whichever zone reaches them.
+ * (weighted, noisy, not Voronoi-straight). Every zone stops at its target, its first-phase
+ * disc; on levels without filler zones a second phase hands the remaining tiles to whichever
+ * zone reaches them first, spreading from every disc at the same speed (PLC-11).
  */
 #include <math.h>
 #include <string.h>
@@ -16,6 +17,7 @@
 #define BUCKETS 8192          /* priority buckets: BUCKET_SCALE per disc radius */
 #define BUCKET_SCALE 256.0
 #define NO_ENTRY UINT32_MAX
+#define SPREAD_STEP 4.0       /* buckets per tile of the second phase's spread */
 
 /* The frontier is a bucket queue: O(1) push and pop, exact to 1/256 of a zone's radius (far
  * finer than a tile); within a bucket the latest entry goes first. An entry carries its tile's
@@ -184,7 +186,21 @@ static size_t plane_position(const grower *gr, size_t tile, int *x, int *y)
     return in_plane;
 }
 
-static void push_neighbours(grower *gr, uint32_t zone, size_t tile, int x, int y)
+/* The bucket of tile (x, y) in the second phase (PLC-11): one noisy step further from the
+ * zone's region than the tile it is reached from (bucket `from`), so the rest of the map goes
+ * to whichever zone reaches it first, at the same speed for every zone. */
+static uint32_t spread_bucket(const grower *gr, const rmg__grow_zone *z, int x, int y, uint32_t from)
+{
+    double n0, n1;
+    noise_at(gr, x, y, &n0, &n1);
+    double step = SPREAD_STEP * (1.0 + NOISE_AMPLITUDE * (z->noise_c * n0 + z->noise_s * n1));
+    double p = (double)from + (step < 1.0 ? 1.0 : step);
+    return p >= BUCKETS - 1 ? BUCKETS - 1 : (uint32_t)p;
+}
+
+/* Queues the free neighbours of a tile zone claimed: by the disc's metric in the first phase
+ * (from < 0), one spread step after `from` in the second. */
+static void push_neighbours(grower *gr, uint32_t zone, size_t tile, int x, int y, long from)
 {
     uint16_t *owner = gr->g->map->tile_zone;
     size_t level_base = tile - (size_t)y * (size_t)gr->w - (size_t)x;
@@ -197,24 +213,27 @@ static void push_neighbours(grower *gr, uint32_t zone, size_t tile, int x, int y
         /* Queued by this zone already decides most tiles (its own ones were all queued by it). */
         if (gr->queued_by[t] != zone + 1 && owner[t] == 0) {
             gr->queued_by[t] = (uint16_t)(zone + 1);
-            queue_push(gr, (uint32_t)t, zone, priority_bucket(gr, &gr->g->zones[zone], nx, ny), nx, ny);
+            const rmg__grow_zone *z = &gr->g->zones[zone];
+            uint32_t bucket = from < 0 ? priority_bucket(gr, z, nx, ny) : spread_bucket(gr, z, nx, ny, (uint32_t)from);
+            queue_push(gr, (uint32_t)t, zone, bucket, nx, ny);
         }
     }
 }
 
-/* Gives tile (at x, y of its level) to zone and queues its free neighbours. */
-static void claim_at(grower *gr, uint32_t zone, size_t tile, int x, int y)
+/* Gives tile (at x, y of its level) to zone and queues its free neighbours (from: see
+ * push_neighbours). */
+static void claim_at(grower *gr, uint32_t zone, size_t tile, int x, int y, long from)
 {
     gr->g->map->tile_zone[tile] = (uint16_t)gr->g->zones[zone].map_id;
     gr->g->zones[zone].count++;
-    push_neighbours(gr, zone, tile, x, y);
+    push_neighbours(gr, zone, tile, x, y, from);
 }
 
 static void claim(grower *gr, uint32_t zone, size_t tile)
 {
     int x, y;
     plane_position(gr, tile, &x, &y);
-    claim_at(gr, zone, tile, x, y);
+    claim_at(gr, zone, tile, x, y, -1);
 }
 
 /* Islands (water level "islands"): a zone keeps two tiles of water to every other zone. */
@@ -243,7 +262,7 @@ static void grow_until_empty(grower *gr, bool capped_phase)
         uint32_t i = queue_pop(&gr->open);
         queue_entry e = gr->open.pool.items[i];
         rmg__grow_zone *z = &gr->g->zones[e.zone];
-        if (!owner[e.tile] && capped_phase && gr->g->capped[z->level] && z->count >= z->target) {
+        if (!owner[e.tile] && capped_phase && z->count >= z->target) {
             if (!RMG__VEC_PUSH(gr->g->ctx, &gr->deferred, i))
                 gr->failed = true;
             continue; /* kept for the second phase, not recycled */
@@ -253,18 +272,21 @@ static void grow_until_empty(grower *gr, bool capped_phase)
             continue;
         if (gr->g->islands[z->level] && near_other_zone(gr, e.zone, e.tile))
             continue;
-        claim_at(gr, e.zone, e.tile, e.x, e.y);
+        claim_at(gr, e.zone, e.tile, e.x, e.y, capped_phase ? -1 : (long)e.bucket);
     }
 }
 
-/* Second phase on uncapped levels: the deferred frontier of full zones resumes. */
+/* Second phase on uncapped levels (PLC-11): the deferred frontier of the full discs resumes,
+ * every zone from its disc's border at the same speed. */
 static void grow_uncapped(grower *gr)
 {
     for (size_t k = 0; k < gr->deferred.count; k++) {
         uint32_t i = gr->deferred.items[k];
-        const queue_entry *e = &gr->open.pool.items[i];
-        if (!gr->g->capped[gr->g->zones[e->zone].level] && !gr->g->map->tile_zone[e->tile])
+        queue_entry *e = &gr->open.pool.items[i];
+        if (!gr->g->capped[gr->g->zones[e->zone].level] && !gr->g->map->tile_zone[e->tile]) {
+            e->bucket = 0;
             queue_link(&gr->open, i);
+        }
     }
     grow_until_empty(gr, false);
 }
