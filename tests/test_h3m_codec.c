@@ -963,6 +963,37 @@ static void test_allocation_failures(void **state)
     free(data);
 }
 
+/* The file's strings as UTF-8 (the JSON of a read map must be valid UTF-8): Cyrillic in
+ * Windows-1251 (three letters in a row), other text in Windows-1252, UTF-8 kept. */
+static void test_text_utf8(void **state)
+{
+    (void)state;
+    rmg_context *ctx = rmg_test_context(NULL, 1);
+    rmg__arena a;
+    rmg__arena_init(&a, ctx, 256);
+    static const struct {
+        const char *in, *out;
+    } cases[] = {
+        {"Ihromant vs \xCA\xEE\xEC\xEF\xFC\xFE\xF2\xE5\xF0", "Ihromant vs \xD0\x9A\xD0\xBE\xD0\xBC\xD0\xBF\xD1\x8C\xD1\x8E\xD1\x82\xD0\xB5\xD1\x80"},
+        {"caf\xE9 it\x92s", "caf\xC3\xA9 it\xE2\x80\x99s"},
+        {"\xD0\x9F\xD1\x80\xD0\xB8", "\xD0\x9F\xD1\x80\xD0\xB8"},
+        {"plain {HW.1.38}\n", "plain {HW.1.38}\n"},
+        {"\x81", "\xEF\xBF\xBD"},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        char buf[64];
+        snprintf(buf, sizeof buf, "%s", cases[i].in);
+        rmg__h3m_str str = {buf, (uint32_t)strlen(buf)};
+        const char *got = rmg__h3m_text_utf8(&a, &str);
+        assert_non_null(got);
+        assert_string_equal(got, cases[i].out);
+    }
+    rmg__h3m_str empty = {NULL, 0};
+    assert_string_equal(rmg__h3m_text_utf8(&a, &empty), "");
+    rmg__arena_free(&a);
+    rmg_context_destroy(ctx);
+}
+
 int main(int argc, char **argv)
 {
     const struct CMUnitTest plain[] = {
@@ -982,6 +1013,7 @@ int main(int argc, char **argv)
         cmocka_unit_test(test_golden_bodies),
         cmocka_unit_test(test_writer_checks),
         cmocka_unit_test(test_allocation_failures),
+        cmocka_unit_test(test_text_utf8),
     };
     /* These read the shared folder. */
     const struct CMUnitTest shared[] = {

@@ -1,5 +1,7 @@
-/* .h3m files on the command line: rmg info MAP.h3m (header, players, object counts) and rmg
- * render MAP.h3m -o preview.png (any .h3m as the project's exports). */
+/* .h3m files on the command line: rmg info MAP.h3m (header, players, object counts; with --json
+ * also what the map JSON does not say: tile counts with rivers, object templates with their
+ * sprites, each object's kind and monsters' AI values) and rmg render MAP.h3m -o preview.png
+ * (any .h3m as the project's exports). */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -43,26 +45,13 @@ static void print_classes(const rmg__h3m_doc *d)
     }
 }
 
-int rmg_cmd_info_h3m(const char *path)
+static const char *const kind_names[] = {"treasure", "town", "mine", "resource", "monster", "monolith", "gate",
+                                         "border_guard", "keymaster_tent", "seer_hut", "shipyard",
+                                         "airship_yard", "obstacle", "boat"};
+
+static void print_text(const rmg__h3m_doc *d, const rmg_map *map, const char *path)
 {
-    rmg_context *ctx = NULL;
-    if (rmg_context_create(&ctx, NULL) != RMG_OK) {
-        fprintf(stderr, "rmg info: out of memory\n");
-        return 2;
-    }
-    char *data = NULL;
-    size_t len = 0;
-    rmg__h3m_doc *d = NULL;
-    rmg_status st = rmg__read_file(ctx, path, RMG__H3M_MAX_STREAM, &data, &len);
-    if (st == RMG_OK)
-        st = rmg__h3m_read(ctx, (const uint8_t *)data, len, path, &d);
-    rmg__free(ctx, data);
-    if (st != RMG_OK) {
-        fprintf(stderr, "rmg info: %s\n", rmg_context_errmsg(ctx));
-        rmg_context_destroy(ctx);
-        return st == RMG_ERR_IO ? 2 : 1;
-    }
-    printf("file      %s\nformat    %s\nname      %s\n", path, format_name(d), d->basic.name.data ? d->basic.name.data : "");
+    printf("file      %s\nformat    %s\nname      %s\n", path, format_name(d), rmg_map_template_name(map));
     printf("size      %ux%ux%d\n", d->basic.size, d->basic.size, d->basic.two_levels ? 2 : 1);
     for (int p = 0; p < RMG__H3M_PLAYERS; p++) {
         const rmg__h3m_player *pl = &d->players[p];
@@ -74,6 +63,151 @@ int rmg_cmd_info_h3m(const char *path)
         printf("\n");
     }
     print_classes(d);
+}
+
+static void print_counts(const char *name, const size_t *count, int n)
+{
+    printf("\"%s\": [", name);
+    for (int i = 0; i < n; i++)
+        printf("%s%zu", i ? ", " : "", count[i]);
+    printf("]");
+}
+
+/* Tiles by terrain, river and road type, as the file stores them (the spec's §13: bytes 0, 2
+ * and 4 of a tile); types beyond the known ones count in the last entry. */
+static void print_tiles(const rmg__h3m_doc *d)
+{
+    size_t terrain[12] = {0}, river[5] = {0}, road[4] = {0};
+    size_t n = rmg__h3m_tile_bytes(d) / RMG__H3M_TILE_BYTES;
+    for (size_t t = 0; t < n; t++) {
+        const uint8_t *tile = d->tiles + t * RMG__H3M_TILE_BYTES;
+        terrain[tile[0] < 12 ? tile[0] : 11]++;
+        river[tile[2] < 5 ? tile[2] : 4]++;
+        road[tile[4] < 4 ? tile[4] : 3]++;
+    }
+    printf(", \"tiles\": {");
+    print_counts("terrain", terrain, 12);
+    printf(", ");
+    print_counts("river", river, 5);
+    printf(", ");
+    print_counts("road", road, 4);
+    printf("}");
+}
+
+static void print_templates(const rmg__h3m_doc *d, const uint32_t *uses)
+{
+    printf(", \"templates\": [");
+    for (uint32_t i = 0; i < d->template_count; i++) {
+        const rmg__h3m_template *t = &d->templates[i];
+        printf("%s{\"def\": ", i ? ", " : "");
+        cli_json_string(stdout, t->def.data ? t->def.data : "");
+        printf(", \"class\": %u, \"subclass\": %u, \"objects\": %u}", t->class_id, t->subclass, uses[i]);
+    }
+    printf("]");
+}
+
+/* Each object in file order (the order of the map JSON's objects): its template, the reader's
+ * kind, and for monsters the creature's AI value in the ruleset of the file's game. */
+static void print_objects(const rmg__h3m_doc *d, const rmg_map *map, const rmg_content *c)
+{
+    printf(", \"objects\": [");
+    for (uint32_t i = 0; i < d->object_count; i++) {
+        rmg_map_object_info o = {.struct_size = sizeof o};
+        rmg_map_object(map, i, &o);
+        printf("%s{\"template\": %u, \"kind\": \"%s\"", i ? ", " : "", d->objects[i].template_index,
+               (size_t)o.kind < sizeof kind_names / sizeof kind_names[0] ? kind_names[o.kind] : "treasure");
+        if (o.kind == RMG_OBJECT_MONSTER) {
+            rmg_creature_info ci = {.struct_size = sizeof ci};
+            long k = o.creature ? rmg_content_find(c, RMG_CONTENT_CREATURE, o.creature) : -1;
+            printf(", \"count\": %d, \"ai_value\": ", o.count);
+            if (k >= 0 && rmg_content_creature(c, (size_t)k, &ci) == RMG_OK)
+                printf("%d", ci.ai_value);
+            else
+                printf("null");
+        }
+        printf("}");
+    }
+    printf("]");
+}
+
+static void print_json(const rmg__h3m_doc *d, const rmg_map *map, const rmg_content *c, const char *path)
+{
+    printf("{\"file\": ");
+    cli_json_string(stdout, path);
+    printf(", \"format\": \"%s\", \"hota_sub\": ", d->format == RMG__H3M_SOD ? "sod" : "hota");
+    if (d->format == RMG__H3M_SOD)
+        printf("null");
+    else
+        printf("%u", d->hota_sub);
+    printf(", \"name\": ");
+    cli_json_string(stdout, rmg_map_template_name(map));
+    printf(", \"description\": ");
+    cli_json_string(stdout, rmg_map_description(map));
+    printf(", \"size\": %u, \"levels\": %d, \"players\": [", d->basic.size, d->basic.two_levels ? 2 : 1);
+    bool first = true;
+    for (int p = 0; p < RMG__H3M_PLAYERS; p++) {
+        const rmg__h3m_player *pl = &d->players[p];
+        if (!pl->can_human && !pl->can_computer)
+            continue;
+        printf("%s{\"player\": %d, \"color\": \"%s\", \"human\": %s, \"computer\": %s, \"main_town\": ", first ? "" : ", ",
+               p + 1, player_names[p], pl->can_human ? "true" : "false", pl->can_computer ? "true" : "false");
+        if (pl->has_main_town)
+            printf("[%u, %u, %u]}", pl->main_town.x, pl->main_town.y, pl->main_town.z);
+        else
+            printf("null}");
+        first = false;
+    }
+    printf("]");
+    print_tiles(d);
+    uint32_t *uses = calloc(d->template_count ? d->template_count : 1, sizeof *uses);
+    if (uses) {
+        for (uint32_t i = 0; i < d->object_count; i++)
+            uses[d->objects[i].template_index]++;
+        print_templates(d, uses);
+        free(uses);
+    }
+    print_objects(d, map, c);
+    printf("}\n");
+}
+
+int rmg_cmd_info_h3m(const char *path, bool json)
+{
+    rmg_context *ctx = NULL;
+    if (rmg_context_create(&ctx, NULL) != RMG_OK) {
+        fprintf(stderr, "rmg info: out of memory\n");
+        return 2;
+    }
+    char *data = NULL;
+    size_t len = 0;
+    rmg__h3m_doc *d = NULL;
+    rmg_map *map = NULL;
+    const rmg_content *c = NULL;
+    rmg_status st = rmg__read_file(ctx, path, RMG__H3M_MAX_STREAM, &data, &len);
+    if (st == RMG_OK)
+        st = rmg__h3m_read(ctx, (const uint8_t *)data, len, path, &d);
+    /* The ruleset of the file's game (a creature's AI value differs between SoD and HotA). */
+    if (st == RMG_OK)
+        st = rmg_context_set_content_variant(ctx, d->format == RMG__H3M_SOD ? RMG_CONTENT_SOD : RMG_CONTENT_HOTA);
+    if (st == RMG_OK)
+        st = rmg_context_content(ctx, &c);
+    if (st == RMG_OK)
+        st = rmg_map_from_h3m(ctx, data, len, path, &map);
+    rmg__free(ctx, data);
+    if (st == RMG_OK && rmg_map_object_count(map) != d->object_count)
+        st = rmg__error_set(ctx, RMG_ERR_INTERNAL, "%s: the map holds %zu objects, the file %u", path,
+                            rmg_map_object_count(map), d->object_count);
+    if (st != RMG_OK) {
+        fprintf(stderr, "rmg info: %s\n", rmg_context_errmsg(ctx));
+        rmg_map_destroy(map);
+        rmg__h3m_doc_free(d);
+        rmg_context_destroy(ctx);
+        return st == RMG_ERR_IO ? 2 : 1;
+    }
+    if (json)
+        print_json(d, map, c, path);
+    else
+        print_text(d, map, path);
+    rmg_map_destroy(map);
     rmg__h3m_doc_free(d);
     rmg_context_destroy(ctx);
     return 0;

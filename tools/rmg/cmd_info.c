@@ -9,11 +9,13 @@
 
 static const char info_help[] =
     "usage: rmg info [--content] [--sod] [--load FILE] [--merge FILE]... [--list KIND] [--json]\n"
-    "       rmg info MAP.h3m\n"
+    "       rmg info MAP.h3m [--json]\n"
     "\n"
     "Prints the library version. With --content, also the ruleset: its name, version, variant\n"
     "and how many entities of each kind it has. With an .h3m map: its format, name, size,\n"
-    "players and objects by class.\n"
+    "players and objects by class; with --json also its tiles by terrain, river and road type,\n"
+    "its object templates (sprite, class, subclass, objects using it) and each object's\n"
+    "template and kind, with monsters' counts and AI values (docs/realism.md).\n"
     "\n"
     "options:\n"
     "  --content      summarise the ruleset (default: the built-in HotA ruleset)\n"
@@ -143,7 +145,9 @@ static bool is_h3m(const char *s)
 int rmg_cmd_info(int argc, char **argv)
 {
     if (argc == 2 && is_h3m(argv[1]))
-        return rmg_cmd_info_h3m(argv[1]);
+        return rmg_cmd_info_h3m(argv[1], false);
+    if (argc == 3 && (is_h3m(argv[1]) || is_h3m(argv[2])) && (!strcmp(argv[1], "--json") || !strcmp(argv[2], "--json")))
+        return rmg_cmd_info_h3m(is_h3m(argv[1]) ? argv[1] : argv[2], true);
     info_args a;
     int rc = parse_args(argc, argv, &a);
     if (rc >= 0)

@@ -709,6 +709,10 @@ size_t rmg__h3m_tile_bytes(const rmg__h3m_doc *doc);
  * RMG_ERR_UNSUPPORTED for RoE, AB, WoG, HotA sub-versions above 9 and maps using the HotA
  * script system, RMG_ERR_LIMIT for a stream above RMG__H3M_MAX_STREAM, RMG_ERR_NOMEM. */
 rmg_status rmg__h3m_read(rmg_context *ctx, const uint8_t *data, size_t len, const char *name, rmg__h3m_doc **out);
+/* A string of the file as NUL-terminated UTF-8 in the arena (NULL when out of memory): valid
+ * UTF-8 is kept, other text is decoded from Windows-1251 when it holds a run of three Cyrillic
+ * letters, else from Windows-1252 (the rule of .h3t text, docs/h3t-import.md §8, applied to the one string). */
+char *rmg__h3m_text_utf8(rmg__arena *arena, const rmg__h3m_str *s);
 /* Reads an uncompressed stream. */
 rmg_status rmg__h3m_parse(rmg_context *ctx, const uint8_t *data, size_t len, const char *name, rmg__h3m_doc **out);
 /* The uncompressed stream of a document (buffer from rmg__malloc). RMG_ERR_INVALID_ARG when

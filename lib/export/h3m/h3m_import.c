@@ -2,8 +2,9 @@
  * An .h3m file as a map of the project's model (rmg_map_from_h3m): terrain and roads from the
  * tiles, every object at its anchor with its template's footprint, keyed by the content where
  * the class is known (towns, monsters, artifacts, teleports, obstacles by their sprite, the
- * object table by class), each player's main town flagged, and the file's name and description. A read map has no zones; what
- * works on any map (the exports, the accessors, validation of overlaps) works on it.
+ * object table by class), each player's main town flagged, and the file's name and description
+ * (in UTF-8, rmg__h3m_text_utf8). A read map has no zones; what works on any map (the exports,
+ * the accessors, validation of overlaps) works on it.
  */
 #include <stdio.h>
 #include <string.h>
@@ -11,6 +12,7 @@
 #include "h3m_export.h"
 #include "h3m_kinds.h"
 #include "rmg/h3m.h"
+#include "template/h3t/h3t.h"
 
 /* What the map model calls an object of this class (rmg_map_object_kind). */
 static rmg_map_object_kind kind_of_class(uint32_t cls)
@@ -180,11 +182,18 @@ static void mark_main_towns(struct rmg_map *m, const rmg__h3m_doc *doc)
     }
 }
 
+char *rmg__h3m_text_utf8(rmg__arena *arena, const rmg__h3m_str *s)
+{
+    if (!s->data || !s->len)
+        return rmg__arena_strdup(arena, "");
+    return rmg__h3t_to_utf8(arena, s->data, s->len, rmg__h3t_detect_encoding(s->data, s->len));
+}
+
 static rmg_status set_names(struct rmg_map *m, const rmg__h3m_doc *doc, const char *name)
 {
     m->pack_name = rmg__arena_strdup(&m->arena, name ? name : "");
-    m->template_name = rmg__arena_strdup(&m->arena, doc->basic.name.data ? doc->basic.name.data : "");
-    m->description = rmg__arena_strdup(&m->arena, doc->basic.description.data ? doc->basic.description.data : "");
+    m->template_name = rmg__h3m_text_utf8(&m->arena, &doc->basic.name);
+    m->description = rmg__h3m_text_utf8(&m->arena, &doc->basic.description);
     m->options.width = m->width;
     m->options.height = m->height;
     m->options.levels = m->levels;
