@@ -263,8 +263,12 @@ bool rmg__pl_neighbour(const struct rmg_map *m, size_t t, int k, size_t *out);
 #define RMG__SPREAD_MIN_FREE 24
 /* Area in tiles per density unit of a treasure range (TRS-03, see stage.c). */
 #define RMG__TRS_AREA_PER_DENSITY 640
+/* A range whose mean total is above this asks for fewer groups (range_value_term in stage.c). */
+#define RMG__TRS_VALUE_KNEE 13000.0
 /* Area in tiles per density unit of extra towns, mines and airship yards (stage.c). */
 #define RMG__EXTRA_AREA_PER_DENSITY 4096
+/* Tiles per extra mine and unit of mine density (extra_mines in stage.c: a 128x128 zone). */
+#define RMG__EXTRA_MINE_AREA_PER_DENSITY 16384
 
 rmg_status rmg__stage_objects(rmg__gen *g);
 

@@ -8,8 +8,9 @@
  *   - Towns (MIS-06..09): player castles, then player towns (zones with an owner only), then
  *     neutral castles, then neutral towns. Minimums are always placed; each density adds extra
  *     towns: density x area / RMG__EXTRA_AREA_PER_DENSITY, the fraction drawn (so density 1 in a
- *     4096-tile zone adds one town on average). The same rule gives extra mines per resource and
- *     extra airship yards (ZON-22). Main town: the player's first castle, else its first town,
+ *     4096-tile zone adds one town on average). The same rule gives extra airship yards (ZON-22);
+ *     extra mines are whole ones, one per density unit and RMG__EXTRA_MINE_AREA_PER_DENSITY tiles
+ *     (extra_mines()). Main town: the player's first castle, else its first town,
  *     else the first minimum neutral castle, else the first minimum neutral town, else the first
  *     castle and then the first town the frequencies added. Types: player towns take the
  *     solver's player type; neutral town k takes the solver's type k, else (same-type zones)
@@ -23,7 +24,8 @@
  *     nearest to the main town's gate first (Euclidean distance). 0..3 resources of the mine's
  *     type (uniform) go unguarded within 3 tiles of the mine's entry.
  *   - TRS-03: groups requested per range = density x zone area / RMG__TRS_AREA_PER_DENSITY (640
- *     tiles), the fraction drawn. T is uniform in [min, max] (integers, inclusive). TRS-06:
+ *     tiles) x the range's value term (range_value_term: fewer groups of richer ranges), the
+ *     fraction drawn. T is uniform in [min, max] (integers, inclusive). TRS-06:
  *     after RMG__TRS_MAX_FAILS consecutive failed attempts (no first object, or no room) the
  *     range ends, and at once when an attempt found no first object and no total of the range
  *     can start a group any more (limits reached, objects forbidden: "exhausted"). A range that
@@ -47,6 +49,7 @@
  *     allowed by the solve stage and each used once; the Seer's Hut goes unguarded to another
  *     land zone.
  */
+#include <math.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -169,6 +172,16 @@ static int extra_count(rmg_rng *rng, int density, size_t area)
     uint64_t q = (uint64_t)density * area;
     uint64_t n = q / RMG__EXTRA_AREA_PER_DENSITY, rem = q % RMG__EXTRA_AREA_PER_DENSITY;
     return (int)(n + (rmg_rng_below(rng, RMG__EXTRA_AREA_PER_DENSITY) < rem));
+}
+
+/* Extra mines of one resource from its density ([impl]: the guide says a density "may add a
+ * random number"): whole mines only, one per RMG__EXTRA_MINE_AREA_PER_DENSITY tiles per unit of
+ * density. The game's own maps are the evidence: Jebus Cross XL gives its player zones (about
+ * 4,500 tiles each) density 1 for every mine and not one of 69 game maps has a mine beyond the
+ * template's minimum (60 on every map). */
+static int extra_mines(int density, size_t area)
+{
+    return density <= 0 ? 0 : (int)((uint64_t)density * area / RMG__EXTRA_MINE_AREA_PER_DENSITY);
 }
 
 /* ---- lists ---------------------------------------------------------------------------------------- */
@@ -700,7 +713,7 @@ static rmg_status zone_mines(stage *s, zone_ctx *z)
     zone_rng(s, z->id, 1, &rng);
     for (int r = 0; r < 7; r++) {
         long row = find_row(s->c, mine_keys[r]);
-        int64_t n = (int64_t)tz->mines_min[r] + extra_count(&rng, tz->mines_density[r], mz->n_tiles);
+        int64_t n = (int64_t)tz->mines_min[r] + extra_mines(tz->mines_density[r], mz->n_tiles);
         for (int64_t i = 0; i < n && row >= 0; i++) {
             /* MIS-03: the first Sawmill and Ore Pit of a player zone near the main town. */
             bool close = i == 0 && (r == 0 || r == 2) && mz->owner > 0 && main_town;
@@ -1225,11 +1238,27 @@ static rmg_status content_shortfall(stage *s, int zone, int r, size_t got, size_
                          why[cause]);
 }
 
+/* TRS-03's value term ([impl], issue 32): a group of a richer range takes more room (more
+ * objects, a larger guard), so fewer of them fit a zone's area: a range whose mean total exceeds
+ * RMG__TRS_VALUE_KNEE asks for (knee / mean)^1.5 of the groups. Calibrated on the game's Jebus
+ * Cross maps: its centre zone (ranges 35-55k, 25-35k, 10-25k) holds a median 46 guarded groups
+ * on 2,400 tiles, 0.42 of what the area term alone gives, while the start zones (12-22k, 5-16k,
+ * 0.3-3k) match it within 10%. Only correctly rounded operations (sqrt), so every platform
+ * computes the same count. */
+static double range_value_term(const rmg__treasure *tr)
+{
+    double mean = ((double)tr->min + (double)tr->max) / 2.0;
+    if (mean <= RMG__TRS_VALUE_KNEE)
+        return 1.0;
+    double r = RMG__TRS_VALUE_KNEE / mean;
+    return r * sqrt(r);
+}
+
 static size_t groups_requested(const rmg__treasure *tr, size_t area, rmg_rng *rng)
 {
     if (tr->density <= 0 || tr->max <= 0 || tr->min > tr->max)
         return 0;
-    uint64_t q = (uint64_t)tr->density * area;
+    uint64_t q = (uint64_t)floor((double)tr->density * (double)area * range_value_term(tr) + 0.5);
     return (size_t)(q / RMG__TRS_AREA_PER_DENSITY + (rmg_rng_below(rng, RMG__TRS_AREA_PER_DENSITY) < q % RMG__TRS_AREA_PER_DENSITY));
 }
 
