@@ -43,6 +43,7 @@ typedef struct roads {
     RMG__VEC(uint32_t) targets; /* indexes of the objects that are road targets, in object order */
     uint8_t *choice;          /* per template connection: its rmg_road_setting after CON-15..18 */
     int *group;               /* per template connection: its parallel group (CON-18) */
+    uint8_t *wind;            /* per tile: the land's roughness for a road, 0..WIND_MAX (wind_field) */
 } roads;
 
 /* CON-15..18 with the towns the map holds: a zone counts as a town zone when it got a town from
@@ -246,6 +247,7 @@ static void choose_links(roads *r)
 
 typedef struct path_user {
     int zone;
+    const uint8_t *wind;
 } path_user;
 
 /* Entering cost of a tile for a road (at most RMG__GRID_MAX_COST), 0 where none may go. */
@@ -265,7 +267,7 @@ static uint32_t road_cost(const rmg__grid *b, uint32_t t, void *user)
         return 0;
     if (b->m->road[t])
         return 1;
-    return (f & RMG__T_FREE) ? 2 : 4;
+    return 3 + p->wind[t]; /* free paths and open land alike: the road winds with the land */
 }
 
 static bool unjoined_target(const rmg__grid *b, uint32_t t, void *user)
@@ -389,7 +391,7 @@ static rmg_status zone_ends(roads *r, int zone, size_t *n_targets)
 /* Joins the zone's ends with roads. Returns the number of ends left unconnected. */
 static size_t join_zone(roads *r, int zone, size_t n_targets, bool coherent)
 {
-    path_user pu = {zone};
+    path_user pu = {zone, r->wind};
     lay_user lu = {(uint8_t)road_type(&r->b, zone)};
     size_t missed = 0;
     if (!r->n_ends)
@@ -583,7 +585,7 @@ static uint32_t join_zone_networks(roads *r, networks *nw, int zone, uint32_t *s
     if (first == nt)
         return UINT32_MAX;
     net_lay_user nl = {{(uint8_t)road_type(&r->b, zone)}, nw, nw->net[zt[first]]};
-    join_user ju = {{zone}, nw, 0};
+    join_user ju = {{zone, r->wind}, nw, 0};
     for (;;) {
         ju.root = net_find(nw, nl.label);
         size_t ns = 0;
@@ -728,7 +730,44 @@ static void roads_free(roads *r)
     RMG__VEC_FREE(ctx, &r->targets);
     rmg__free(ctx, r->choice);
     rmg__free(ctx, r->group);
+    rmg__free(ctx, r->wind);
     rmg__grid_free(&r->b);
+}
+
+/* Why roads wind ([impl], issue 32): the game's roads meander across the land (a median 902 road
+ * tiles on Jebus Cross XL, where straight joins of the same towns take about 570). A road's
+ * cost to enter a tile carries a smooth random roughness: value noise on a lattice of
+ * WIND_CELL tiles, 0..WIND_MAX, from the stream "roads-wind", so the cheapest path bends
+ * around the rough patches. */
+#define WIND_CELL 7
+#define WIND_MAX 7
+static rmg_status wind_field(roads *r)
+{
+    const struct rmg_map *m = r->b.m;
+    int gw = m->width / WIND_CELL + 2, gh = m->height / WIND_CELL + 2;
+    size_t plane = (size_t)m->width * (size_t)m->height;
+    r->wind = rmg__malloc(r->b.ctx, m->n_tiles ? m->n_tiles : 1);
+    uint8_t *lattice = rmg__malloc(r->b.ctx, (size_t)gw * (size_t)gh * (size_t)m->levels);
+    if (!r->wind || !lattice) {
+        rmg__free(r->b.ctx, lattice);
+        return rmg__error_nomem(r->b.ctx);
+    }
+    rmg_rng rng;
+    rmg__gen_stream(r->b.g, "roads-wind", 0, &rng);
+    for (size_t i = 0; i < (size_t)gw * (size_t)gh * (size_t)m->levels; i++)
+        lattice[i] = (uint8_t)rmg_rng_below(&rng, 2 * WIND_MAX + 1); /* twice the range: halves round */
+    for (size_t t = 0; t < m->n_tiles; t++) {
+        size_t z = t / plane, in = t % plane;
+        int x = (int)(in % (size_t)m->width), y = (int)(in / (size_t)m->width);
+        int gx = x / WIND_CELL, gy = y / WIND_CELL, fx = x % WIND_CELL, fy = y % WIND_CELL;
+        const uint8_t *l = lattice + z * (size_t)gw * (size_t)gh;
+        int a = l[gy * gw + gx], b = l[gy * gw + gx + 1], c = l[(gy + 1) * gw + gx], d = l[(gy + 1) * gw + gx + 1];
+        int top = a * (WIND_CELL - fx) + b * fx, bottom = c * (WIND_CELL - fx) + d * fx;
+        int v = top * (WIND_CELL - fy) + bottom * fy; /* 0..2 * WIND_MAX * WIND_CELL^2 */
+        r->wind[t] = (uint8_t)((v + WIND_CELL * WIND_CELL) / (2 * WIND_CELL * WIND_CELL));
+    }
+    rmg__free(r->b.ctx, lattice);
+    return RMG_OK;
 }
 
 static rmg_status mark_target_zones(roads *r)
@@ -765,7 +804,7 @@ rmg_status rmg__finish_roads(rmg__gen *g)
     rmg_status st = rmg__grid_init(&r.b, g);
     if (st != RMG_OK)
         return st;
-    if ((st = road_choices(&r)) == RMG_OK && (st = collect_edges(&r)) == RMG_OK &&
+    if ((st = road_choices(&r)) == RMG_OK && (st = wind_field(&r)) == RMG_OK && (st = collect_edges(&r)) == RMG_OK &&
         (st = mark_target_zones(&r)) == RMG_OK) {
         choose_links(&r);
         st = lay_roads(&r);
