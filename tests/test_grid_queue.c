@@ -187,7 +187,7 @@ static uint32_t plain_dijkstra(int w, int h, const uint8_t *cost, uint32_t src, 
             uint32_t u = (uint32_t)(ny * w + nx);
             if (taken[u] || !cost[u])
                 continue;
-            uint32_t du = dist[t] + cost[u] * (d < 4 ? 2u : 3u);
+            uint32_t du = dist[t] + cost[u] * (d < 4 ? 2u : 5u);
             if (du < dist[u]) {
                 dist[u] = du;
                 prev[u] = t + 1;

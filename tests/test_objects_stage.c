@@ -475,6 +475,69 @@ static void test_mis14_seer_hut(void **state)
     free_world(&w);
 }
 
+/* TRS-03's value term (issue 32): a range whose mean total exceeds 13,000 asks for
+ * (13,000 / mean)^1.5 of the groups its area gives (density x area / 640, the fraction drawn);
+ * a range at or below the knee for all of them. Zone 1 holds 24 x 40 = 960 tiles. */
+static void test_trs03_value_term_exact(void **state)
+{
+    (void)state;
+    for (uint64_t seed = 1; seed <= 4; seed++) {
+        world w;
+        make_world(&w, seed);
+        set_treasure(&w.tpl->zones[0], 0, 500, 3000, 8);      /* mean 1,750: 8 x 960 / 640 = 12 */
+        set_treasure(&w.tpl->zones[0], 1, 20000, 32000, 40);  /* mean 26,000: x 0.5^1.5 */
+        set_treasure(&w.tpl->zones[0], 2, 50000, 80000, 0);   /* density 0: none */
+        run_stage(&w);
+        const rmg__zone_stats *st = &w.g.map->zone_stats[0];
+        assert_int_equal(w.g.map->zones.items[0].n_tiles, 960);
+        assert_int_equal(st->groups_requested[0], 12);
+        /* 40 x 960 x 0.353553... = 13,576.4 -> 13,576 / 640 = 21.2: 21, or 22 when the fraction
+         * (136 of 640) is drawn. */
+        assert_true(st->groups_requested[1] == 21 || st->groups_requested[1] == 22);
+        assert_int_equal(st->groups_requested[2], 0);
+        free_world(&w);
+    }
+}
+
+/* Extra mines (issue 32, the guide's "a random number of extra" mines): whole mines, one per
+ * density unit and 16,384 tiles. Zone 1 (960 tiles): density 1 adds none (the game's Jebus
+ * Cross maps: none in 69 of 69 on ~4,500-tile zones), density 35 adds 2 (33,600 / 16,384). */
+static void test_mis01_extra_mines_exact(void **state)
+{
+    (void)state;
+    world w;
+    make_world(&w, 1);
+    w.tpl->zones[0].mines_density[0] = 1;  /* wood: 1 + 0 */
+    w.tpl->zones[0].mines_density[2] = 35; /* ore: 1 + 2 */
+    run_stage(&w);
+    assert_int_equal(count_key(w.g.map, "mine_sawmill", 1), 1);
+    assert_int_equal(count_key(w.g.map, "mine_ore_pit", 1), 3);
+    free_world(&w);
+}
+
+/* Towns spread over their zone (issue 32): the first town near the zone's centre, the next on
+ * the zone's land farthest from it, at least 6 steps inside the border where the zone allows. */
+static void test_towns_spread_over_their_zone(void **state)
+{
+    (void)state;
+    for (uint64_t seed = 1; seed <= 4; seed++) {
+        world w;
+        make_world(&w, seed);
+        w.tpl->zones[1].neutral_towns = 2;
+        run_stage(&w);
+        const rmg__map_zone *z2 = &w.g.map->zones.items[1];
+        assert_int_equal(z2->towns.count, 2);
+        const rmg__map_object *a = &w.g.map->objects.items[z2->towns.items[0] - 1];
+        const rmg__map_object *b = &w.g.map->objects.items[z2->towns.items[1] - 1];
+        int dx = a->x - b->x, dy = a->y - b->y;
+        /* Zone 2 is 24 x 40 with its centre at (36, 20): the second town stands toward an end
+         * of the zone, well apart from the first (near the centre it would be within ~6). */
+        print_message("seed %llu: towns at (%d, %d) and (%d, %d)\n", (unsigned long long)seed, a->x, a->y, b->x, b->y);
+        assert_true(dx * dx + dy * dy >= 12 * 12);
+        free_world(&w);
+    }
+}
+
 /* TRS-06: a range no object can start is full at once (exhausted); the shortfall is reported. */
 static void test_trs06_starvation_reported(void **state)
 {
@@ -483,7 +546,9 @@ static void test_trs06_starvation_reported(void **state)
     make_world(&w, 3);
     rule(&w, &w.tpl->rules, RMG_RULE_FORBID, RMG_TARGET_ALL, NULL);
     rule(&w, &w.tpl->rules, RMG_RULE_ALLOW, RMG_TARGET_OBJECT, "campfire");
-    set_treasure(&w.tpl->zones[0], 2, 90000, 100000, 5); /* nothing is worth 22500..100000 */
+    /* Nothing is worth 22500..100000; the density makes up for the value term of so rich a
+     * range (TRS-03: (13000 / 95000)^1.5 of the area's groups). */
+    set_treasure(&w.tpl->zones[0], 2, 90000, 100000, 200);
     run_stage(&w);
     struct rmg_map *m = w.g.map;
     assert_true(m->zone_stats[0].groups_requested[2] > 0);
@@ -734,6 +799,9 @@ int main(int argc, char **argv)
         cmocka_unit_test(test_mis12_keymaster_reward),
         cmocka_unit_test(test_mis12_reward_counts_against_the_zone_it_stands_in),
         cmocka_unit_test(test_mis14_seer_hut),
+        cmocka_unit_test(test_trs03_value_term_exact),
+        cmocka_unit_test(test_mis01_extra_mines_exact),
+        cmocka_unit_test(test_towns_spread_over_their_zone),
         cmocka_unit_test(test_trs06_starvation_reported),
         cmocka_unit_test(test_trs06_exhausted_by_limits),
         cmocka_unit_test(test_zon22_absurd_minimums_end_at_the_first_without_room),

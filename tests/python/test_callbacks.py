@@ -8,6 +8,7 @@ from typing import List, Optional, Tuple
 import pytest
 
 import rmg
+from conftest import SMALL_YAML
 
 
 def xorshift(state: int):
@@ -185,13 +186,18 @@ def test_log_callback_that_raises_during_a_successful_generation_leaks_nothing()
         raise UnicodeError(f"terminal cannot show: {text}")
 
     ctx = rmg.Context(allocator=alloc, log=log, log_level="warning")
+    # The middle zone asks for far more groups than it holds: the map always warns (TRS-06, no
+    # room), the C call succeeds, the callback fails.
+    crowded = rmg.Template.from_yaml(SMALL_YAML.replace("{min: 3000, max: 6000, density: 6}",
+                                                        "{min: 3000, max: 6000, density: 400}"), context=ctx)
     with pytest.raises(UnicodeError, match="terminal cannot show"):
-        ctx.generate(size="S")  # the map warns (full zones): the C call succeeds, the callback fails
+        ctx.generate(crowded, size="S")
     gc.collect()
     live_after_first = alloc.live
     with pytest.raises(UnicodeError):
-        ctx.generate(size="S")
+        ctx.generate(crowded, size="S")
     gc.collect()
     assert alloc.live == live_after_first  # the map made by the successful call was destroyed
+    crowded.close()
     ctx.close()
     assert alloc.live == 0
