@@ -114,7 +114,8 @@ static rmg_status copy_parts(rmg_context *ctx, struct rmg_map *dst, const struct
 /* Bytes per tile of the layers, in the order they are packed. */
 static size_t layer_bytes(const struct rmg_map *m)
 {
-    return sizeof *m->terrain + sizeof *m->tile_zone + sizeof *m->flags + sizeof *m->road + sizeof *m->tile_object;
+    return sizeof *m->terrain + sizeof *m->tile_zone + sizeof *m->flags + sizeof *m->road + sizeof *m->tile_object +
+           sizeof *m->river;
 }
 
 static void pack_layers(uint8_t *dst, const struct rmg_map *m)
@@ -129,6 +130,8 @@ static void pack_layers(uint8_t *dst, const struct rmg_map *m)
     memcpy(dst, m->road, n * sizeof *m->road);
     dst += n * sizeof *m->road;
     memcpy(dst, m->tile_object, n * sizeof *m->tile_object);
+    dst += n * sizeof *m->tile_object;
+    memcpy(dst, m->river, n * sizeof *m->river);
 }
 
 static void unpack_layers(struct rmg_map *m, const uint8_t *src)
@@ -143,6 +146,8 @@ static void unpack_layers(struct rmg_map *m, const uint8_t *src)
     memcpy(m->road, src, n * sizeof *m->road);
     src += n * sizeof *m->road;
     memcpy(m->tile_object, src, n * sizeof *m->tile_object);
+    src += n * sizeof *m->tile_object;
+    memcpy(m->river, src, n * sizeof *m->river);
 }
 
 void rmg__checkpoint_free(rmg_context *ctx, rmg__checkpoint *cp)

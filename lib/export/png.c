@@ -1,4 +1,4 @@
-/* PNG preview: levels side by side; terrain colours, tiles under obstacle objects shaded, zone borders, roads,
+/* PNG preview: levels side by side; terrain colours, tiles under obstacle objects shaded, zone borders, rivers, roads,
  * passages, objects and guards as distinct marks, towns in player colours. libpng allocates
  * through the context's allocator. */
 #include <png.h>
@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "export_internal.h"
+#include "rmg/finish.h"
 
 typedef struct rgb {
     uint8_t r, g, b;
@@ -85,6 +86,10 @@ static void draw_terrain(canvas *cv, const struct rmg_map *m, const struct rmg_c
                     col = shade(col, 11, 20); /* as the game blocks: under an obstacle object */
                 if (f & RMG__T_PASSAGE)
                     col = hex(0xf4f0d0);
+                /* Icy rivers paler; as in the game, an obstacle hides a river under it and a road is
+                 * drawn over one. */
+                if (m->river[t] && !under_obstacle(m, t))
+                    col = m->river[t] == RMG_RIVER_ICY ? hex(0x9cd4f0) : hex(0x3c78d8);
                 if (m->road[t])
                     col = m->road[t] == 3 ? hex(0xb8b0a0) : hex(0xd8b878);
                 fill_rect(cv, tile_px(cv, m, x, z), y * cv->scale, cv->scale, cv->scale, col);

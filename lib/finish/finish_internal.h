@@ -1,7 +1,8 @@
 /*
  * Finish stage (after objects and guard): roads between towns, shipyards and mirror teleports
  * through the realized connections (finish_roads.c, CON-15..20, ZON-06/34), then obstacles on
- * every land tile not needed for reachability (finish_obstacles.c). The map is validated after
+ * every land tile not needed for reachability (finish_obstacles.c), then rivers on the open land
+ * (finish_rivers.c). The map is validated after
  * it (lib/map/validate.c).
  */
 #ifndef RMG_FINISH_INTERNAL_H
@@ -10,10 +11,14 @@
 #include "map/map_internal.h"
 #include "rmg/finish.h"
 
-/* The stage's entry point (finish_stage.c): roads, then obstacles. */
+/* The stage's entry point (finish_stage.c): roads, obstacles, rivers. */
 rmg_status rmg__stage_finish(rmg__gen *g);
 rmg_status rmg__finish_roads(rmg__gen *g);
 rmg_status rmg__finish_obstacles(rmg__gen *g);
+/* Rivers on the open land left by obstacles (finish_rivers.c); the river type a zone of this
+ * terrain gets (RMG_RIVER_*, 0 none). */
+rmg_status rmg__finish_rivers(rmg__gen *g);
+uint8_t rmg__river_type_of_terrain(int terrain);
 
 typedef enum rmg__road_rule { RMG__ROAD_NEVER = 0, RMG__ROAD_MAY = 1, RMG__ROAD_MUST = 2 } rmg__road_rule;
 

@@ -119,6 +119,7 @@ static size_t layer_elem(rmg_map_layer layer)
     case RMG_LAYER_TERRAIN:
     case RMG_LAYER_PASSABLE:
     case RMG_LAYER_ROAD:
+    case RMG_LAYER_RIVER:
         return 1;
     case RMG_LAYER_ZONE:
         return 2;
@@ -152,6 +153,9 @@ rmg_status rmg_map_copy_layer(const rmg_map *map, rmg_map_layer layer, void *buf
         break;
     case RMG_LAYER_OBJECT:
         memcpy(buf, map->tile_object, need);
+        break;
+    case RMG_LAYER_RIVER:
+        memcpy(buf, map->river, need);
         break;
     case RMG_LAYER_PASSABLE: {
         uint8_t *out = buf;
@@ -192,6 +196,12 @@ int rmg_map_road(const rmg_map *map, int x, int y, int z)
 {
     long t = tile_of(map, x, y, z);
     return t < 0 ? -1 : map->road[t];
+}
+
+int rmg_map_river(const rmg_map *map, int x, int y, int z)
+{
+    long t = tile_of(map, x, y, z);
+    return t < 0 ? -1 : map->river[t];
 }
 
 long rmg_map_tile_object(const rmg_map *map, int x, int y, int z)

@@ -12,7 +12,8 @@ static bool alloc_layers(struct rmg_map *m)
     m->flags = rmg__arena_alloc(&m->arena, n * sizeof *m->flags);
     m->road = rmg__arena_alloc(&m->arena, n);
     m->tile_object = rmg__arena_alloc(&m->arena, n * sizeof *m->tile_object);
-    return m->terrain && m->tile_zone && m->flags && m->road && m->tile_object;
+    m->river = rmg__arena_alloc(&m->arena, n);
+    return m->terrain && m->tile_zone && m->flags && m->road && m->tile_object && m->river;
 }
 
 rmg_status rmg__map_new(rmg_context *ctx, int width, int height, int levels, struct rmg_map **out)

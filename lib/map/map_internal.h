@@ -11,7 +11,7 @@
  *            slots), teleport and border-guard objects
  *   objects: towns, mines, treasure groups, rewards; OBJECT/ENTRY flags; groups; guard slots
  *   guard  : monster objects for every guard slot (groups, objects, connections)
- *   finish : roads, obstacles for unused land, validation (the fingerprint is computed on
+ *   finish : roads, obstacles for unused land, rivers, validation (the fingerprint is computed on
  *            first request, rmg__map_fingerprint_of)
  *
  * Tiles are flat arrays indexed z*W*H + y*W + x. Map object ids are 1-based (0 = none).
@@ -196,6 +196,7 @@ struct rmg_map {
     /* Object keys repeat (a G map holds tens of thousands of obstacles of a few hundred kinds):
      * rmg__map_add_object keeps one arena copy per key, found by a hash of the key's text. */
     const char *key_copies[1024];
+    uint8_t *river;               /* 0 none, else river type (1 clear, 2 icy, 3 muddy, 4 lava; finish) */
 };
 
 /* ---- generation state ---------------------------------------------------------------------- */

@@ -464,12 +464,18 @@ static unsigned road_value(const struct rmg_map *m, size_t t)
     return m->road[t];
 }
 
+static unsigned river_value(const struct rmg_map *m, size_t t)
+{
+    return m->river[t];
+}
+
 static void write_tiles(json_out *w, const struct rmg_map *m)
 {
     write_layer(w, m, "\"tiles\":{\"terrain\":[", terrain_value);
     write_layer(w, m, "],\"zone\":[", zone_value);
     write_layer(w, m, "],\"passable\":[", passable_value);
     write_layer(w, m, "],\"road\":[", road_value);
+    write_layer(w, m, "],\"river\":[", river_value);
     OUT_LIT(w, "]},");
 }
 

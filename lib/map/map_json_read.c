@@ -113,6 +113,11 @@ static void store_road(const reader *r, size_t t, int64_t v)
     r->map->road[t] = (uint8_t)v;
 }
 
+static void store_river(const reader *r, size_t t, int64_t v)
+{
+    r->map->river[t] = (uint8_t)v;
+}
+
 /* The passable layer is kept aside until the objects are read (then checked against them). */
 static void store_passable(const reader *r, size_t t, int64_t v)
 {
@@ -134,6 +139,9 @@ static rmg_status read_tiles(reader *r, const rmg__json *doc)
         st = read_layer(r, tiles, "zone", UINT16_MAX, store_zone);
     if (st == RMG_OK)
         st = read_layer(r, tiles, "road", 3, store_road);
+    /* Documents written before 0.4.2 have no rivers. */
+    if (st == RMG_OK && member(tiles, "river"))
+        st = read_layer(r, tiles, "river", 4, store_river);
     if (st == RMG_OK)
         st = read_layer(r, tiles, "passable", 1, store_passable);
     return st;

@@ -103,6 +103,7 @@ FUNCTIONS: Sequence[Tuple[str, List[Any], Any]] = (
     ("rmg_map_tile_zone", _xyz, c_int),
     ("rmg_map_passable", _xyz, c_int),
     ("rmg_map_road", _xyz, c_int),
+    ("rmg_map_river", _xyz, c_int),
     ("rmg_map_tile_object", _xyz, c_long),
     ("rmg_map_zone_count", [_p], c_size_t),
     ("rmg_map_zone", [_p, c_size_t, POINTER(S.MapZoneInfo)], _status),

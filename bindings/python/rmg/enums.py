@@ -95,6 +95,16 @@ class Road(enum.IntEnum):
     COBBLESTONE = 3
 
 
+class River(enum.IntEnum):
+    """River types of the river layer (rmg_river_type): ``Map.river_at``."""
+
+    NONE = 0
+    CLEAR = 1
+    ICY = 2
+    MUDDY = 3
+    LAVA = 4
+
+
 class ContentKind(enum.IntEnum):
     """Kinds of game content entities (rmg_content_kind)."""
 
@@ -252,6 +262,7 @@ class Layer(enum.IntEnum):
     PASSABLE = 2
     ROAD = 3
     OBJECT = 4
+    RIVER = 5
 
 
 E = TypeVar("E", bound=enum.IntEnum)

@@ -22,6 +22,7 @@ from .enums import (
     MapMonsters,
     MonsterStrength,
     Realization,
+    River,
     Road,
     Stage,
     Terrain,
@@ -38,6 +39,7 @@ LAYER_TYPECODES: Dict[Layer, str] = {
     Layer.PASSABLE: "B",
     Layer.ROAD: "B",
     Layer.OBJECT: "I" if array.array("I").itemsize == 4 else "L",
+    Layer.RIVER: "B",
 }
 
 
@@ -298,7 +300,7 @@ class Map(ContextObject):
         return buf.raw
 
     def layer(self, layer: Union[str, int, Layer]) -> "array.array[int]":
-        """A whole layer as an array (uint8 terrain/passable/road, uint16 zone, uint32 object)."""
+        """A whole layer as an array (uint8 terrain/passable/road/river, uint16 zone, uint32 object)."""
         lay = coerce(Layer, layer, "layer")
         out = array.array(LAYER_TYPECODES[lay])
         out.frombytes(self.layer_bytes(lay))
@@ -338,6 +340,10 @@ class Map(ContextObject):
     def road_at(self, x: int, y: int, z: int = 0) -> Union[Road, int]:
         """The :class:`rmg.Road` on a tile (Road.NONE for none), -1 outside the map."""
         return maybe(Road, int(self._lib.rmg_map_road(self.handle, x, y, z)))
+
+    def river_at(self, x: int, y: int, z: int = 0) -> Union[River, int]:
+        """The :class:`rmg.River` on a tile (River.NONE for none), -1 outside the map."""
+        return maybe(River, int(self._lib.rmg_map_river(self.handle, x, y, z)))
 
     def object_at(self, x: int, y: int, z: int = 0) -> int:
         """Id of the object covering a tile (0 none), -1 outside the map."""

@@ -211,18 +211,20 @@ static rmg_status write_tiles(exporter *e)
             return refuse(e, "tile %d,%d,%d is %s, a HotA terrain: write the map for HotA",
                           (int)(t % (size_t)m->width), (int)(t / (size_t)m->width % (size_t)m->height),
                           (int)(t / ((size_t)m->width * (size_t)m->height)), rmg__terrain_key(m->terrain[t]));
-    uint8_t *views = rmg__malloc(m->ctx, 3 * n);
+    uint8_t *views = rmg__malloc(m->ctx, 4 * n);
     if (!views)
         return rmg__error_nomem(m->ctx);
-    uint8_t *terrain_view = views, *road_view = views + n, *flags = views + 2 * n;
+    uint8_t *terrain_view = views, *road_view = views + n, *flags = views + 2 * n, *river_view = views + 3 * n;
     memset(flags, 0, n);
     rmg__map_terrain_views(m->terrain, m->width, m->height, m->levels, e->hota, m->seed, terrain_view, flags);
     rmg__map_road_views(m->road, m->width, m->height, m->levels, m->seed, road_view, flags);
+    rmg__map_river_views(m->river, m->width, m->height, m->levels, m->seed, river_view, flags);
     uint8_t *out = e->doc->tiles;
     for (size_t t = 0; t < n; t++, out += RMG__H3M_TILE_BYTES) {
         out[0] = m->terrain[t];
         out[1] = terrain_view[t];
-        out[2] = out[3] = 0; /* no rivers */
+        out[2] = m->river[t];
+        out[3] = m->river[t] ? river_view[t] : 0;
         out[4] = m->road[t];
         out[5] = m->road[t] ? road_view[t] : 0;
         out[6] = flags[t];

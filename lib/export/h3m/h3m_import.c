@@ -1,5 +1,5 @@
 /*
- * An .h3m file as a map of the project's model (rmg_map_from_h3m): terrain and roads from the
+ * An .h3m file as a map of the project's model (rmg_map_from_h3m): terrain, roads and rivers from the
  * tiles, every object at its anchor with its template's footprint, keyed by the content where
  * the class is known (towns, monsters, artifacts, teleports, obstacles by their sprite, the
  * object table by class), each player's main town flagged, and the file's name and description
@@ -11,6 +11,7 @@
 
 #include "h3m_export.h"
 #include "h3m_kinds.h"
+#include "rmg/finish.h"
 #include "rmg/h3m.h"
 #include "template/h3t/h3t.h"
 
@@ -141,6 +142,8 @@ static void read_tiles(struct rmg_map *m, const rmg__h3m_doc *doc)
     for (size_t t = 0; t < m->n_tiles; t++, tile += RMG__H3M_TILE_BYTES) {
         m->terrain[t] = tile[0];
         m->road[t] = (uint8_t)(tile[4] & 7u);
+        /* As the game reads it (the low 3 bits); a value no river has is none. */
+        m->river[t] = (tile[2] & 7u) <= RMG_RIVER_LAVA ? (uint8_t)(tile[2] & 7u) : 0;
         if (tile[0] == RMG_TERRAIN_WATER)
             m->flags[t] |= RMG__T_WATER | RMG__T_BLOCKED;
         else if (tile[0] == RMG_TERRAIN_ROCK)
