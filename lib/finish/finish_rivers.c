@@ -1,4 +1,4 @@
-/* Rivers (finish stage, after obstacles; issue 32): decorative river lines on the open land of
+/* Rivers (finish stage, after obstacles; issue 32): decorative river lines on the land of
  * zones whose terrain the game's generator gives rivers.
  *
  * What the game's own maps show (35 Jebus Cross XL maps of its random map generator):
@@ -6,30 +6,32 @@
  *     lava, sand and rough zones get none (0.1 % or less, where a river leaves a neighbour zone);
  *   - icy rivers on snow, clear rivers everywhere else (no muddy or lava river on any map);
  *   - a river is a line one tile wide that winds, sometimes branches (T junctions) and ends
- *     anywhere (dead ends), a few to a hundred tiles long.
- * The game draws its rivers first and puts objects over them (more than half of its river tiles
- * lie under objects, hidden: of a median 480 river tiles 156 show). Here rivers go last, on land
- * no object stands on, so they block nothing, cut no town or object and all show; a river zone
- * gets 3.3 % of its tiles as river (RIVER_PER_MILLE), between the game's visible 1.5 % and its
- * 4.6 % in all, which puts Jebus Cross XL maps at 0.93 of the game's median river tiles (444).
+ *     anywhere (dead ends), a few to a hundred tiles long;
+ *   - the game draws its rivers regardless of objects and puts objects over them: more than half
+ *     of its river tiles lie under objects (a median 480 river tiles, 156 of them showing).
+ * librmg does the same: rivers go last, over the zone's land whatever stands on it (they block
+ * nothing, and an object drawn over a river hides it as in the game), 4.2 % of a river zone's
+ * tiles (RIVER_PER_MILLE), the low end of the game's share: a river that meets another may stop
+ * there, and the median Jebus Cross XL map then holds 0.86-1.17 of the game's river tiles
+ * (scripts/realism.py with the game's town choices; tests/test_rivers.c with random towns).
  *
- * Per zone, with its own stream ("rivers", zone id): the zone's open tiles (not blocked, under
- * no object, not a passage, not water or rock) are shuffled and tried in turn as river sources;
+ * Per zone, with its own stream ("rivers", zone id): the zone's land tiles (not a passage, not
+ * water or rock) are shuffled and tried in turn as river sources;
  * from a source a river walks up to a drawn length, keeping its direction or turning left or
- * right, onto open tiles of its zone that touch no other river tile (so rivers never run side by
+ * right, onto land tiles of its zone that touch no other river tile (so rivers never run side by
  * side or form 2x2 blocks) and crossing a road only straight over one tile; meeting an earlier
  * river it may join it and stop. A river shorter than MIN_LEN is taken back. Views come from the
  * river layer when the map is written (map_views.c, h3m-format.md §13.2).
  *
- * Cost: one pass over the tiles to list each zone's open land, then a few array reads per
- * river tile tried; no search. Nothing else on the map changes.
+ * Cost: one pass over the tiles to list each zone's land, then a few array reads per river tile
+ * tried; no search. Nothing else on the map changes.
  */
 #include <stdint.h>
 #include <string.h>
 
 #include "finish_internal.h"
 
-#define RIVER_PER_MILLE 33  /* river tiles per 1000 tiles of a river zone (see the head) */
+#define RIVER_PER_MILLE 42  /* river tiles per 1000 tiles of a river zone (see the head) */
 #define MIN_LEN 3
 #define MAX_LEN 48
 #define STRAIGHT_PERCENT 65 /* a step keeps its direction, else turns left or right */
@@ -55,13 +57,12 @@ typedef struct river_walk {
     uint8_t type;
 } river_walk;
 
-/* Open land of the zone a river may take: no object, not blocked, no passage. */
+/* Land of the zone a river may take: any but water, rock and passages (objects stand over
+ * rivers as on the game's maps; rivers block nothing). */
 static bool open_tile(const river_walk *w, size_t t)
 {
     const struct rmg_map *m = w->m;
-    return m->tile_zone[t] == w->zone && !m->tile_object[t] &&
-           !(m->flags[t] & (RMG__T_BLOCKED | RMG__T_OBJECT | RMG__T_ENTRY | RMG__T_GUARD | RMG__T_PASSAGE |
-                            RMG__T_WATER | RMG__T_ROCK));
+    return m->tile_zone[t] == w->zone && !(m->flags[t] & (RMG__T_PASSAGE | RMG__T_WATER | RMG__T_ROCK));
 }
 
 /* (x, y) + direction d inside the level, as a tile index; false off the map. */
