@@ -350,9 +350,101 @@ static void test_teleport_shape_named(void **state)
     assert_null(rmg__teleport_color_of(&o));
 }
 
-int main(void)
+/* Issue 28: no object stands on the map where the map's tiles do not know it: every entry tile
+ * of every visited object names an object (a mirror pack's water travel once left shipyards on
+ * the underground that the surface's copy then overwrote, and the validator's flood read past
+ * its arrays stepping on their entries). */
+static void assert_entries_known(const struct rmg_map *m)
 {
-    const struct CMUnitTest tests[] = {
+    for (size_t i = 0; i < m->objects.count; i++) {
+        const rmg__map_object *o = &m->objects.items[i];
+        uint32_t tiles[48];
+        size_t n = o->visit ? rmg__object_tiles(m, o, o->visit, tiles, 48) : 0;
+        for (size_t k = 0; k < n && k < 48; k++)
+            assert_int_not_equal(m->tile_object[tiles[k]], 0);
+    }
+}
+
+/* Issue 28: mirror packs with water (seas on both levels: the underground copies the surface's
+ * sea, shipyards and boats) at normal and islands water, both players served: a map comes out
+ * and is playable, or the generation fails with the stage and rule; never a crash. */
+static void test_mirror_packs_with_water(void **state)
+{
+    (void)state;
+    static const char *const yaml =
+        "version: 1\nname: mirror sea\nmirror: true\ntemplates:\n- name: m\n  min_size: 1\n  max_size: 16\n"
+        "  players: {min_total: 1, max_total: 1}\n  zones:\n"
+        "  - id: 1\n    kind: human_start\n    owner: 1\n    size: 20\n    player_towns: {castles: 1}\n"
+        "    players: {min_total: 1, max_total: 1}\n"
+        "    mirror_links:\n    - {surface: two_way, surface_color: 20, underground: two_way, underground_color: 20, value: 0}\n"
+        "  - {id: 2, kind: treasure, size: 20}\n"
+        "  - {id: 3, kind: treasure, size: 15}\n"
+        "  connections:\n  - {a: 1, b: 2, value: 3000}\n  - {a: 2, b: 3, value: 3000}\n";
+    size_t made = 0;
+    for (int water = RMG_WATER_NORMAL; water <= RMG_WATER_ISLANDS; water++)
+        for (uint64_t seed = 1; seed <= 4; seed++) {
+            rmg_context *ctx = rmg_test_context(NULL, seed);
+            rmg_pack *pack = load_yaml(ctx, yaml);
+            rmg_generate_options o;
+            rmg_generate_options_init(&o);
+            o.width = o.height = 72;
+            o.levels = 2;
+            o.water = (rmg_water_level)water;
+            rmg_map *m = NULL;
+            rmg_status st = rmg_generate(ctx, pack, &o, &m);
+            if (st == RMG_OK) {
+                made++;
+                assert_entries_known(m);
+                size_t count = 0;
+                assert_int_equal(rmg_map_validate(m, NULL, &count), RMG_OK);
+                assert_int_equal(count, 0);
+                rmg_map_destroy(m);
+            } else {
+                assert_int_equal(st, RMG_ERR_IMPOSSIBLE);
+                assert_non_null(strstr(rmg_context_errmsg(ctx), ":"));
+            }
+            rmg_pack_destroy(pack);
+            rmg_context_destroy(ctx);
+        }
+    print_message("mirror sea: %zu of 8 maps\n", made);
+    assert_true(made >= 4);
+}
+
+/* Issue 28, the shapes that crashed: HotA's mirror templates at normal and islands water. */
+static void test_corpus_mirror_templates_with_water(void **state)
+{
+    (void)state;
+    static const char *const files[] = {
+        "corpus/h3t/sokie__heroes3-template-util__templates__hota_complete__mt_Jebus.h3t",
+        "corpus/h3t/sokie__heroes3-template-util__templates__hota_complete__mt_Antares.h3t",
+    };
+    for (size_t f = 0; f < sizeof files / sizeof *files; f++) {
+        const char *path = rmg_test_need_shared(files[f]);
+        for (int water = RMG_WATER_NORMAL; water <= RMG_WATER_ISLANDS; water++)
+            for (uint64_t seed = 1; seed <= 2; seed++) {
+                rmg_context *ctx = rmg_test_context(NULL, seed);
+                rmg_pack *pack = NULL;
+                assert_int_equal(rmg_pack_load(ctx, path, RMG_FORMAT_AUTO, &pack), RMG_OK);
+                rmg_generate_options o;
+                rmg_generate_options_init(&o);
+                o.water = (rmg_water_level)water;
+                rmg_map *m = NULL;
+                rmg_status st = rmg_generate(ctx, pack, &o, &m);
+                if (st == RMG_OK) {
+                    assert_entries_known(m);
+                    rmg_map_destroy(m);
+                } else {
+                    assert_true(st == RMG_ERR_IMPOSSIBLE || st == RMG_ERR_UNSUPPORTED);
+                }
+                rmg_pack_destroy(pack);
+                rmg_context_destroy(ctx);
+            }
+    }
+}
+
+int main(int argc, char **argv)
+{
+    const struct CMUnitTest plain[] = {
         cmocka_unit_test(test_water_maps_are_crossed_and_filled),
         cmocka_unit_test(test_each_player_can_sail),
         cmocka_unit_test(test_zone_levels_as_the_template_says),
@@ -363,6 +455,10 @@ int main(void)
         cmocka_unit_test(test_setups_that_leave_players_apart),
         cmocka_unit_test(test_check_warns_about_water),
         cmocka_unit_test(test_teleport_shape_named),
+        cmocka_unit_test(test_mirror_packs_with_water),
     };
-    return cmocka_run_group_tests(tests, NULL, NULL);
+    const struct CMUnitTest shared[] = {
+        cmocka_unit_test(test_corpus_mirror_templates_with_water),
+    };
+    return RMG_TEST_MAIN(plain, shared, "corpus");
 }
