@@ -189,6 +189,38 @@ static void test_one_way_and_two_way_monoliths(void **state)
     world_done(&w);
 }
 
+/* Objects read from a file the ruleset does not know keep the class and subclass their key names
+ * ("h3m_<class>_<subclass>", issue 28): monoliths of class 45 lead to those of their subclass
+ * (colour) whatever kind the reader gave them; a key of another shape is no class key. */
+static void test_objects_of_a_file_by_their_class(void **state)
+{
+    (void)state;
+    static const char *const rows[H] = {
+        "......#.........", "......#.........", "......#.........", "......#.........", "......#.........",
+        "......#.........", "......#.........", "......#.........", "......#.........", "......#.........",
+    };
+    world w;
+    world_init(&w, 1, rows);
+    add(&w, "h3m_45_3", RMG_OBJECT_OBSTACLE, 2, 2, 0, -1);
+    uint32_t same = add(&w, "h3m_45_3", RMG_OBJECT_OBSTACLE, 10, 2, 0, -1);
+    flood(&w, 0, 0, 0, 0);
+    assert_true(reached(&w, same));
+    world_done(&w);
+
+    world_init(&w, 1, rows);
+    add(&w, "h3m_45_3", RMG_OBJECT_OBSTACLE, 2, 2, 0, -1);
+    uint32_t other = add(&w, "h3m_45_4", RMG_OBJECT_OBSTACLE, 10, 2, 0, -1);
+    flood(&w, 0, 0, 0, 0);
+    assert_false(reached(&w, other)); /* colour 4 */
+    int cls = -1, sub = -1;
+    assert_true(rmg__map_file_class("h3m_163_12", &cls, &sub));
+    assert_int_equal(cls, 163);
+    assert_int_equal(sub, 12);
+    assert_false(rmg__map_file_class("h3m_", &cls, &sub));
+    assert_false(rmg__map_file_class("monolith_two_way", &cls, &sub));
+    world_done(&w);
+}
+
 /* The game pairs each surface gate (by row, then column) with the nearest free underground
  * gate, whatever the generator meant. */
 static void test_gates_pair_as_the_game_pairs_them(void **state)
@@ -292,6 +324,7 @@ int main(void)
         cmocka_unit_test(test_objects_are_entered_from_the_sides_and_below),
         cmocka_unit_test(test_monsters_and_zones_of_control),
         cmocka_unit_test(test_one_way_and_two_way_monoliths),
+        cmocka_unit_test(test_objects_of_a_file_by_their_class),
         cmocka_unit_test(test_gates_pair_as_the_game_pairs_them),
         cmocka_unit_test(test_border_guards_open_with_their_tent),
         cmocka_unit_test(test_boats_cross_the_sea),
