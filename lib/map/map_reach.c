@@ -52,7 +52,10 @@ static void classify(const struct rmg_content *c, const rmg__map_object *o, int 
     }
 }
 
-static rmg__reach_behaviour behaviour_of(int cls)
+/* Colours of Border Guards, Border Gates and Keymaster's Tents: the game's eight. */
+#define KEY_COLOURS 8
+
+static rmg__reach_behaviour behaviour_of(int cls, int sub)
 {
     if (monster_class(cls))
         return RMG__BEH_MONSTER;
@@ -60,8 +63,12 @@ static rmg__reach_behaviour behaviour_of(int cls)
     case 43: case 45: return RMG__BEH_TELEPORT;
     case 44: return RMG__BEH_EXIT;
     case 103: return RMG__BEH_GATE;
-    case 9: case 212: return RMG__BEH_LOCK;
-    case 10: return RMG__BEH_TENT;
+    case 9: return RMG__BEH_LOCK;
+    /* HotA numbers more objects under the Border Gate's class: the Quest Gate (subclass 1000)
+     * stays shut to a model that knows no quests (a lock no tent opens), the Grave (1001) is a
+     * plain object a hero visits and stands on. */
+    case 212: return sub == 1001 ? RMG__BEH_PLAIN : RMG__BEH_LOCK;
+    case 10: return sub >= 0 && sub < KEY_COLOURS ? RMG__BEH_TENT : RMG__BEH_PLAIN;
     case 87: return RMG__BEH_SHIPYARD;
     case 8: return RMG__BEH_BOAT;
     default: return RMG__BEH_PLAIN;
@@ -206,7 +213,7 @@ rmg_status rmg__reach_init(rmg__reach *r, const struct rmg_map *m, const struct 
         int cls = -1, sub = -1;
         if (o->visit) /* obstacles, most of a map's objects, are never visited */
             classify(c, o, &cls, &sub);
-        r->beh[i] = (uint8_t)(o->visit ? behaviour_of(cls) : RMG__BEH_NONE);
+        r->beh[i] = (uint8_t)(o->visit ? behaviour_of(cls, sub) : RMG__BEH_NONE);
         if (cls == 87 && sub == 1)
             r->beh[i] = RMG__BEH_PLAIN; /* HotA's Airship Yard: its airships are not the boats modelled here */
         r->top_ok[i] = rmg__map_visitable_from_top(cls);
@@ -214,7 +221,7 @@ rmg_status rmg__reach_init(rmg__reach *r, const struct rmg_map *m, const struct 
          * the exits, class 44, of their colour). */
         r->channel[i] = cls == 43 ? 44 * 256 + sub : cls * 256 + sub;
         if (r->beh[i] == RMG__BEH_LOCK || r->beh[i] == RMG__BEH_TENT)
-            r->channel[i] = (uint32_t)(sub & 31);
+            r->channel[i] = sub >= 0 && sub < KEY_COLOURS ? (uint32_t)sub : KEY_COLOURS; /* KEY_COLOURS: no tent's */
         r->partner[i] = UINT32_MAX;
         r->first_entry[i] = (uint32_t)r->n_entry_tiles;
         mark_object(r, o, r->beh[i] != RMG__BEH_NONE, &r->entries[r->n_entry_tiles], &r->n_entries[i]);
@@ -300,7 +307,7 @@ static void push(flood *f, uint32_t t, uint8_t mode)
 static void arrive(flood *f, uint32_t o)
 {
     rmg__reach *r = f->r;
-    r->object[o] = 1;
+    r->object[o] |= 1;
     for (uint32_t k = 0; k < r->n_entries[o]; k++) {
         uint32_t t = r->entries[r->first_entry[o] + k];
         push(f, t, water(r, t) ? RMG__REACH_BOAT : RMG__REACH_FOOT);
@@ -338,12 +345,15 @@ static void launch_boat(flood *f, uint32_t entry)
         }
 }
 
+/* r->object[o] bits: reached (visited or arrived at), and a teleport stepped into. */
+#define REACH_JUMPED 2u
+
 /* The hero visits object o by stepping onto its entry tile u. */
 static void visit(flood *f, uint32_t o, uint32_t u, uint8_t mode)
 {
     rmg__reach *r = f->r;
     bool first = !r->object[o];
-    r->object[o] = 1;
+    r->object[o] |= 1;
     switch ((rmg__reach_behaviour)r->beh[o]) {
     case RMG__BEH_NONE:
         return;
@@ -352,8 +362,12 @@ static void visit(flood *f, uint32_t o, uint32_t u, uint8_t mode)
             push(f, u, mode);
         return;
     case RMG__BEH_TELEPORT:
-        if (!first)
+        /* Jumps once: arriving on a teleport (r->object 1) is not stepping into it, and a hero
+         * who arrived may step off and into it again (a two-way monolith's own entry is stood on
+         * when he comes back through its partner). */
+        if (r->object[o] & REACH_JUMPED)
             return;
+        r->object[o] |= REACH_JUMPED;
         for (uint32_t k = 0; k < r->n_teleports; k++)
             if (rmg__reach_leads_to(r, o, r->teleports[k]))
                 arrive(f, r->teleports[k]);

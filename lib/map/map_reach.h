@@ -41,7 +41,7 @@ typedef struct rmg__reach {
     const struct rmg_map *m;
     rmg_context *ctx;
     uint8_t *tile;          /* per tile: RMG__REACH_* bits of the last flood */
-    uint8_t *object;        /* per object (id - 1): visited or arrived at in the last flood */
+    uint8_t *object;        /* per object (id - 1): nonzero when visited or arrived at in the last flood */
     uint32_t n_objects;
     /* What the flood knows of the objects, built once. */
     uint8_t *beh, *top_ok, *gate_done, *cell; /* beh: rmg__reach_behaviour; cell: per tile, RMG__CELL_* */
