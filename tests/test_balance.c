@@ -108,7 +108,12 @@ static void test_straight_and_diagonal_steps_on_grass(void **state)
     rmg_balance *b = report(m);
     assert_int_equal(rmg_balance_player_count(b), 3);
     assert_path(b, 0, 0, 5, 500);          /* 5 straight steps of 100 */
-    assert_path(b, 0, 1, 3, 3 * 141);      /* 3 diagonal steps of 141 (100 x 1.414, rounded down) */
+    /* A town is entered from its sides and below, never from the row above (the game's visiting
+     * directions, lib/map/map_reach.h): from (1, 1) to (4, 4), two diagonals down to (3, 3), one
+     * step down to (3, 4) and one onto the town from its left; back up, three diagonal steps of 141
+     * (100 x 1.414, rounded down) enter (1, 1) from below. */
+    assert_path(b, 0, 1, 4, 2 * 141 + 2 * 100);
+    assert_path(b, 2, 0, 3, 3 * 141);
     assert_path(b, 1, 0, 5, 500);
     rmg_balance_player_info p = player(b, 0);
     assert_int_equal(p.player, 1);
@@ -146,8 +151,10 @@ static void test_roads_and_the_cheapest_route(void **state)
     town(m, 0, 1, 0, 1);
     town(m, 6, 1, 0, 2);
     rmg_balance *b = report(m);
-    /* diagonal onto the road (grass left, 141), four road steps (50), diagonal off (141) */
-    assert_path(b, 0, 0, 6, 141 + 4 * 50 + 141);
+    /* diagonal onto the road (grass left, 141), three road steps (50), diagonal off the road down
+     * to the swamp (its grass left, 141), and onto the town from its left side (swamp left, 175):
+     * the town is never entered from the road above it. */
+    assert_path(b, 0, 0, 6, 141 + 3 * 50 + 141 + 175);
     rmg_balance_destroy(b);
     rmg__map_free(m);
     /* A dirt road under both towns: 75 a step. */
@@ -203,13 +210,29 @@ static void test_a_boat_from_a_shipyard(void **state)
     struct rmg_map *m = grid(ctx, rows, 3);
     town(m, 0, 1, 0, 1);
     town(m, 9, 1, 0, 2);
-    put(m, "shipyard", RMG_OBJECT_SHIPYARD, 2, 0, 0, true); /* its boats wait on (3, 0) and (3, 1) */
+    /* The game builds a shipyard's boat on the first free water two columns to the side of its
+     * entry, then in the row below, then above (rmg__map_boat_spot): (3, 0) for this one. */
+    put(m, "shipyard", RMG_OBJECT_SHIPYARD, 1, 0, 0, true);
     rmg_balance *b = report(m);
-    /* 2 steps to the shore (200), boarding ends the day (1500), 3 sea steps (1800), landing ends
-     * the day (3000), 2 steps to the town (3200); 9 steps in all. */
+    /* 2 steps to the shore (200), boarding at (3, 0) ends the day (1500), 3 sea steps (1800),
+     * landing ends the day (3000), 2 steps to the town (3200); 9 steps in all. */
     assert_path(b, 0, 0, 9, 3200);
+    uint32_t tiles[10]; /* the town's tile, then one a step */
+    assert_int_equal(rmg_balance_path_tiles(b, 0, 0, tiles, 10), 10);
+    assert_int_equal(tiles[3], rmg__tile(10, 3, 3, 0, 0)); /* boarded where the boat is built */
     /* No boat on the other shore. */
     assert_false(path(b, 1, 0).reachable);
+    rmg_balance_destroy(b);
+    rmg__map_free(m);
+    /* A shipyard at (2, 0) builds its boat on (4, 0), out at sea: no hero boards it (nor does a
+     * town by the sea give boats: it has no shipyard until one is built). */
+    m = grid(ctx, rows, 3);
+    town(m, 0, 1, 0, 1);
+    town(m, 9, 1, 0, 2);
+    put(m, "shipyard", RMG_OBJECT_SHIPYARD, 2, 0, 0, true);
+    town(m, 2, 2, 0, 0);
+    b = report(m);
+    assert_false(path(b, 0, 0).reachable);
     rmg_balance_destroy(b);
     rmg__map_free(m);
     rmg_context_destroy(ctx);
@@ -264,15 +287,16 @@ static void test_value_by_day_by_kind_and_the_nearest_mines(void **state)
 {
     (void)state;
     rmg_context *ctx = rmg_test_context(NULL, 1);
-    /* A corridor; the dwelling and the mine block their tiles below it. */
+    /* A corridor; the dwelling and the mine block their tiles below it, each entered from the
+     * open tile on its left (the game enters neither from the row above). */
     static const char *const rows[] = {"........................................",
-                                       "#####.######.###########################"};
+                                       "####..#####..###########################"};
     struct rmg_map *m = grid(ctx, rows, 2);
     town(m, 0, 0, 0, 1);
     put(m, "treasure_chest", RMG_OBJECT_TREASURE, 10, 0, 0, false)->value = 1000;  /* 1000 points: day 1 */
     put(m, "treasure_chest", RMG_OBJECT_TREASURE, 20, 0, 0, false)->value = 2000;  /* day 2 */
     put(m, "treasure_chest", RMG_OBJECT_TREASURE, 39, 0, 0, false)->value = 4000;  /* 3900: day 3 */
-    put(m, "creature_dwelling", RMG_OBJECT_TREASURE, 5, 1, 0, true)->value = 961;  /* visited from (4, 0) */
+    put(m, "creature_dwelling", RMG_OBJECT_TREASURE, 5, 1, 0, true)->value = 961;  /* visited from (4, 1) */
     put(m, "mine_sawmill", RMG_OBJECT_MINE, 12, 1, 0, true);                       /* the ruleset's value */
     put(m, "castle", RMG_OBJECT_TOWN, 30, 0, 0, false);                            /* 3000 points: day 2 */
     const struct rmg_content *c = rmg__content_get(ctx);
@@ -287,7 +311,8 @@ static void test_value_by_day_by_kind_and_the_nearest_mines(void **state)
         assert_int_equal(p.towns_by_day[d], towns[d]);
         assert_int_equal(p.value_by_day[d], treasure[d] + 961 + sawmill);
     }
-    assert_int_equal(p.nearest_mine[0], 1100 + 141); /* 11 steps to (11, 0), a diagonal onto the entry */
+    /* 10 steps to (10, 0), a diagonal down to (11, 1), a step onto the entry from its left */
+    assert_int_equal(p.nearest_mine[0], 1000 + 141 + 100);
     for (int r = 1; r < RMG_BALANCE_RESOURCES; r++)
         assert_int_equal(p.nearest_mine[r], -1);
     rmg_balance_destroy(b);

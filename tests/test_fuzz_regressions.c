@@ -110,6 +110,39 @@ static void test_mapjson_regressions(void **state)
     rmg_context_destroy(ctx);
 }
 
+/* The map document target asks whether validation and the balance report agree on the heroes'
+ * movement (issue 28); the documents of generated maps with seas and boats, gates and teleports
+ * go through it, and the check's answer is asserted here too. */
+static void test_mapjson_movement_agrees(void **state)
+{
+    (void)state;
+    rmg_context *ctx = rmg_test_context(NULL, 1);
+    size_t checked = 0;
+    for (int water = RMG_WATER_NONE; water <= RMG_WATER_ISLANDS; water++)
+        for (int levels = 1; levels <= 2; levels++) {
+            rmg_generate_options o;
+            rmg_generate_options_init(&o);
+            o.width = o.height = 36;
+            o.levels = levels;
+            o.water = (rmg_water_level)water;
+            rmg_map *m = NULL;
+            if (rmg_generate(ctx, NULL, &o, &m) != RMG_OK)
+                continue;
+            const char *why = rmg_fuzz_movement_disagrees(m, ctx);
+            if (why)
+                fail_msg("water %d, %d levels: %s", water, levels, why);
+            char *doc = NULL;
+            size_t len = 0;
+            assert_int_equal(rmg_map_to_json(m, &doc, &len), RMG_OK);
+            rmg_fuzz_map_json((const uint8_t *)doc, len);
+            rmg_free(ctx, doc);
+            rmg_map_destroy(m);
+            checked++;
+        }
+    assert_true(checked >= 4);
+    rmg_context_destroy(ctx);
+}
+
 static void test_content_regressions(void **state)
 {
     (void)state;
@@ -126,6 +159,7 @@ int main(int argc, char **argv)
         cmocka_unit_test(test_vcmi_regressions),
         cmocka_unit_test(test_generate_regressions),
         cmocka_unit_test(test_mapjson_regressions),
+        cmocka_unit_test(test_mapjson_movement_agrees),
         cmocka_unit_test(test_content_regressions),
     };
     /* These read the shared folder. */

@@ -189,6 +189,87 @@ static void test_one_way_and_two_way_monoliths(void **state)
     world_done(&w);
 }
 
+/* A hero who arrived through a two-way monolith steps off and back in: he comes out of the
+ * monolith he first entered and stands on it, on its far side (issue 28: the flood jumped from
+ * each monolith once, arrivals included, and never stood there). */
+static void test_back_through_a_two_way_monolith(void **state)
+{
+    (void)state;
+    static const char *const rows[H] = {
+        "................", "################", "................", "................", "................",
+        "................", "................", "................", "................", "................",
+    };
+    world w;
+    world_init(&w, 1, rows);
+    uint32_t a = add(&w, "monolith_two_way", RMG_OBJECT_MONOLITH, 5, 0, 0, 2); /* closes the top row */
+    add(&w, "monolith_two_way", RMG_OBJECT_MONOLITH, 10, 5, 0, 2);
+    uint32_t beyond = add(&w, "chest", RMG_OBJECT_TREASURE, 12, 0, 0, -1);
+    flood(&w, 0, 0, 0, 0);
+    assert_true(w.r.tile[T(5, 0, 0)] & RMG__REACH_FOOT); /* stood on a, back from b */
+    assert_true(reached(&w, a) && reached(&w, beyond));
+    world_done(&w);
+}
+
+/* HotA numbers two more objects under the Border Gate's class 212: the Grave (subclass 1001) is
+ * visited and stood on like any object; the Quest Gate (1000) opens with no tent. A tent of a
+ * subclass that is no colour gives no key. */
+static void test_what_hota_numbers_as_a_border_gate(void **state)
+{
+    (void)state;
+    static const char *const rows[H] = {
+        "................", "................", "#######.########", "................", "................",
+        "................", "................", "................", "................", "................",
+    };
+    static const char *const locks[3] = {"h3m_212_1001", "h3m_212_1000", "h3m_212_3"};
+    static const char *const tents[2] = {"h3m_10_3", "h3m_10_1003"};
+    for (int k = 0; k < 3; k++)
+        for (int t = 0; t < 2; t++) {
+            world w;
+            world_init(&w, 1, rows);
+            uint32_t lock = add(&w, locks[k], RMG_OBJECT_OBSTACLE, 7, 2, 0, -1);
+            add(&w, tents[t], RMG_OBJECT_OBSTACLE, 4, 0, 0, -1);
+            uint32_t beyond = add(&w, "chest", RMG_OBJECT_TREASURE, 8, 8, 0, -1);
+            flood(&w, 0, 0, 0, 0);
+            assert_true(reached(&w, lock)); /* visited */
+            assert_int_equal(w.r.beh[lock - 1], k == 0 ? RMG__BEH_PLAIN : RMG__BEH_LOCK);
+            /* The grave opens; a Border Gate of colour 3 with the tent of colour 3 only. */
+            assert_int_equal(reached(&w, beyond), k == 0 || (k == 2 && t == 0));
+            world_done(&w);
+        }
+}
+
+/* Objects read from a file the ruleset does not know keep the class and subclass their key names
+ * ("h3m_<class>_<subclass>", issue 28): monoliths of class 45 lead to those of their subclass
+ * (colour) whatever kind the reader gave them; a key of another shape is no class key. */
+static void test_objects_of_a_file_by_their_class(void **state)
+{
+    (void)state;
+    static const char *const rows[H] = {
+        "......#.........", "......#.........", "......#.........", "......#.........", "......#.........",
+        "......#.........", "......#.........", "......#.........", "......#.........", "......#.........",
+    };
+    world w;
+    world_init(&w, 1, rows);
+    add(&w, "h3m_45_3", RMG_OBJECT_OBSTACLE, 2, 2, 0, -1);
+    uint32_t same = add(&w, "h3m_45_3", RMG_OBJECT_OBSTACLE, 10, 2, 0, -1);
+    flood(&w, 0, 0, 0, 0);
+    assert_true(reached(&w, same));
+    world_done(&w);
+
+    world_init(&w, 1, rows);
+    add(&w, "h3m_45_3", RMG_OBJECT_OBSTACLE, 2, 2, 0, -1);
+    uint32_t other = add(&w, "h3m_45_4", RMG_OBJECT_OBSTACLE, 10, 2, 0, -1);
+    flood(&w, 0, 0, 0, 0);
+    assert_false(reached(&w, other)); /* colour 4 */
+    int cls = -1, sub = -1;
+    assert_true(rmg__map_file_class("h3m_163_12", &cls, &sub));
+    assert_int_equal(cls, 163);
+    assert_int_equal(sub, 12);
+    assert_false(rmg__map_file_class("h3m_", &cls, &sub));
+    assert_false(rmg__map_file_class("monolith_two_way", &cls, &sub));
+    world_done(&w);
+}
+
 /* The game pairs each surface gate (by row, then column) with the nearest free underground
  * gate, whatever the generator meant. */
 static void test_gates_pair_as_the_game_pairs_them(void **state)
@@ -292,6 +373,9 @@ int main(void)
         cmocka_unit_test(test_objects_are_entered_from_the_sides_and_below),
         cmocka_unit_test(test_monsters_and_zones_of_control),
         cmocka_unit_test(test_one_way_and_two_way_monoliths),
+        cmocka_unit_test(test_back_through_a_two_way_monolith),
+        cmocka_unit_test(test_what_hota_numbers_as_a_border_gate),
+        cmocka_unit_test(test_objects_of_a_file_by_their_class),
         cmocka_unit_test(test_gates_pair_as_the_game_pairs_them),
         cmocka_unit_test(test_border_guards_open_with_their_tent),
         cmocka_unit_test(test_boats_cross_the_sea),

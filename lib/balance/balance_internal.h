@@ -8,6 +8,7 @@
 #define RMG_BALANCE_INTERNAL_H
 
 #include "map/map_internal.h"
+#include "map/map_reach.h"
 #include "rmg/balance.h"
 
 #define RMG__BALANCE_MAX_PLAYERS 8
@@ -19,7 +20,7 @@
 /* What a tile is to a moving hero (bits of graph.kind). */
 #define RMG__BAL_LAND   0x01u  /* a hero stands or walks here (guards and Border Guards included) */
 #define RMG__BAL_WATER  0x02u  /* a boat sails here */
-#define RMG__BAL_BOAT   0x04u  /* water where a boat can be boarded (beside a shipyard, or a boat) */
+#define RMG__BAL_BOAT   0x04u  /* a boat waits here (a Boat, or where a shipyard builds one) */
 #define RMG__BAL_PORTAL 0x08u  /* a teleport entrance with somewhere to go: stepping here jumps */
 #define RMG__BAL_GUARDED 0x10u /* in a guard's zone of control */
 
@@ -43,6 +44,8 @@ typedef struct rmg__balance_move {
  * p (so that arriving does not jump again), else on the exit's tile node. */
 typedef struct rmg__balance_graph {
     const struct rmg_map *map;
+    rmg__reach reach;              /* the movement model (lib/map/map_reach.h) the moves come from */
+    bool has_reach;
     const struct rmg_content *content;
     int w, h, levels;
     size_t n_tiles, n_nodes;
@@ -68,7 +71,7 @@ typedef struct rmg__balance_graph {
     struct rmg__balance_valued *valued;
     size_t n_valued;
     uint32_t *valued_entry;
-    uint8_t *mine_near;            /* per tile: resources (bit r) of mines visited from or on it */
+    uint8_t *mine_near;            /* per tile: resources (bit r) of the mines it is an entry of */
     uint8_t mines_present;         /* resources that have a mine on the map */
 } rmg__balance_graph;
 
@@ -192,12 +195,10 @@ void rmg__balance_search_free(rmg__balance_search *s);
 /* Shortest paths from `source` by the metric. BY_STEPS stops once every node of `targets` is
  * settled (n_targets 0: the whole graph). BY_POINTS goes on until the targets are settled, every
  * node within `horizon` points too, and for each resource with a mine the nearest mine is known
- * (the nodes from which one is visited, and a step beyond); s->settled_below says how far. */
+ * (one of its entries settled); s->settled_below says how far. */
 rmg_status rmg__balance_search_run(rmg__balance_search *s, const rmg__balance_graph *g, uint32_t source,
                                    rmg__balance_metric metric, const uint32_t *targets, size_t n_targets,
                                    uint32_t horizon);
-/* The longest step (a diagonal swamp step): what an object's visit adds to its neighbour's cost. */
-#define RMG__BALANCE_LONGEST_STEP 247
 /* The weakest guard to beat from `source` to a node for which goal(user, tile) holds: 0 when one
  * is reached unguarded, -1 when none can be. Uses dist/done/tried/cover. */
 rmg_status rmg__balance_exit_guard(rmg__balance_search *s, const rmg__balance_graph *g, uint32_t source,

@@ -73,19 +73,13 @@ static bool classify(const rmg__balance_graph *g, const rmg__map_object *o, rmg_
     return v->value > 0 || v->mine >= 0;
 }
 
-/* The tiles a mine is visited from (its entries and their neighbours) know its resource. */
+/* The entries of a mine know its resource: the search knows the nearest mine of a resource once
+ * one of them is settled. */
 static void mark_mine(rmg__balance_graph *g, const rmg__balance_valued *v)
 {
-    size_t plane = (size_t)g->w * (size_t)g->h;
     g->mines_present |= (uint8_t)(1u << v->mine);
-    for (uint32_t i = 0; i < v->entry_count; i++) {
-        uint32_t e = g->valued_entry[v->entry_start + i];
-        int x = (int)(e % plane % (size_t)g->w), y = (int)(e % plane / (size_t)g->w);
-        for (int dy = -1; dy <= 1; dy++)
-            for (int dx = -1; dx <= 1; dx++)
-                if (x + dx >= 0 && y + dy >= 0 && x + dx < g->w && y + dy < g->h)
-                    g->mine_near[(int64_t)e + dy * g->w + dx] |= (uint8_t)(1u << v->mine);
-    }
+    for (uint32_t i = 0; i < v->entry_count; i++)
+        g->mine_near[g->valued_entry[v->entry_start + i]] |= (uint8_t)(1u << v->mine);
 }
 
 rmg_status rmg__balance_valued_build(rmg__balance_graph *g, rmg_context *ctx)
@@ -161,25 +155,14 @@ static uint32_t tile_cost(const rmg__balance_graph *g, const rmg__balance_search
     return c < s->settled_below ? c : RMG__BALANCE_FAR;
 }
 
-/* Movement points to visit an object: to step onto one of its entry tiles. */
+/* Movement points to visit an object: to step onto one of its entry tiles (the movement model
+ * says from where: lib/map/map_reach.h). */
 static uint32_t visit_cost(const rmg__balance_graph *g, const rmg__balance_search *s, const rmg__balance_valued *v)
 {
     uint32_t best = RMG__BALANCE_FAR;
-    size_t plane = (size_t)g->w * (size_t)g->h;
     for (uint32_t i = 0; i < v->entry_count; i++) {
-        uint32_t e = g->valued_entry[v->entry_start + i];
-        uint32_t c = tile_cost(g, s, e);
+        uint32_t c = tile_cost(g, s, g->valued_entry[v->entry_start + i]);
         best = c < best ? c : best;
-        int x = (int)(e % plane % (size_t)g->w), y = (int)(e % plane / (size_t)g->w);
-        for (int dy = -1; dy <= 1; dy++)
-            for (int dx = -1; dx <= 1; dx++) {
-                if ((!dx && !dy) || x + dx < 0 || y + dy < 0 || x + dx >= g->w || y + dy >= g->h)
-                    continue;
-                uint32_t n = (uint32_t)((int64_t)e + dy * g->w + dx);
-                uint32_t cn = tile_cost(g, s, n);
-                if (cn != RMG__BALANCE_FAR && cn + rmg__balance_step(g, n, e) < best)
-                    best = cn + rmg__balance_step(g, n, e);
-            }
     }
     return best;
 }
@@ -365,7 +348,7 @@ rmg_status rmg__balance_measure(struct rmg_balance *b, const rmg__balance_graph 
         /* Far enough for the other towns, the seventh day's objects and the nearest mines. */
         uint32_t towns[RMG__BALANCE_MAX_PLAYERS];
         size_t n_towns = other_towns(b, p, towns);
-        uint32_t horizon = (uint32_t)rmg__balance_days[RMG_BALANCE_DAYS - 1] * s->day_points + RMG__BALANCE_LONGEST_STEP;
+        uint32_t horizon = (uint32_t)rmg__balance_days[RMG_BALANCE_DAYS - 1] * s->day_points;
         st = rmg__balance_search_run(s, g, p->source, RMG__BAL_BY_POINTS, towns, n_towns, horizon);
         if (st == RMG_OK) {
             st = measure_paths(b, p, g, s);

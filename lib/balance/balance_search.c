@@ -157,13 +157,8 @@ static rmg_status search_points(rmg__balance_search *s, const rmg__balance_graph
         /* A node is queued again only with a smaller cost: an entry of another cost is stale. */
         if (s->dist[u] != cur)
             continue;
-        uint8_t near = g->mine_near[rmg__balance_node_tile(g, u)] & mines;
-        if (near) {
-            /* A mine is visited from here: none nearer can be more than a step further. */
-            mines &= (uint8_t)~near;
-            if (cur + RMG__BALANCE_LONGEST_STEP > until)
-                until = cur + RMG__BALANCE_LONGEST_STEP;
-        }
+        /* A mine's entry settled: no mine of its resource is nearer. */
+        mines &= (uint8_t)~g->mine_near[rmg__balance_node_tile(g, u)];
         if (n_targets && is_target(u, targets, n_targets))
             found++;
         bool ok = u < g->n_tiles && (g->kind[u] & RMG__BAL_PORTAL) ? relax_jumps(s, g, u, cur, &queued)

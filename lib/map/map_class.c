@@ -85,6 +85,23 @@ bool rmg__map_object_class(const struct rmg_content *c, const rmg__map_object *o
     return *subclass >= 0;
 }
 
+bool rmg__map_file_class(const char *key, int *cls, int *subclass)
+{
+    if (!key || strncmp(key, "h3m_", 4) != 0 || key[4] < '0' || key[4] > '9')
+        return false;
+    const char *p = key + 4;
+    long v[2] = {0, 0};
+    for (int k = 0; k < 2; k++) {
+        for (; *p >= '0' && *p <= '9'; p++)
+            v[k] = v[k] < 100000 ? v[k] * 10 + (*p - '0') : v[k];
+        if (k == 0 && *p++ != '_')
+            return false;
+    }
+    *cls = (int)v[0];
+    *subclass = (int)v[1];
+    return true;
+}
+
 bool rmg__map_visitable_from_top(int cls)
 {
     /* A bit per class: 5, 6, 8, 9, 11, 12, 22, 29, 33, 34, 36, 54, 59, 65-76, 79, 81, 82, 86, 93,

@@ -327,6 +327,9 @@ int rmg__map_allowed(const struct rmg_map *m, rmg_content_kind kind, size_t inde
 /* The object's class and subclass as the game knows them (map_class.c); false when the content
  * does not name them (a key of no content row, a placement without its creature or colour). */
 bool rmg__map_object_class(const struct rmg_content *c, const rmg__map_object *o, int *cls, int *subclass);
+/* The class and subclass an object read from a file names in its key when the ruleset does not
+ * know it ("h3m_<class>_<subclass>", lib/export/h3m); false for any other key. */
+bool rmg__map_file_class(const char *key, int *cls, int *subclass);
 /* Whether the game lets a hero enter an object of class cls from the three tiles above its entry:
  * monsters, heroes, artifacts, resources and treasure (its editor groups 2-5) and the classes of
  * sea and pass-through objects (boats, buoys, flotsam, garrisons, border guards and gates,

@@ -24,29 +24,6 @@
 #include "map_internal.h"
 #include "map_reach.h"
 
-enum behaviour {
-    B_NONE,        /* no entry: never visited */
-    B_PLAIN,       /* visited, then stood on */
-    B_MONSTER,
-    B_TELEPORT,    /* two-way monolith or one-way entrance: channel leads to its exits */
-    B_EXIT,        /* one-way exit: stood on */
-    B_GATE,
-    B_LOCK,        /* border guard / gate: opens with its colour's tent */
-    B_TENT,
-    B_SHIPYARD,
-    B_BOAT,
-};
-
-/* Per-tile facts the floods read (rmg__reach.cell). */
-enum {
-    CELL_LAND = 1,  /* walkable land: rmg__map_tile_passable */
-    CELL_SEA = 2,   /* water a boat may cross: rmg__map_free_water */
-    CELL_WATER = 4, /* water terrain */
-    CELL_ENTRY = 8, /* an entry of an object that is visited */
-    CELL_ZOC = 16,  /* a monster's tile or one of its 8 neighbours */
-    CELL_RIM = 32,  /* on the map's edge: some neighbours are off the map */
-};
-
 static bool monster_class(int cls)
 {
     return cls == 54 || (cls >= 71 && cls <= 75) || (cls >= 162 && cls <= 164);
@@ -57,6 +34,8 @@ static void classify(const struct rmg_content *c, const rmg__map_object *o, int 
 {
     if (c && rmg__map_object_class(c, o, cls, sub))
         return;
+    if (rmg__map_file_class(o->key, cls, sub))
+        return; /* a file's teleports and locks carry their colour in the subclass, as placed ones do */
     *sub = o->color;
     switch (o->kind) {
     case RMG_OBJECT_MONSTER: *cls = 54; break;
@@ -73,19 +52,26 @@ static void classify(const struct rmg_content *c, const rmg__map_object *o, int 
     }
 }
 
-static enum behaviour behaviour_of(int cls)
+/* Colours of Border Guards, Border Gates and Keymaster's Tents: the game's eight. */
+#define KEY_COLOURS 8
+
+static rmg__reach_behaviour behaviour_of(int cls, int sub)
 {
     if (monster_class(cls))
-        return B_MONSTER;
+        return RMG__BEH_MONSTER;
     switch (cls) {
-    case 43: case 45: return B_TELEPORT;
-    case 44: return B_EXIT;
-    case 103: return B_GATE;
-    case 9: case 212: return B_LOCK;
-    case 10: return B_TENT;
-    case 87: return B_SHIPYARD;
-    case 8: return B_BOAT;
-    default: return B_PLAIN;
+    case 43: case 45: return RMG__BEH_TELEPORT;
+    case 44: return RMG__BEH_EXIT;
+    case 103: return RMG__BEH_GATE;
+    case 9: return RMG__BEH_LOCK;
+    /* HotA numbers more objects under the Border Gate's class: the Quest Gate (subclass 1000)
+     * stays shut to a model that knows no quests (a lock no tent opens), the Grave (1001) is a
+     * plain object a hero visits and stands on. */
+    case 212: return sub == 1001 ? RMG__BEH_PLAIN : RMG__BEH_LOCK;
+    case 10: return sub >= 0 && sub < KEY_COLOURS ? RMG__BEH_TENT : RMG__BEH_PLAIN;
+    case 87: return RMG__BEH_SHIPYARD;
+    case 8: return RMG__BEH_BOAT;
+    default: return RMG__BEH_PLAIN;
     }
 }
 
@@ -110,7 +96,7 @@ static void gate_pairs(rmg__reach *r)
         uint32_t next = UINT32_MAX, next_t = UINT32_MAX;
         for (uint32_t i = 0; i < r->n_objects; i++) {
             uint32_t t = visit_point(r, i);
-            if (r->beh[i] == B_GATE && r->partner[i] == UINT32_MAX && !r->gate_done[i] && t < plane && t < next_t) {
+            if (r->beh[i] == RMG__BEH_GATE && r->partner[i] == UINT32_MAX && !r->gate_done[i] && t < plane && t < next_t) {
                 next = i;
                 next_t = t;
             }
@@ -123,7 +109,7 @@ static void gate_pairs(rmg__reach *r)
         int x = (int)(next_t % (size_t)m->width), y = (int)(next_t / (size_t)m->width);
         for (uint32_t i = 0; i < r->n_objects; i++) {
             uint32_t t = visit_point(r, i);
-            if (r->beh[i] != B_GATE || r->partner[i] != UINT32_MAX || t == UINT32_MAX || t < plane)
+            if (r->beh[i] != RMG__BEH_GATE || r->partner[i] != UINT32_MAX || t == UINT32_MAX || t < plane)
                 continue;
             int dx = (int)((t % plane) % (size_t)m->width) - x, dy = (int)((t % plane) / (size_t)m->width) - y;
             int64_t d = (int64_t)dx * dx + (int64_t)dy * dy;
@@ -153,18 +139,18 @@ static void terrain_cells(rmg__reach *r)
     const struct rmg_map *m = r->m;
     for (size_t t = 0; t < m->n_tiles; t++) {
         uint16_t f = m->flags[t];
-        r->cell[t] = (uint8_t)((f & RMG__T_WATER) ? CELL_WATER | CELL_SEA : (f & RMG__T_ROCK) ? 0 : CELL_LAND);
+        r->cell[t] = (uint8_t)((f & RMG__T_WATER) ? RMG__CELL_WATER | RMG__CELL_SEA : (f & RMG__T_ROCK) ? 0 : RMG__CELL_LAND);
     }
     size_t plane = (size_t)m->width * (size_t)m->height;
     for (int z = 0; z < m->levels; z++) {
         uint8_t *level = r->cell + (size_t)z * plane;
         for (int x = 0; x < m->width; x++) {
-            level[x] |= CELL_RIM;
-            level[plane - 1 - (size_t)x] |= CELL_RIM;
+            level[x] |= RMG__CELL_RIM;
+            level[plane - 1 - (size_t)x] |= RMG__CELL_RIM;
         }
         for (int y = 0; y < m->height; y++) {
-            level[(size_t)y * (size_t)m->width] |= CELL_RIM;
-            level[(size_t)y * (size_t)m->width + (size_t)m->width - 1] |= CELL_RIM;
+            level[(size_t)y * (size_t)m->width] |= RMG__CELL_RIM;
+            level[(size_t)y * (size_t)m->width + (size_t)m->width - 1] |= RMG__CELL_RIM;
         }
     }
 }
@@ -176,10 +162,18 @@ static void mark_object(rmg__reach *r, const rmg__map_object *o, bool entered, u
     uint32_t cells[RMG__FOOTPRINT_CELLS];
     size_t k = rmg__footprint_indices(r->m, o->block, o->x, o->y, o->z, cells, NULL);
     for (size_t j = 0; j < k; j++)
-        r->cell[cells[j]] &= (uint8_t)~(CELL_LAND | CELL_SEA);
+        r->cell[cells[j]] &= (uint8_t)~(RMG__CELL_LAND | RMG__CELL_SEA);
     *n = (uint32_t)rmg__footprint_indices(r->m, o->visit, o->x, o->y, o->z, entries, NULL);
     for (uint32_t j = 0; entered && j < *n; j++)
-        r->cell[entries[j]] |= CELL_ENTRY;
+        r->cell[entries[j]] |= RMG__CELL_ENTRY;
+}
+
+static bool channel_has_exit(const rmg__reach *r, uint32_t channel)
+{
+    for (uint32_t k = 0; k < r->n_teleports; k++)
+        if (r->beh[r->teleports[k]] == RMG__BEH_EXIT && r->channel[r->teleports[k]] == channel)
+            return true;
+    return false;
 }
 
 rmg_status rmg__reach_init(rmg__reach *r, const struct rmg_map *m, const struct rmg_content *c, rmg_context *ctx)
@@ -197,6 +191,7 @@ rmg_status rmg__reach_init(rmg__reach *r, const struct rmg_map *m, const struct 
     r->beh = rmg__calloc(ctx, n_obj, 1);
     r->gate_done = rmg__calloc(ctx, n_obj, 1);
     r->top_ok = rmg__calloc(ctx, n_obj, 1);
+    r->to_exits = rmg__calloc(ctx, n_obj, 1);
     r->channel = rmg__malloc(ctx, n_obj * sizeof *r->channel);
     r->partner = rmg__malloc(ctx, n_obj * sizeof *r->partner);
     r->first_entry = rmg__malloc(ctx, n_obj * sizeof *r->first_entry);
@@ -205,7 +200,7 @@ rmg_status rmg__reach_init(rmg__reach *r, const struct rmg_map *m, const struct 
     r->cell = rmg__calloc(ctx, m->n_tiles ? m->n_tiles : 1, 1);
     r->teleports = rmg__malloc(ctx, n_obj * sizeof *r->teleports);
     r->gates = rmg__malloc(ctx, n_obj * sizeof *r->gates);
-    if (!r->teleports || !r->gates || !r->tile || !r->queue || !r->object || !r->beh || !r->gate_done || !r->top_ok || !r->channel ||
+    if (!r->teleports || !r->gates || !r->tile || !r->queue || !r->object || !r->beh || !r->gate_done || !r->top_ok || !r->to_exits || !r->channel ||
         !r->partner || !r->first_entry || !r->n_entries || !r->entries || !r->cell) {
         rmg__reach_free(r);
         return rmg__error_nomem(ctx);
@@ -218,25 +213,29 @@ rmg_status rmg__reach_init(rmg__reach *r, const struct rmg_map *m, const struct 
         int cls = -1, sub = -1;
         if (o->visit) /* obstacles, most of a map's objects, are never visited */
             classify(c, o, &cls, &sub);
-        r->beh[i] = (uint8_t)(o->visit ? behaviour_of(cls) : B_NONE);
+        r->beh[i] = (uint8_t)(o->visit ? behaviour_of(cls, sub) : RMG__BEH_NONE);
         if (cls == 87 && sub == 1)
-            r->beh[i] = B_PLAIN; /* HotA's Airship Yard: its airships are not the boats modelled here */
+            r->beh[i] = RMG__BEH_PLAIN; /* HotA's Airship Yard: its airships are not the boats modelled here */
         r->top_ok[i] = rmg__map_visitable_from_top(cls);
         /* Teleports of one channel lead to each other: class and colour (one-way entrances to
          * the exits, class 44, of their colour). */
         r->channel[i] = cls == 43 ? 44 * 256 + sub : cls * 256 + sub;
-        if (r->beh[i] == B_LOCK || r->beh[i] == B_TENT)
-            r->channel[i] = (uint32_t)(sub & 31);
+        if (r->beh[i] == RMG__BEH_LOCK || r->beh[i] == RMG__BEH_TENT)
+            r->channel[i] = sub >= 0 && sub < KEY_COLOURS ? (uint32_t)sub : KEY_COLOURS; /* KEY_COLOURS: no tent's */
         r->partner[i] = UINT32_MAX;
         r->first_entry[i] = (uint32_t)r->n_entry_tiles;
-        mark_object(r, o, r->beh[i] != B_NONE, &r->entries[r->n_entry_tiles], &r->n_entries[i]);
+        mark_object(r, o, r->beh[i] != RMG__BEH_NONE, &r->entries[r->n_entry_tiles], &r->n_entries[i]);
         r->n_entry_tiles += r->n_entries[i];
     }
     for (uint32_t i = 0; i < r->n_objects; i++) {
-        if (r->beh[i] == B_TELEPORT || r->beh[i] == B_EXIT)
+        if (r->beh[i] == RMG__BEH_TELEPORT || r->beh[i] == RMG__BEH_EXIT)
             r->teleports[r->n_teleports++] = i;
-        if (r->beh[i] == B_GATE)
+        if (r->beh[i] == RMG__BEH_GATE)
             r->gates[r->n_gates++] = i;
+    }
+    for (uint32_t k = 0; k < r->n_teleports; k++) {
+        uint32_t i = r->teleports[k];
+        r->to_exits[i] = r->beh[i] == RMG__BEH_TELEPORT && r->channel[i] / 256 == 44 && channel_has_exit(r, r->channel[i]);
     }
     gate_pairs(r);
     rmg_status st = find_shores(r);
@@ -247,13 +246,13 @@ rmg_status rmg__reach_init(rmg__reach *r, const struct rmg_map *m, const struct 
     /* Zones of control: a monster's tile and its 8 neighbours on its level. */
     int w = m->width, h = m->height;
     for (uint32_t i = 0; i < r->n_objects; i++) {
-        if (r->beh[i] != B_MONSTER)
+        if (r->beh[i] != RMG__BEH_MONSTER)
             continue;
         const rmg__map_object *o = &m->objects.items[i];
         for (int dy = -1; dy <= 1; dy++)
             for (int dx = -1; dx <= 1; dx++)
                 if (o->x + dx >= 0 && o->y + dy >= 0 && o->x + dx < w && o->y + dy < h)
-                    r->cell[rmg__tile(w, h, o->x + dx, o->y + dy, o->z)] |= CELL_ZOC;
+                    r->cell[rmg__tile(w, h, o->x + dx, o->y + dy, o->z)] |= RMG__CELL_ZOC;
     }
     return RMG_OK;
 }
@@ -267,6 +266,7 @@ void rmg__reach_free(rmg__reach *r)
     rmg__free(ctx, r->beh);
     rmg__free(ctx, r->gate_done);
     rmg__free(ctx, r->top_ok);
+    rmg__free(ctx, r->to_exits);
     rmg__free(ctx, r->channel);
     rmg__free(ctx, r->partner);
     rmg__free(ctx, r->first_entry);
@@ -292,7 +292,7 @@ typedef struct flood {
 
 static bool water(const rmg__reach *r, uint32_t t)
 {
-    return (r->cell[t] & CELL_WATER) != 0;
+    return (r->cell[t] & RMG__CELL_WATER) != 0;
 }
 
 static void push(flood *f, uint32_t t, uint8_t mode)
@@ -307,26 +307,18 @@ static void push(flood *f, uint32_t t, uint8_t mode)
 static void arrive(flood *f, uint32_t o)
 {
     rmg__reach *r = f->r;
-    r->object[o] = 1;
+    r->object[o] |= 1;
     for (uint32_t k = 0; k < r->n_entries[o]; k++) {
         uint32_t t = r->entries[r->first_entry[o] + k];
         push(f, t, water(r, t) ? RMG__REACH_BOAT : RMG__REACH_FOOT);
     }
 }
 
-static bool channel_has_exit(const rmg__reach *r, uint32_t channel)
-{
-    for (uint32_t k = 0; k < r->n_teleports; k++)
-        if (r->beh[r->teleports[k]] == B_EXIT && r->channel[r->teleports[k]] == channel)
-            return true;
-    return false;
-}
-
 static void open_locks(flood *f, uint32_t color)
 {
     rmg__reach *r = f->r;
     for (uint32_t i = 0; i < r->n_objects; i++)
-        if (r->beh[i] == B_LOCK && r->channel[i] == color && r->object[i])
+        if (r->beh[i] == RMG__BEH_LOCK && r->channel[i] == color && r->object[i])
             arrive(f, i);
 }
 
@@ -353,43 +345,44 @@ static void launch_boat(flood *f, uint32_t entry)
         }
 }
 
+/* r->object[o] bits: reached (visited or arrived at), and a teleport stepped into. */
+#define REACH_JUMPED 2u
+
 /* The hero visits object o by stepping onto its entry tile u. */
 static void visit(flood *f, uint32_t o, uint32_t u, uint8_t mode)
 {
     rmg__reach *r = f->r;
     bool first = !r->object[o];
-    r->object[o] = 1;
-    switch ((enum behaviour)r->beh[o]) {
-    case B_NONE:
+    r->object[o] |= 1;
+    switch ((rmg__reach_behaviour)r->beh[o]) {
+    case RMG__BEH_NONE:
         return;
-    case B_MONSTER:
+    case RMG__BEH_MONSTER:
         if (!f->no_fight)
             push(f, u, mode);
         return;
-    case B_TELEPORT: {
-        if (!first)
+    case RMG__BEH_TELEPORT:
+        /* Jumps once: arriving on a teleport (r->object 1) is not stepping into it, and a hero
+         * who arrived may step off and into it again (a two-way monolith's own entry is stood on
+         * when he comes back through its partner). */
+        if (r->object[o] & REACH_JUMPED)
             return;
-        /* A one-way entrance leads to the exits of its colour; with none on the map, entrances of
-         * the colour lead to each other like two-way monoliths (the guide, ZON-36). */
-        bool to_exits = r->channel[o] / 256 == 44 && channel_has_exit(r, r->channel[o]);
-        for (uint32_t k = 0; k < r->n_teleports; k++) {
-            uint32_t i = r->teleports[k];
-            if (i != o && r->channel[i] == r->channel[o] && r->beh[i] == (to_exits ? B_EXIT : B_TELEPORT))
-                arrive(f, i);
-        }
+        r->object[o] |= REACH_JUMPED;
+        for (uint32_t k = 0; k < r->n_teleports; k++)
+            if (rmg__reach_leads_to(r, o, r->teleports[k]))
+                arrive(f, r->teleports[k]);
         return;
-    }
-    case B_GATE:
+    case RMG__BEH_GATE:
         if (r->partner[o] != UINT32_MAX)
             arrive(f, r->partner[o]);
         return;
-    case B_LOCK:
+    case RMG__BEH_LOCK:
         if (f->keys & (1u << r->channel[o]))
             push(f, u, mode);
         else
             f->waiting |= 1u << r->channel[o];
         return;
-    case B_TENT:
+    case RMG__BEH_TENT:
         push(f, u, mode);
         if (!(f->keys & (1u << r->channel[o]))) {
             f->keys |= 1u << r->channel[o];
@@ -397,16 +390,16 @@ static void visit(flood *f, uint32_t o, uint32_t u, uint8_t mode)
                 open_locks(f, r->channel[o]);
         }
         return;
-    case B_SHIPYARD:
+    case RMG__BEH_SHIPYARD:
         push(f, u, mode);
         if (first)
             launch_boat(f, u);
         return;
-    case B_BOAT:
+    case RMG__BEH_BOAT:
         push(f, u, RMG__REACH_BOAT);
         return;
-    case B_EXIT:
-    case B_PLAIN:
+    case RMG__BEH_EXIT:
+    case RMG__BEH_PLAIN:
         push(f, u, mode);
         return;
     }
@@ -416,28 +409,20 @@ static void visit(flood *f, uint32_t o, uint32_t u, uint8_t mode)
 static void step(flood *f, uint32_t u, int dy, bool boat)
 {
     rmg__reach *r = f->r;
-    uint8_t c = r->cell[u];
-    if (c & CELL_ENTRY) {
-        uint32_t id = r->m->tile_object[u];
-        if (!id || id > r->n_objects)
-            return; /* an entry no object stands on (a model out of step with the map) opens nothing */
-        uint32_t o = id - 1;
-        /* Entered from the row above (dy = 1) only where the game opens that side. */
-        if (dy == 1 && !r->top_ok[o])
-            return;
-        if (boat != ((c & CELL_WATER) != 0) && r->beh[o] != B_BOAT)
-            return; /* a boat visits water objects only; a hero on foot boards boats only */
-        if (f->no_fight && (c & CELL_ZOC) && r->beh[o] != B_MONSTER)
-            return;
+    uint32_t o = 0;
+    switch (rmg__reach_step(r, u, dy, boat, (r->tile[u] & RMG__REACH_BOAT_WAITS) != 0, f->no_fight, &o)) {
+    case RMG__STEP_NONE:
+        return;
+    case RMG__STEP_FOOT:
+        push(f, u, RMG__REACH_FOOT);
+        return;
+    case RMG__STEP_BOAT:
+        push(f, u, RMG__REACH_BOAT);
+        return;
+    case RMG__STEP_VISIT:
         visit(f, o, u, boat ? RMG__REACH_BOAT : RMG__REACH_FOOT);
         return;
     }
-    if (f->no_fight && (c & CELL_ZOC))
-        return;
-    if ((boat || (r->tile[u] & RMG__REACH_BOAT_WAITS)) && (c & CELL_SEA))
-        push(f, u, RMG__REACH_BOAT);
-    else if (c & CELL_LAND)
-        push(f, u, RMG__REACH_FOOT); /* walking, or landing from a boat */
 }
 
 /* The 8 neighbours in the order the flood takes them (row above first, left to right). */
@@ -450,13 +435,13 @@ static const int8_t step_dx[8] = {-1, 0, 1, -1, 1, -1, 0, 1}, step_dy[8] = {-1, 
 static void inner_steps(flood *f, uint32_t t, bool boat)
 {
     rmg__reach *r = f->r;
-    uint8_t zoc_stops = f->no_fight ? CELL_ZOC : 0;
+    uint8_t zoc_stops = f->no_fight ? RMG__CELL_ZOC : 0;
     for (int k = 0; k < 8; k++) {
         uint32_t u = (uint32_t)((int32_t)t + f->off[k]);
-        uint8_t c = r->cell[u], kind = c & (CELL_LAND | CELL_SEA | CELL_WATER | CELL_ENTRY);
-        if (!(kind & (CELL_LAND | CELL_SEA | CELL_ENTRY)))
+        uint8_t c = r->cell[u], kind = c & (RMG__CELL_LAND | RMG__CELL_SEA | RMG__CELL_WATER | RMG__CELL_ENTRY);
+        if (!(kind & (RMG__CELL_LAND | RMG__CELL_SEA | RMG__CELL_ENTRY)))
             continue;
-        if (kind != CELL_LAND || (c & zoc_stops))
+        if (kind != RMG__CELL_LAND || (c & zoc_stops))
             step(f, u, step_dy[k], boat);
         else if (!(r->tile[u] & RMG__REACH_FOOT)) {
             r->tile[u] |= RMG__REACH_FOOT;
@@ -496,7 +481,7 @@ bool rmg__reach_from(rmg__reach *r, uint32_t start, unsigned flags, uint32_t unt
             return true;
         uint32_t q = r->queue[f.head++];
         uint32_t t = q & 0x7fffffffu;
-        if (r->cell[t] & CELL_RIM)
+        if (r->cell[t] & RMG__CELL_RIM)
             rim_steps(&f, t, (q & 0x80000000u) != 0);
         else
             inner_steps(&f, t, (q & 0x80000000u) != 0);
@@ -515,6 +500,23 @@ uint32_t rmg__reach_start(const struct rmg_map *m, int player)
             return tiles[0];
     }
     return UINT32_MAX;
+}
+
+size_t rmg__reach_destinations(const rmg__reach *r, uint32_t o, uint32_t *out)
+{
+    if (o >= r->n_objects)
+        return 0;
+    if (r->beh[o] == RMG__BEH_GATE) {
+        if (r->partner[o] == UINT32_MAX)
+            return 0;
+        out[0] = r->partner[o];
+        return 1;
+    }
+    size_t n = 0;
+    for (uint32_t k = 0; k < r->n_teleports; k++)
+        if (rmg__reach_leads_to(r, o, r->teleports[k]))
+            out[n++] = r->teleports[k];
+    return n;
 }
 
 /* ---- the zones the map means to join ------------------------------------------------------- */
@@ -602,14 +604,11 @@ void rmg__reach_zones(const rmg__reach *r, int start_zone, bool by_sea, uint8_t 
         }
         for (uint32_t k = 0; k < r->n_teleports; k++) {
             uint32_t o = r->teleports[k];
-            if (r->beh[o] != B_TELEPORT || m->objects.items[o].zone != z)
+            if (r->beh[o] != RMG__BEH_TELEPORT || m->objects.items[o].zone != z)
                 continue;
-            bool to_exits = r->channel[o] / 256 == 44 && channel_has_exit(r, r->channel[o]);
-            for (uint32_t j = 0; j < r->n_teleports; j++) {
-                uint32_t d = r->teleports[j];
-                if (d != o && r->channel[d] == r->channel[o] && r->beh[d] == (to_exits ? B_EXIT : B_TELEPORT))
-                    meet_zone(zones, n_zone_ids, queue, &tail, m->objects.items[d].zone);
-            }
+            for (uint32_t j = 0; j < r->n_teleports; j++)
+                if (rmg__reach_leads_to(r, o, r->teleports[j]))
+                    meet_zone(zones, n_zone_ids, queue, &tail, m->objects.items[r->teleports[j]].zone);
         }
         for (uint32_t k = 0; k < r->n_gates; k++) {
             uint32_t o = r->gates[k];

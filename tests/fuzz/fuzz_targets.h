@@ -17,6 +17,11 @@
 #include "rmg/rmg.h"
 #include "export/h3m/h3m_doc.h"
 #include "map/map_internal.h" /* rmg__map_from_json: the map document reader of rmg balance */
+#include "map/map_reach.h"      /* the movement model: the validator's flood */
+#include "balance/balance_internal.h" /* the balance report's graph, on the same model */
+
+#include <stdio.h>
+#include <stdlib.h>
 
 /* Inputs above this size are skipped: the loaders' limits are tested elsewhere and big
  * inputs only slow the fuzzer down. */
@@ -111,6 +116,75 @@ static inline int rmg_fuzz_generate(const uint8_t *data, size_t size)
     return rmg_fuzz_load(data, size, RMG_FORMAT_AUTO, true);
 }
 
+/* The report's distance to stand on tile t: arrived at (a teleport's entry), else walked onto. */
+static inline uint32_t rmg_fuzz_stand_dist(const rmg__balance_graph *g, const uint32_t *dist, uint32_t t)
+{
+    return g->portal_of[t] ? dist[g->n_tiles + g->portal_of[t] - 1] : dist[t];
+}
+
+/* Whether the validator's flood and the balance report agree on where the heroes go (issue 28:
+ * one movement model), from each player's main town: every tile the flood stands on and every
+ * object it visits (an entry stepped on or arrived at) the report reaches too; on a map with no
+ * Border Guard and no shipyard (the report opens every lock and finds every shipyard's boat
+ * waiting, the flood must visit the tent or the shipyard first) the report reaches nothing more.
+ * NULL when they agree, else what differs (in a static buffer). */
+static inline const char *rmg_fuzz_movement_disagrees(const struct rmg_map *m, rmg_context *ctx)
+{
+    static char why[160];
+    rmg__balance_graph g;
+    rmg__balance_search s;
+    if (rmg__balance_graph_build(&g, m, ctx) != RMG_OK) {
+        rmg__balance_graph_free(&g, ctx);
+        return NULL; /* out of memory, or a map the report does not read: nothing to compare */
+    }
+    const char *res = NULL;
+    if (rmg__balance_search_init(&s, &g, ctx, 1500) != RMG_OK) {
+        rmg__balance_graph_free(&g, ctx);
+        return NULL;
+    }
+    rmg__reach *r = &g.reach;
+    bool keys_or_yards = false;
+    for (uint32_t o = 0; o < r->n_objects; o++)
+        keys_or_yards |= r->beh[o] == RMG__BEH_LOCK || r->beh[o] == RMG__BEH_SHIPYARD;
+    for (int player = 1; player <= 8 && !res; player++) {
+        uint32_t start = rmg__reach_start(m, player);
+        if (start == UINT32_MAX)
+            continue;
+        rmg__reach_from(r, start, 0, UINT32_MAX);
+        if (rmg__balance_search_run(&s, &g, start, RMG__BAL_BY_STEPS, NULL, 0, 0) != RMG_OK)
+            break;
+        for (uint32_t t = 0; t < g.n_tiles && !res; t++) {
+            bool flood = (r->tile[t] & (RMG__REACH_FOOT | RMG__REACH_BOAT)) != 0;
+            bool report = rmg_fuzz_stand_dist(&g, s.dist, t) != RMG__BALANCE_FAR;
+            if (flood != report && (flood || !keys_or_yards))
+                res = flood ? "the flood stands on a tile the report does not reach"
+                            : "the report reaches a tile the flood does not";
+            else
+                continue;
+            snprintf(why, sizeof why, "%s: player %d, tile %u", res, player, t);
+            res = why;
+        }
+        for (uint32_t o = 0; o < r->n_objects && !res; o++) {
+            if (!r->object[o] || r->beh[o] == RMG__BEH_NONE)
+                continue;
+            bool report = false, portal = false;
+            for (uint32_t k = 0; k < r->n_entries[o]; k++) {
+                uint32_t e = r->entries[r->first_entry[o] + k];
+                report |= s.dist[e] != RMG__BALANCE_FAR || rmg_fuzz_stand_dist(&g, s.dist, e) != RMG__BALANCE_FAR;
+                portal |= (g.kind[e] & RMG__BAL_PORTAL) != 0;
+            }
+            /* A teleport that leads nowhere is visited by the flood, never entered by the report. */
+            if (!report && (portal || rmg__reach_stands(r, o, false) != RMG__STEP_VISIT)) {
+                snprintf(why, sizeof why, "the flood visits object %u, the report does not: player %d", o + 1, player);
+                res = why;
+            }
+        }
+    }
+    rmg__balance_search_free(&s);
+    rmg__balance_graph_free(&g, ctx);
+    return res;
+}
+
 /* Reads the bytes as a map document (rmg balance MAP.json); a map that reads gets a balance
  * report and a validation, the two users of a map read back. */
 static inline int rmg_fuzz_map_json(const uint8_t *data, size_t size)
@@ -127,6 +201,11 @@ static inline int rmg_fuzz_map_json(const uint8_t *data, size_t size)
             rmg_balance_destroy(b);
         size_t violations = 0;
         rmg_map_validate(map, NULL, &violations);
+        const char *why = rmg_fuzz_movement_disagrees(map, ctx);
+        if (why) { /* the one movement model answers differently to validation and the report */
+            fprintf(stderr, "movement model: %s\n", why);
+            abort();
+        }
         rmg__map_free(map);
     }
     rmg_context_destroy(ctx);
