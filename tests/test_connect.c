@@ -1203,6 +1203,15 @@ static void test_obstacles_keep_everything_reachable(void **state)
     fx_done(&f);
 }
 
+/* Connect, a town in zone 1, roads and obstacles. */
+static void connect_town_and_finish(fx *f)
+{
+    assert_int_equal(rmg__stage_connect(&f->g), RMG_OK);
+    put_town(f, 1);
+    assert_int_equal(rmg__finish_roads(&f->g), RMG_OK);
+    assert_int_equal(rmg__finish_obstacles(&f->g), RMG_OK);
+}
+
 /* With the game content: footprints from its map objects, obstacle objects on filled tiles. */
 static void test_content_footprints_and_obstacle_objects(void **state)
 {
@@ -1214,10 +1223,7 @@ static void test_content_footprints_and_obstacle_objects(void **state)
     assert_non_null(fx_conn(&f, 1, 2, RMG_CONNECTION_STANDARD, RMG_LINK_DEFAULT, 5000));
     assert_non_null(fx_conn(&f, 2, 3, RMG_CONNECTION_STANDARD, RMG_LINK_MONOLITH, 5000));
     assert_non_null(fx_conn(&f, 1, 3, RMG_CONNECTION_BORDER_GUARD, RMG_LINK_DEFAULT, 5000));
-    assert_int_equal(rmg__stage_connect(&f.g), RMG_OK);
-    put_town(&f, 1);
-    assert_int_equal(rmg__finish_roads(&f.g), RMG_OK);
-    assert_int_equal(rmg__finish_obstacles(&f.g), RMG_OK);
+    connect_town_and_finish(&f);
     /* The tent's footprint is the content's two tiles ("#V"). */
     bool tent = false;
     for (size_t i = 0; i < f.m->objects.count; i++)
@@ -1249,6 +1255,96 @@ static void test_content_footprints_and_obstacle_objects(void **state)
     assert_true(obstacles > 20);
     assert_zone_areas_connected(&f);
     assert_sealed(&f);
+    fx_done(&f);
+}
+
+/* The content's obstacle object of `key`, NULL when there is none. */
+static const rmg__object_def *obstacle_def(const struct rmg_content *c, const char *key)
+{
+    for (size_t i = 0; i < c->n_map_objects; i++)
+        if (!strcmp(c->map_objects[i].key, key) && c->map_objects[i].family &&
+            !strcmp(c->map_objects[i].family, "obstacle"))
+            return &c->map_objects[i];
+    return NULL;
+}
+
+/* Scenery (issue 32): the content lists every obstacle sprite of the editor menus each terrain
+ * draws from (scripts/gen-content.py OBSTACLE_MENUS, as the game's random maps use them: dirt
+ * mountains on sand, rough's on lava, never the other way round), and the finish stage fills
+ * blocked land with them largest first: every obstacle allowed on its zone's terrain, a tile
+ * under at most one object, on average more than two and a half tiles per obstacle where the
+ * old tile-by-tile fill gave under two, and many distinct sprites. */
+static void test_obstacles_every_sprite_of_the_terrain_largest_first(void **state)
+{
+    (void)state;
+    fx f;
+    row_of_three(&f, 38, 96, 32);
+    f.g.content = rmg__content_get(f.ctx);
+    const struct rmg_content *c = f.g.content;
+    assert_non_null(c);
+    size_t per_terrain[RMG_TERRAIN_COUNT] = {0};
+    for (size_t i = 0; i < c->n_map_objects; i++)
+        if (c->map_objects[i].family && !strcmp(c->map_objects[i].family, "obstacle"))
+            for (int t = 0; t < RMG_TERRAIN_COUNT; t++)
+                per_terrain[t] += (c->map_objects[i].terrains >> t) & 1u;
+    /* The menus' sizes, counted over object-templates.tsv (one entry per def). */
+    assert_int_equal(per_terrain[RMG_TERRAIN_DIRT], 347);
+    assert_int_equal(per_terrain[RMG_TERRAIN_SAND], 289);
+    assert_int_equal(per_terrain[RMG_TERRAIN_GRASS], 347);
+    assert_int_equal(per_terrain[RMG_TERRAIN_SNOW], 216);
+    assert_int_equal(per_terrain[RMG_TERRAIN_SWAMP], 199);
+    assert_int_equal(per_terrain[RMG_TERRAIN_ROUGH], 171);
+    assert_int_equal(per_terrain[RMG_TERRAIN_SUBTERRANEAN], 77);
+    assert_int_equal(per_terrain[RMG_TERRAIN_LAVA], 156);
+    assert_int_equal(per_terrain[RMG_TERRAIN_HIGHLANDS], 42);
+    assert_int_equal(per_terrain[RMG_TERRAIN_WASTELAND], 37);
+    const rmg__object_def *dirt_mountain = obstacle_def(c, "obstacle_avlmtdr1");
+    const rmg__object_def *rough_mountain = obstacle_def(c, "obstacle_avlmtrf1");
+    assert_non_null(dirt_mountain);
+    assert_non_null(rough_mountain);
+    assert_true(dirt_mountain->terrains & (1u << RMG_TERRAIN_SAND));
+    assert_false(dirt_mountain->terrains & (1u << RMG_TERRAIN_LAVA));
+    assert_true(rough_mountain->terrains & (1u << RMG_TERRAIN_LAVA));
+    assert_false(rough_mountain->terrains & (1u << RMG_TERRAIN_SNOW));
+
+    assert_non_null(fx_conn(&f, 1, 2, RMG_CONNECTION_STANDARD, RMG_LINK_DEFAULT, 5000));
+    assert_non_null(fx_conn(&f, 2, 3, RMG_CONNECTION_STANDARD, RMG_LINK_DEFAULT, 5000));
+    connect_town_and_finish(&f);
+    size_t obstacles = 0, covered = 0, distinct = 0;
+    uint32_t *owner = calloc(f.m->n_tiles, sizeof *owner);
+    const char **seen = calloc(f.m->objects.count + 1, sizeof *seen);
+    assert_non_null(owner);
+    assert_non_null(seen);
+    for (size_t i = 0; i < f.m->objects.count; i++) {
+        const rmg__map_object *o = &f.m->objects.items[i];
+        if (o->kind != RMG_OBJECT_OBSTACLE)
+            continue;
+        const rmg__object_def *d = obstacle_def(c, o->key);
+        assert_non_null(d);
+        assert_true(d->terrains & (1u << f.m->zones.items[o->zone - 1].terrain));
+        assert_true(o->x < 96 && o->y < 32); /* the anchor on the map */
+        for (int bit = 0; bit < 48; bit++) {
+            if (!(o->block & ((uint64_t)1 << bit)))
+                continue;
+            size_t t = rmg__tile(96, 32, o->x - (7 - bit % 8), o->y - (5 - bit / 8), o->z);
+            assert_int_equal(owner[t], 0);
+            owner[t] = o->id;
+            covered++;
+        }
+        size_t k = 0;
+        while (k < distinct && strcmp(seen[k], o->key))
+            k++;
+        if (k == distinct)
+            seen[distinct++] = o->key;
+        obstacles++;
+    }
+    print_message("%zu obstacles, %zu tiles, %zu sprites\n", obstacles, covered, distinct);
+    assert_true(obstacles > 100);
+    assert_true(covered * 2 > obstacles * 5);
+    assert_true(distinct * 3 > obstacles);
+    free(owner);
+    free(seen);
+    assert_zone_areas_connected(&f);
     fx_done(&f);
 }
 
@@ -1391,6 +1487,7 @@ int main(void)
         cmocka_unit_test(test_con17_con20_noncoherent_networks_joined_across_gate),
         cmocka_unit_test(test_obstacles_keep_everything_reachable),
         cmocka_unit_test(test_content_footprints_and_obstacle_objects),
+        cmocka_unit_test(test_obstacles_every_sprite_of_the_terrain_largest_first),
         cmocka_unit_test(test_connect_is_deterministic),
         cmocka_unit_test(test_connect_allocation_failures),
     };
