@@ -10,6 +10,7 @@
 #include "connect/connect_internal.h"
 #include "finish/finish_internal.h"
 #include "content/content_internal.h"
+#include "map/map_views.h"
 
 #define MAX_Z 40
 #define MAX_C 64
@@ -531,6 +532,46 @@ static void test_zon14_lava_stays_underground_and_rock_water_zones(void **state)
     assert_int_equal(f.m->terrain[rmg__tile(30, 20, 3, 3, 0)], RMG_TERRAIN_SWAMP);
     /* Land next to rock or water is no zone border. */
     assert_false(f.m->flags[rmg__tile(30, 20, 19, 5, 0)] & RMG__T_BORDER);
+    fx_done(&f);
+}
+
+/* Water and rock never thinner than two tiles (issue 32, h3m-format.md §13.1): a water zone
+ * one tile wide grows into a channel two wide (the 2 x 2 square up-left of each of its tiles,
+ * the first with the most water, takes the land's tile: the column to its left), a shore running
+ * diagonally in steps of one takes a land corner, and after the connect stage no tile of the map
+ * lacks a view, the water still one piece from top to bottom. */
+static void test_thin_water_grows_two_wide(void **state)
+{
+    (void)state;
+    fx f;
+    assert_true(fx_init(&f, rmg_test_context(NULL, 23), 30, 20, 1, 23));
+    int a = fx_zone(&f, 1, RMG_ZONE_TREASURE, 0, RMG_TERRAIN_GRASS);
+    int w = fx_zone(&f, 0, RMG_ZONE_WATER, 0, RMG_TERRAIN_WATER);
+    int b = fx_zone(&f, 2, RMG_ZONE_TREASURE, 0, RMG_TERRAIN_SNOW);
+    fx_rect(&f, a, 0, 0, 14, 19, 0);
+    fx_rect(&f, b, 15, 0, 29, 19, 0);
+    fx_rect(&f, w, 15, 0, 15, 9, 0); /* one tile wide */
+    for (int y = 10; y < 20; y++)    /* a staircase: water right of the diagonal */
+        fx_rect(&f, w, 15 + (y - 10), y, 29, y, 0);
+    fx_layout_done(&f);
+    size_t water_before = f.m->zones.items[w - 1].n_tiles;
+    assert_int_equal(rmg__stage_connect(&f.g), RMG_OK);
+    for (int y = 0; y < 10; y++) {
+        assert_int_equal(f.m->terrain[rmg__tile(30, 20, 14, y, 0)], RMG_TERRAIN_WATER);
+        assert_int_equal(f.m->terrain[rmg__tile(30, 20, 15, y, 0)], RMG_TERRAIN_WATER);
+        assert_int_equal(f.m->tile_zone[rmg__tile(30, 20, 14, y, 0)], w);
+        assert_int_not_equal(f.m->terrain[rmg__tile(30, 20, 13, y, 0)], RMG_TERRAIN_WATER);
+    }
+    assert_true(f.m->zones.items[w - 1].n_tiles > water_before + 10);
+    assert_int_equal(rmg__map_unfit_tiles(f.m->terrain, 30, 20, 1, NULL, 0), 0);
+    size_t water = 0;
+    for (size_t t = 0; t < f.m->n_tiles; t++)
+        if (f.m->terrain[t] == RMG_TERRAIN_WATER) {
+            water++;
+            assert_true((f.m->flags[t] & (RMG__T_WATER | RMG__T_BLOCKED)) == (RMG__T_WATER | RMG__T_BLOCKED));
+            assert_int_equal(f.m->tile_zone[t], w);
+        }
+    assert_int_equal(water, f.m->zones.items[w - 1].n_tiles);
     fx_done(&f);
 }
 
@@ -1470,6 +1511,7 @@ int main(void)
         cmocka_unit_test(test_con09_stacked_zones_get_gates_and_zon14_terrain),
         cmocka_unit_test(test_con10_11_13_placement_choices),
         cmocka_unit_test(test_zon14_lava_stays_underground_and_rock_water_zones),
+        cmocka_unit_test(test_thin_water_grows_two_wide),
         cmocka_unit_test(test_con05_border_guard_colours_tents_and_fallback),
         cmocka_unit_test(test_con21_monolith_repulsion_moves_it_away),
         cmocka_unit_test(test_con21_unguarded_passages_do_not_repel),
