@@ -358,7 +358,9 @@ static void test_public_getters(void **state)
 }
 
 /* Loading the built-in ruleset is per context, so it has to be quick. The bound is loose
- * (sanitizer builds are slow); bench/ measures the real number. */
+ * (sanitizer builds are slow, and the machine may be busy); bench/ measures the real number.
+ * Since issue 32 the ruleset lists every obstacle sprite (648 rows, 251 before): its load costs
+ * about a third more (Release: 75 M -> 99 M instructions), and the bound grew with it. */
 static void test_builtin_load_is_quick(void **state)
 {
     (void)state;
@@ -370,7 +372,7 @@ static void test_builtin_load_is_quick(void **state)
     clock_gettime(CLOCK_MONOTONIC, &b);
     double ms = ((double)(b.tv_sec - a.tv_sec) * 1e3 + (double)(b.tv_nsec - a.tv_nsec) / 1e6) / 5;
     print_message("built-in load: %.2f ms\n", ms);
-    assert_true(ms < 250.0);
+    assert_true(ms < 330.0);
     rmg_context_destroy(ctx);
 }
 
