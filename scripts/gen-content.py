@@ -609,45 +609,58 @@ def gen_colours(out, templates, classes, anchors):
 OBSTACLE_CLASSES = set(range(114, 139)) | set(range(143, 212)) - {162, 163, 164}
 OBSTACLE_TERRAINS = ["dirt", "sand", "grass", "snow", "swamp", "rough", "subterranean", "lava", "water",
                      "highlands", "wasteland"]
-# Per terrain and size (blocked tiles): large >= 6, medium 3-5, two and one tile. Every land tile
-# a zone does not need is covered by an obstacle object (the game blocks only by terrain and
-# objects), so every terrain needs the small sizes that fill the last gaps.
-PER_SIZE = {"large": 8, "medium": 8, "two": 6, "one": 6}
 
 
-def obstacle_size(n):
-    return "large" if n >= 6 else "medium" if n >= 3 else "two" if n == 2 else "one"
+# The editor menus each terrain's obstacles come from. The game's random maps do not keep to a
+# terrain's own menu (the allowed-terrain masks of the obstacle templates name every terrain): on
+# the 35 Jebus Cross maps of its own generator, each terrain takes its obstacles from its own menu
+# and from the menus of the terrains listed after it (every menu giving at least 10 % of the
+# terrain's obstacles there: sand is dressed with dirt mountains and subterranean rocks, lava with
+# rough's, snow with the pines of the dirt and grass menus). Terrains those maps do not show
+# (subterranean, HotA's) keep their own menu.
+OBSTACLE_MENUS = {
+    "dirt": ["dirt", "rough", "grass", "swamp"],
+    "sand": ["sand", "dirt", "subterranean", "rough"],
+    "grass": ["grass", "swamp", "dirt", "rough"],
+    "snow": ["snow", "dirt", "grass"],
+    "swamp": ["swamp", "grass"],
+    "rough": ["rough", "dirt"],
+    "subterranean": ["subterranean"],
+    "lava": ["lava", "rough"],
+    "water": ["water"],
+    "highlands": ["highlands"],
+    "wasteland": ["wasteland"],
+}
 
 
 def gen_obstacles(out, templates, anchors):
-    """Decorative obstacles per terrain, picked by size class in file order from the templates
-    whose editor menu lists the terrain: SoD editions for the SoD terrains (they exist in both
-    games), HotA's for highlands and wasteland (HotA 1.7 tables)."""
+    """Decorative obstacles: every template of an obstacle class in the editor menus a terrain
+    draws from (OBSTACLE_MENUS; SoD editions for the SoD terrains, since they exist in both games;
+    HotA's for highlands and wasteland, HotA 1.7 tables), one entry per sprite (def), in file
+    order. The game's random maps use about 400 distinct sprites on a Jebus Cross XL map; every
+    land tile a zone does not need is covered by an obstacle object, so every terrain also gets the
+    one- and two-tile shapes that fill the last gaps."""
     chosen = {}
     order = []
     for terr in OBSTACLE_TERRAINS:
-        bit = 1 << TERRAIN_IDS[terr]
+        menus = 0
+        for menu in OBSTACLE_MENUS[terr]:
+            menus |= 1 << TERRAIN_IDS[menu]
         want_hota = terr in ("highlands", "wasteland")
-        buckets = {size: [] for size in PER_SIZE}
         for t in templates.rows:
             if int(t["class"]) not in OBSTACLE_CLASSES or sod_edition(t) == want_hota or t["edition"] == "hota180":
                 continue
-            if not terrain_bits(t["editor_group_terrains"]) & bit:
+            if not terrain_bits(t["editor_group_terrains"]) & menus:
                 continue
             block, visit = template_masks(t)
             if visit or not block:
                 continue
-            size = obstacle_size(bin(block).count("1"))
-            if len(buckets[size]) < PER_SIZE[size] and all(x["def"].lower() != t["def"].lower() for x in buckets[size]):
-                buckets[size].append(t)
-        for size in PER_SIZE:
-            for t in buckets[size]:
-                stem = t["def"].rsplit(".", 1)[0].lower()
-                key = f"obstacle_{stem}"
-                if key not in chosen:
-                    chosen[key] = (t, set())
-                    order.append(key)
-                chosen[key][1].add(terr)
+            stem = t["def"].rsplit(".", 1)[0].lower()
+            key = f"obstacle_{stem}"
+            if key not in chosen:
+                chosen[key] = (t, set())
+                order.append(key)
+            chosen[key][1].add(terr)
     for key in order:
         t, terrs = chosen[key]
         tl = [x for x in TERRAIN_IDS if x in terrs]

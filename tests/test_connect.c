@@ -10,6 +10,7 @@
 #include "connect/connect_internal.h"
 #include "finish/finish_internal.h"
 #include "content/content_internal.h"
+#include "map/map_views.h"
 
 #define MAX_Z 40
 #define MAX_C 64
@@ -531,6 +532,46 @@ static void test_zon14_lava_stays_underground_and_rock_water_zones(void **state)
     assert_int_equal(f.m->terrain[rmg__tile(30, 20, 3, 3, 0)], RMG_TERRAIN_SWAMP);
     /* Land next to rock or water is no zone border. */
     assert_false(f.m->flags[rmg__tile(30, 20, 19, 5, 0)] & RMG__T_BORDER);
+    fx_done(&f);
+}
+
+/* Water and rock never thinner than two tiles (issue 32, h3m-format.md §13.1): a water zone
+ * one tile wide grows into a channel two wide (the 2 x 2 square up-left of each of its tiles,
+ * the first with the most water, takes the land's tile: the column to its left), a shore running
+ * diagonally in steps of one takes a land corner, and after the connect stage no tile of the map
+ * lacks a view, the water still one piece from top to bottom. */
+static void test_thin_water_grows_two_wide(void **state)
+{
+    (void)state;
+    fx f;
+    assert_true(fx_init(&f, rmg_test_context(NULL, 23), 30, 20, 1, 23));
+    int a = fx_zone(&f, 1, RMG_ZONE_TREASURE, 0, RMG_TERRAIN_GRASS);
+    int w = fx_zone(&f, 0, RMG_ZONE_WATER, 0, RMG_TERRAIN_WATER);
+    int b = fx_zone(&f, 2, RMG_ZONE_TREASURE, 0, RMG_TERRAIN_SNOW);
+    fx_rect(&f, a, 0, 0, 14, 19, 0);
+    fx_rect(&f, b, 15, 0, 29, 19, 0);
+    fx_rect(&f, w, 15, 0, 15, 9, 0); /* one tile wide */
+    for (int y = 10; y < 20; y++)    /* a staircase: water right of the diagonal */
+        fx_rect(&f, w, 15 + (y - 10), y, 29, y, 0);
+    fx_layout_done(&f);
+    size_t water_before = f.m->zones.items[w - 1].n_tiles;
+    assert_int_equal(rmg__stage_connect(&f.g), RMG_OK);
+    for (int y = 0; y < 10; y++) {
+        assert_int_equal(f.m->terrain[rmg__tile(30, 20, 14, y, 0)], RMG_TERRAIN_WATER);
+        assert_int_equal(f.m->terrain[rmg__tile(30, 20, 15, y, 0)], RMG_TERRAIN_WATER);
+        assert_int_equal(f.m->tile_zone[rmg__tile(30, 20, 14, y, 0)], w);
+        assert_int_not_equal(f.m->terrain[rmg__tile(30, 20, 13, y, 0)], RMG_TERRAIN_WATER);
+    }
+    assert_true(f.m->zones.items[w - 1].n_tiles > water_before + 10);
+    assert_int_equal(rmg__map_unfit_tiles(f.m->terrain, 30, 20, 1, NULL, 0), 0);
+    size_t water = 0;
+    for (size_t t = 0; t < f.m->n_tiles; t++)
+        if (f.m->terrain[t] == RMG_TERRAIN_WATER) {
+            water++;
+            assert_true((f.m->flags[t] & (RMG__T_WATER | RMG__T_BLOCKED)) == (RMG__T_WATER | RMG__T_BLOCKED));
+            assert_int_equal(f.m->tile_zone[t], w);
+        }
+    assert_int_equal(water, f.m->zones.items[w - 1].n_tiles);
     fx_done(&f);
 }
 
@@ -1206,6 +1247,15 @@ static void test_obstacles_keep_everything_reachable(void **state)
     fx_done(&f);
 }
 
+/* Connect, a town in zone 1, roads and obstacles. */
+static void connect_town_and_finish(fx *f)
+{
+    assert_int_equal(rmg__stage_connect(&f->g), RMG_OK);
+    put_town(f, 1);
+    assert_int_equal(rmg__finish_roads(&f->g), RMG_OK);
+    assert_int_equal(rmg__finish_obstacles(&f->g), RMG_OK);
+}
+
 /* With the game content: footprints from its map objects, obstacle objects on filled tiles. */
 static void test_content_footprints_and_obstacle_objects(void **state)
 {
@@ -1217,10 +1267,7 @@ static void test_content_footprints_and_obstacle_objects(void **state)
     assert_non_null(fx_conn(&f, 1, 2, RMG_CONNECTION_STANDARD, RMG_LINK_DEFAULT, 5000));
     assert_non_null(fx_conn(&f, 2, 3, RMG_CONNECTION_STANDARD, RMG_LINK_MONOLITH, 5000));
     assert_non_null(fx_conn(&f, 1, 3, RMG_CONNECTION_BORDER_GUARD, RMG_LINK_DEFAULT, 5000));
-    assert_int_equal(rmg__stage_connect(&f.g), RMG_OK);
-    put_town(&f, 1);
-    assert_int_equal(rmg__finish_roads(&f.g), RMG_OK);
-    assert_int_equal(rmg__finish_obstacles(&f.g), RMG_OK);
+    connect_town_and_finish(&f);
     /* The tent's footprint is the content's two tiles ("#V"). */
     bool tent = false;
     for (size_t i = 0; i < f.m->objects.count; i++)
@@ -1252,6 +1299,96 @@ static void test_content_footprints_and_obstacle_objects(void **state)
     assert_true(obstacles > 20);
     assert_zone_areas_connected(&f);
     assert_sealed(&f);
+    fx_done(&f);
+}
+
+/* The content's obstacle object of `key`, NULL when there is none. */
+static const rmg__object_def *obstacle_def(const struct rmg_content *c, const char *key)
+{
+    for (size_t i = 0; i < c->n_map_objects; i++)
+        if (!strcmp(c->map_objects[i].key, key) && c->map_objects[i].family &&
+            !strcmp(c->map_objects[i].family, "obstacle"))
+            return &c->map_objects[i];
+    return NULL;
+}
+
+/* Scenery (issue 32): the content lists every obstacle sprite of the editor menus each terrain
+ * draws from (scripts/gen-content.py OBSTACLE_MENUS, as the game's random maps use them: dirt
+ * mountains on sand, rough's on lava, never the other way round), and the finish stage fills
+ * blocked land with them largest first: every obstacle allowed on its zone's terrain, a tile
+ * under at most one object, on average more than two and a half tiles per obstacle where the
+ * old tile-by-tile fill gave under two, and many distinct sprites. */
+static void test_obstacles_every_sprite_of_the_terrain_largest_first(void **state)
+{
+    (void)state;
+    fx f;
+    row_of_three(&f, 38, 96, 32);
+    f.g.content = rmg__content_get(f.ctx);
+    const struct rmg_content *c = f.g.content;
+    assert_non_null(c);
+    size_t per_terrain[RMG_TERRAIN_COUNT] = {0};
+    for (size_t i = 0; i < c->n_map_objects; i++)
+        if (c->map_objects[i].family && !strcmp(c->map_objects[i].family, "obstacle"))
+            for (int t = 0; t < RMG_TERRAIN_COUNT; t++)
+                per_terrain[t] += (c->map_objects[i].terrains >> t) & 1u;
+    /* The menus' sizes, counted over object-templates.tsv (one entry per def). */
+    assert_int_equal(per_terrain[RMG_TERRAIN_DIRT], 347);
+    assert_int_equal(per_terrain[RMG_TERRAIN_SAND], 289);
+    assert_int_equal(per_terrain[RMG_TERRAIN_GRASS], 347);
+    assert_int_equal(per_terrain[RMG_TERRAIN_SNOW], 216);
+    assert_int_equal(per_terrain[RMG_TERRAIN_SWAMP], 199);
+    assert_int_equal(per_terrain[RMG_TERRAIN_ROUGH], 171);
+    assert_int_equal(per_terrain[RMG_TERRAIN_SUBTERRANEAN], 77);
+    assert_int_equal(per_terrain[RMG_TERRAIN_LAVA], 156);
+    assert_int_equal(per_terrain[RMG_TERRAIN_HIGHLANDS], 42);
+    assert_int_equal(per_terrain[RMG_TERRAIN_WASTELAND], 37);
+    const rmg__object_def *dirt_mountain = obstacle_def(c, "obstacle_avlmtdr1");
+    const rmg__object_def *rough_mountain = obstacle_def(c, "obstacle_avlmtrf1");
+    assert_non_null(dirt_mountain);
+    assert_non_null(rough_mountain);
+    assert_true(dirt_mountain->terrains & (1u << RMG_TERRAIN_SAND));
+    assert_false(dirt_mountain->terrains & (1u << RMG_TERRAIN_LAVA));
+    assert_true(rough_mountain->terrains & (1u << RMG_TERRAIN_LAVA));
+    assert_false(rough_mountain->terrains & (1u << RMG_TERRAIN_SNOW));
+
+    assert_non_null(fx_conn(&f, 1, 2, RMG_CONNECTION_STANDARD, RMG_LINK_DEFAULT, 5000));
+    assert_non_null(fx_conn(&f, 2, 3, RMG_CONNECTION_STANDARD, RMG_LINK_DEFAULT, 5000));
+    connect_town_and_finish(&f);
+    size_t obstacles = 0, covered = 0, distinct = 0;
+    uint32_t *owner = calloc(f.m->n_tiles, sizeof *owner);
+    const char **seen = calloc(f.m->objects.count + 1, sizeof *seen);
+    assert_non_null(owner);
+    assert_non_null(seen);
+    for (size_t i = 0; i < f.m->objects.count; i++) {
+        const rmg__map_object *o = &f.m->objects.items[i];
+        if (o->kind != RMG_OBJECT_OBSTACLE)
+            continue;
+        const rmg__object_def *d = obstacle_def(c, o->key);
+        assert_non_null(d);
+        assert_true(d->terrains & (1u << f.m->zones.items[o->zone - 1].terrain));
+        assert_true(o->x < 96 && o->y < 32); /* the anchor on the map */
+        for (int bit = 0; bit < 48; bit++) {
+            if (!(o->block & ((uint64_t)1 << bit)))
+                continue;
+            size_t t = rmg__tile(96, 32, o->x - (7 - bit % 8), o->y - (5 - bit / 8), o->z);
+            assert_int_equal(owner[t], 0);
+            owner[t] = o->id;
+            covered++;
+        }
+        size_t k = 0;
+        while (k < distinct && strcmp(seen[k], o->key))
+            k++;
+        if (k == distinct)
+            seen[distinct++] = o->key;
+        obstacles++;
+    }
+    print_message("%zu obstacles, %zu tiles, %zu sprites\n", obstacles, covered, distinct);
+    assert_true(obstacles > 100);
+    assert_true(covered * 2 > obstacles * 5);
+    assert_true(distinct * 3 > obstacles);
+    free(owner);
+    free(seen);
+    assert_zone_areas_connected(&f);
     fx_done(&f);
 }
 
@@ -1377,6 +1514,7 @@ int main(void)
         cmocka_unit_test(test_con09_stacked_zones_get_gates_and_zon14_terrain),
         cmocka_unit_test(test_con10_11_13_placement_choices),
         cmocka_unit_test(test_zon14_lava_stays_underground_and_rock_water_zones),
+        cmocka_unit_test(test_thin_water_grows_two_wide),
         cmocka_unit_test(test_con05_border_guard_colours_tents_and_fallback),
         cmocka_unit_test(test_con21_monolith_repulsion_moves_it_away),
         cmocka_unit_test(test_con21_unguarded_passages_do_not_repel),
@@ -1394,6 +1532,7 @@ int main(void)
         cmocka_unit_test(test_con17_con20_noncoherent_networks_joined_across_gate),
         cmocka_unit_test(test_obstacles_keep_everything_reachable),
         cmocka_unit_test(test_content_footprints_and_obstacle_objects),
+        cmocka_unit_test(test_obstacles_every_sprite_of_the_terrain_largest_first),
         cmocka_unit_test(test_connect_is_deterministic),
         cmocka_unit_test(test_connect_allocation_failures),
     };

@@ -118,40 +118,141 @@ static int land_neighbour_zone(const rmg__connect_state *s, uint32_t t)
     return best;
 }
 
-/* A rock tile thinner than the rock sprites can draw joins the land zone beside it (the border
- * sealing that follows keeps zones apart as everywhere). Returns how many tiles moved. Not on
- * mirror maps, whose underground zones are the surface's copies tile for tile. */
-static size_t widen_thin_rock(rmg__connect_state *s, uint32_t *unfit, size_t cap)
+/* Moves tile t to zone `zone`, taking its terrain and what that terrain means for passage. */
+static void move_tile(rmg__connect_state *s, uint32_t t, int zone)
 {
     struct rmg_map *m = s->b.m;
-    size_t n = rmg__map_unfit_tiles_of(m->terrain, m->width, m->height, m->levels, RMG_TERRAIN_ROCK, unfit, cap),
-           moved = 0;
-    for (size_t i = 0; i < n && i < cap; i++) {
-        uint32_t t = unfit[i];
-        int zone = land_neighbour_zone(s, t);
-        if (!zone)
+    rmg__map_zone *from = rmg__grid_zone(&s->b, m->tile_zone[t]), *to = &m->zones.items[zone - 1];
+    if (from && from->n_tiles)
+        from->n_tiles--;
+    to->n_tiles++;
+    m->tile_zone[t] = (uint16_t)zone;
+    m->terrain[t] = (uint8_t)to->terrain;
+    m->flags[t] &= (uint16_t)~(RMG__T_ROCK | RMG__T_WATER | RMG__T_BLOCKED);
+    if (to->terrain == RMG_TERRAIN_ROCK)
+        m->flags[t] |= RMG__T_ROCK | RMG__T_BLOCKED;
+    else if (to->terrain == RMG_TERRAIN_WATER)
+        m->flags[t] |= RMG__T_WATER | RMG__T_BLOCKED;
+}
+
+/* A rock tile thinner than the rock sprites can draw joins the land zone beside it (the border
+ * sealing that follows keeps zones apart as everywhere). Returns how many tiles moved. */
+static size_t thin_rock(rmg__connect_state *s, const uint32_t *unfit, size_t n)
+{
+    size_t moved = 0;
+    for (size_t i = 0; i < n; i++) {
+        int zone = land_neighbour_zone(s, unfit[i]);
+        if (zone) {
+            move_tile(s, unfit[i], zone);
+            moved++;
+        }
+    }
+    return moved;
+}
+
+/* A body tile that lies in a 2 x 2 square of its terrain yet fits no pattern has land on two
+ * opposite corners (a shore running diagonally in steps of one): the first corner in reading
+ * order that is land joins the body. Returns 1 when one did. */
+static size_t take_corner(rmg__connect_state *s, uint32_t t, int zone, int terrain)
+{
+    struct rmg_map *m = s->b.m;
+    int x = rmg__grid_x(&s->b, t), y = rmg__grid_y(&s->b, t), z = rmg__grid_z(&s->b, t);
+    for (int k = 0; k < 4; k++) {
+        int cx = x + (k % 2 ? 1 : -1), cy = y + (k / 2 ? 1 : -1);
+        if (cx < 0 || cy < 0 || cx >= s->b.w || cy >= s->b.h)
             continue;
-        rmg__map_zone *from = rmg__grid_zone(&s->b, m->tile_zone[t]), *to = &m->zones.items[zone - 1];
-        if (from && from->n_tiles)
-            from->n_tiles--;
-        to->n_tiles++;
-        m->tile_zone[t] = (uint16_t)zone;
-        m->terrain[t] = (uint8_t)to->terrain;
-        m->flags[t] &= (uint16_t)~(RMG__T_ROCK | RMG__T_BLOCKED);
-        moved++;
+        uint32_t u = (uint32_t)rmg__tile(s->b.w, s->b.h, cx, cy, z);
+        if (m->terrain[u] != terrain && rmg__grid_land_zone(&s->b, m->tile_zone[u])) {
+            move_tile(s, u, zone);
+            return 1;
+        }
+    }
+    return 0;
+}
+
+/* Water (and rock no land zone touches) thinner than its sprites draw grows instead: the 2 x 2
+ * square around the tile with the most tiles of its own terrain (ties: up-left, up-right,
+ * down-left, down-right) takes the tile's terrain and zone where it is land, so the body is two
+ * tiles thick there. Growing, not shrinking, keeps every sea in one piece (a one-tile channel
+ * becomes two wide). Returns how many tiles moved. */
+static size_t thicken(rmg__connect_state *s, const uint32_t *unfit, size_t n, int terrain)
+{
+    struct rmg_map *m = s->b.m;
+    size_t moved = 0;
+    for (size_t i = 0; i < n; i++) {
+        uint32_t t = unfit[i];
+        int x = rmg__grid_x(&s->b, t), y = rmg__grid_y(&s->b, t), z = rmg__grid_z(&s->b, t), zone = m->tile_zone[t];
+        if (m->terrain[t] != terrain || !zone)
+            continue; /* moved by an earlier square of this round */
+        int best = -1, best_own = -1;
+        for (int q = 0; q < 4; q++) {
+            int x0 = x - 1 + q % 2, y0 = y - 1 + q / 2, own = 0;
+            if (x0 < 0 || y0 < 0 || x0 + 1 >= s->b.w || y0 + 1 >= s->b.h)
+                continue;
+            bool takeable = true;
+            for (int k = 0; k < 4; k++) {
+                uint32_t u = (uint32_t)rmg__tile(s->b.w, s->b.h, x0 + k % 2, y0 + k / 2, z);
+                if (m->terrain[u] == terrain)
+                    own++;
+                else if (!rmg__grid_land_zone(&s->b, m->tile_zone[u]))
+                    takeable = false; /* another body's tile (or no zone's) stays */
+            }
+            if (takeable && own > best_own) {
+                best = q;
+                best_own = own;
+            }
+        }
+        if (best_own == 4) { /* already two thick: an alien corner (a diagonal shore) joins */
+            moved += take_corner(s, t, zone, terrain);
+            continue;
+        }
+        if (best < 0)
+            continue;
+        for (int k = 0; k < 4; k++) {
+            uint32_t u = (uint32_t)rmg__tile(s->b.w, s->b.h, x - 1 + best % 2 + k % 2, y - 1 + best / 2 + k / 2, z);
+            if (m->terrain[u] != terrain) {
+                move_tile(s, u, zone);
+                moved++;
+            }
+        }
+    }
+    return moved;
+}
+
+#define BODY_ROUNDS 16
+
+/* Water and rock not thinner than two tiles (h3m-format.md §13.1: the game has no sprite for
+ * thinner): thin rock first joins the land beside it (once), then water and the rock left grow,
+ * round after round until every water and rock tile fits a pattern (at most BODY_ROUNDS; a
+ * round looks at the water and rock of the whole map; growing only, the rounds cannot undo one
+ * another). Not on mirror maps, whose underground zones are the surface's copies tile for tile.
+ * Returns how many tiles moved. */
+static size_t widen_thin_bodies(rmg__connect_state *s, uint32_t *unfit, size_t cap)
+{
+    struct rmg_map *m = s->b.m;
+    size_t n = rmg__map_unfit_tiles_of(m->terrain, m->width, m->height, m->levels, RMG_TERRAIN_ROCK, unfit, cap);
+    size_t moved = thin_rock(s, unfit, RMG__MIN(n, cap));
+    for (int round = 0; round < BODY_ROUNDS; round++) {
+        n = rmg__map_unfit_tiles_of(m->terrain, m->width, m->height, m->levels, RMG_TERRAIN_ROCK, unfit, cap);
+        size_t now = thicken(s, unfit, RMG__MIN(n, cap), RMG_TERRAIN_ROCK);
+        n = rmg__map_unfit_tiles_of(m->terrain, m->width, m->height, m->levels, RMG_TERRAIN_WATER, unfit, cap);
+        now += thicken(s, unfit, RMG__MIN(n, cap), RMG_TERRAIN_WATER);
+        moved += now;
+        if (!now)
+            break;
     }
     return moved;
 }
 
 /* The game draws a tile with a frame of its terrain's sprite set chosen from its neighbours, and
- * some shapes (a one-tile peninsula, a lone tile, terrains touching at a corner, a rock line one
- * tile wide) have no frame (lib/map/map_views.c): land tiles take a neighbour's terrain, thin rock
- * joins the land beside it. Water keeps its tiles. */
+ * some shapes (a one-tile peninsula, a lone tile, terrains touching at a corner, water or rock one
+ * tile wide) have no frame (lib/map/map_views.c): thin rock joins the land beside it, thin water
+ * grows, then land tiles take a neighbour's terrain. */
 static rmg_status smooth_terrain(rmg__connect_state *s, bool mirror)
 {
-    /* Rock first: a rock tile's frame does not depend on which land terrain surrounds it, so the
-     * land smoothing after it settles everything. */
-    size_t moved = mirror ? 0 : widen_thin_rock(s, s->b.queue /* scratch of b.n tiles */, s->b.n);
+    /* Water and rock first: their frames do not depend on which land terrain surrounds them, so
+     * the land smoothing after them settles everything. */
+    size_t moved = mirror ? 0 : widen_thin_bodies(s, s->b.queue /* scratch of b.n tiles */, s->b.n);
     smooth_land(s);
     if (!moved)
         return RMG_OK;

@@ -12,9 +12,10 @@
  *      hero could reach, which would split the zone's free area).
  *   5. With game content loaded, every blocked land tile without an object (filled land, sealed
  *      borders, the seals of guarded clusters) is covered with decorative obstacle objects of
- *      the zone's terrain (content map objects of family "obstacle"), biggest first at random
- *      spots, each lying wholly on such tiles; one-tile obstacles take what is left, so in the
- *      game (where only terrain and objects block) the map blocks exactly where it was meant to.
+ *      the zone's terrain (content map objects of family "obstacle": every sprite the terrain
+ *      allows), in passes from the largest shapes down, each lying wholly on such tiles
+ *      (place_obstacles); one-tile obstacles take what is left, so in the game (where only
+ *      terrain and objects block) the map blocks exactly where it was meant to.
  *      A terrain the content has no one-tile obstacle for may leave tiles uncovered: the map
  *      validation refuses such a map.
  * A rock mass on the surface (PLC-13: dummy zones "filled with obstacles") is land the connect
@@ -260,13 +261,26 @@ typedef struct obstacle_shape {
     uint64_t block;       /* the footprint's blocked cells (its 48 bits) */
     uint32_t offset[48];
     uint8_t n, max_dx, max_dy;
+    uint8_t lead_dx, lead_dy; /* the anchor from the last blocked cell in reading order */
+    uint8_t lead;             /* lead_dy * 8 + lead_dx: the frame it is tested against */
 } obstacle_shape;
+
+/* The shapes of one footprint mask (many sprites share one: a terrain's few hundred obstacles
+ * have a few dozen masks), tested once per tile for all of them. */
+typedef struct shape_group {
+    const obstacle_shape *shape; /* the first of them (all have its mask) */
+    uint32_t first, count;       /* their indexes in fit[]: members[first .. first + count) */
+    uint64_t weight;             /* their chance together among the groups that fit */
+} shape_group;
 
 typedef struct obstacle_defs {
     const rmg__object_def **defs;  /* content obstacles, biggest footprint first */
     size_t n;
     obstacle_shape *fit;           /* scratch (n): the shapes of one terrain's, same order */
-    uint64_t *fit_block;           /* scratch (n): the blocked cells of each of fit[] */
+    shape_group *groups;           /* scratch (n): fit[] by footprint mask, biggest first */
+    uint32_t *members;             /* scratch (n): the fit[] indexes of each group, group by group */
+    uint64_t *drawn_shape;         /* scratch (n): the index in groups[] of each group that fits a tile */
+    uint64_t *drawn;               /* scratch (n): running weight sums of the shapes that fit a tile */
     uint64_t *cover;               /* scratch: a bit per tile (and a spare word), MK_COVER while
                                     * obstacle_objects runs, else clear */
 } obstacle_defs;
@@ -284,31 +298,40 @@ static rmg_status collect_obstacle_defs(rmg__grid *b, obstacle_defs *od)
     const struct rmg_content *c = b->g->content;
     od->defs = NULL;
     od->fit = NULL;
-    od->cover = od->fit_block = NULL;
+    od->cover = od->drawn_shape = od->drawn = NULL;
+    od->groups = NULL;
+    od->members = NULL;
     od->n = 0;
     if (!c || !c->map_objects)
         return RMG_OK;
     od->defs = rmg__malloc(b->ctx, (c->n_map_objects ? c->n_map_objects : 1) * sizeof *od->defs);
     od->fit = rmg__malloc(b->ctx, (c->n_map_objects ? c->n_map_objects : 1) * sizeof *od->fit);
-    od->fit_block = rmg__malloc(b->ctx, (c->n_map_objects ? c->n_map_objects : 1) * sizeof *od->fit_block);
+    od->drawn_shape = rmg__malloc(b->ctx, (c->n_map_objects ? c->n_map_objects : 1) * sizeof *od->drawn_shape);
+    od->drawn = rmg__malloc(b->ctx, (c->n_map_objects ? c->n_map_objects : 1) * sizeof *od->drawn);
+    od->groups = rmg__malloc(b->ctx, (c->n_map_objects ? c->n_map_objects : 1) * sizeof *od->groups);
+    od->members = rmg__malloc(b->ctx, (c->n_map_objects ? c->n_map_objects : 1) * sizeof *od->members);
     od->cover = rmg__calloc(b->ctx, (size_t)b->n / 64 + 2, sizeof *od->cover);
-    if (!od->defs || !od->fit || !od->fit_block || !od->cover)
+    if (!od->defs || !od->fit || !od->drawn_shape || !od->drawn || !od->groups || !od->members || !od->cover)
         return rmg__error_nomem(b->ctx);
     for (size_t i = 0; i < c->n_map_objects; i++) {
         const rmg__object_def *d = &c->map_objects[i];
         if (d->family && !strcmp(d->family, "obstacle") && d->footprint.block && !d->footprint.visit)
             od->defs[od->n++] = d;
     }
-    /* Insertion sort by footprint size, biggest first (stable: content order breaks ties). */
-    for (size_t i = 1; i < od->n; i++) {
-        const rmg__object_def *d = od->defs[i];
-        size_t j = i;
-        while (j > 0 && popcount48(od->defs[j - 1]->footprint.block) < popcount48(d->footprint.block)) {
-            od->defs[j] = od->defs[j - 1];
-            j--;
-        }
-        od->defs[j] = d;
+    /* Biggest footprint first, content order among equals: a counting sort by size (stable),
+     * through the scratch fit[] (as wide as defs[]). */
+    size_t start[49] = {0};
+    const rmg__object_def **sorted = (const rmg__object_def **)(void *)od->fit;
+    for (size_t i = 0; i < od->n; i++)
+        start[48 - popcount48(od->defs[i]->footprint.block & RMG__GRID_FOOT_BITS)]++;
+    for (size_t k = 0, sum = 0; k < 49; k++) {
+        size_t count = start[k];
+        start[k] = sum;
+        sum += count;
     }
+    for (size_t i = 0; i < od->n; i++)
+        sorted[start[48 - popcount48(od->defs[i]->footprint.block & RMG__GRID_FOOT_BITS)]++] = od->defs[i];
+    memcpy((void *)od->defs, sorted, od->n * sizeof *od->defs);
     return RMG_OK;
 }
 
@@ -345,6 +368,12 @@ static void shape_of(const rmg__grid *b, const rmg__object_def *d, obstacle_shap
     sh->def = d;
     sh->block = d->footprint.block & RMG__GRID_FOOT_BITS;
     sh->n = sh->max_dx = sh->max_dy = 0;
+    int lead = 47; /* the highest blocked cell (collect_obstacle_defs keeps footprints with one) */
+    while (lead > 0 && !((sh->block >> lead) & 1))
+        lead--;
+    sh->lead_dx = (uint8_t)(7 - lead % 8);
+    sh->lead_dy = (uint8_t)(5 - lead / 8);
+    sh->lead = (uint8_t)(sh->lead_dy * 8 + sh->lead_dx);
     for (uint64_t rest = d->footprint.block & RMG__GRID_FOOT_BITS; rest; rest &= rest - 1) {
         int bit = rmg__grid_low_bit(rest), dx = 7 - bit % 8, dy = 5 - bit / 8;
         sh->offset[sh->n++] = (uint32_t)dy * (uint32_t)b->w + (uint32_t)dx;
@@ -408,40 +437,132 @@ static void mark_cover(uint64_t *cover, const rmg__grid *b, const uint32_t *tile
     }
 }
 
-/* Each coverable tile, in random order, gets the first obstacle (biggest first) that fits with
- * its anchor there, then the next ones while the anchor is left uncovered. */
-static rmg_status place_obstacles(rmg__grid *b, const rmg__map_zone *z, const uint32_t *tiles, size_t n,
-                                  const obstacle_defs *od, size_t n_fit)
+/* Step 5's rule, read off the game's random maps: fewer, larger obstacles than a tile-by-tile
+ * fill gives (on Jebus Cross XL about 3 tiles per obstacle; about as many obstacles of 10-14
+ * tiles as of 6-9, one in six a single tile), drawn from every sprite the terrain allows.
+ * The zone is filled in passes, the largest shapes first (PASS_MIN: a pass may use the shapes
+ * of at least that many tiles). A pass takes the zone's coverable tiles in reverse reading
+ * order (bottom row first, right to left), so when it reaches a tile every tile below it and
+ * right of it in its row has had its turn; the tile, if still uncovered, gets an obstacle whose
+ * last blocked cell in reading order lands on it, drawn among all the pass's shapes that fit
+ * there. A shape's chance is its size squared, shared among the zone's shapes of that size (a
+ * terrain with many one-tile sprites does not draw one-tile obstacles more often for it), so
+ * larger ones win where they fit and every sprite gets its turn. The game also lets obstacles
+ * overlap one another, which the map model does not (docs/deviations.md): its masses are the
+ * blocked land itself, and where that is narrow smaller obstacles fill it.
+ * Cost: per pass and uncovered tile, one mask test per shape of the pass (a few hundred). */
+#define MAX_FOOT 48
+#define WEIGHT_SCALE 65536u
+static const uint8_t PASS_MIN[] = {10, 6, 3, 2, 1};
+
+/* Groups the zone's n_fit shapes by footprint mask (in fit[]'s order: biggest first) and weighs
+ * each group: size squared shared among the zone's shapes of that size, times its shapes.
+ * Returns the number of groups. Cost: shapes x groups mask compares, once per zone. */
+static size_t group_shapes(const obstacle_defs *od, size_t n_fit)
 {
-    for (size_t i = 0; i < n; i++) {
-        uint32_t t = tiles[i];
-        if (!(b->mark[t] & MK_COVER))
+    uint32_t per_size[MAX_FOOT + 1] = {0};
+    size_t n_groups = 0;
+    for (size_t k = 0; k < n_fit; k++) {
+        per_size[od->fit[k].n]++;
+        size_t g = 0;
+        while (g < n_groups && od->groups[g].shape->block != od->fit[k].block)
+            g++;
+        if (g == n_groups)
+            od->groups[n_groups++] = (shape_group){&od->fit[k], 0, 0, 0};
+        od->groups[g].count++;
+        od->drawn_shape[k] = g; /* scratch: each shape's group */
+    }
+    for (size_t g = 0, first = 0; g < n_groups; g++) {
+        shape_group *gr = &od->groups[g];
+        uint64_t n = gr->shape->n;
+        gr->weight = gr->count * (n * n * WEIGHT_SCALE / per_size[n]);
+        gr->first = (uint32_t)first;
+        first += gr->count;
+        gr->count = 0;
+    }
+    for (size_t k = 0; k < n_fit; k++) {
+        shape_group *gr = &od->groups[od->drawn_shape[k]];
+        od->members[gr->first + gr->count++] = (uint32_t)k;
+    }
+    return n_groups;
+}
+
+/* Whether shape sh fits with its lead cell on tile t = (x, y); frames[lead] caches the coverable
+ * frame of each anchor looked at for t (bit lead of *framed: computed). */
+static bool lead_fits(const rmg__grid *b, const obstacle_defs *od, const obstacle_shape *sh, uint32_t t, int x, int y,
+                      uint64_t frames[MAX_FOOT], uint64_t *framed)
+{
+    int ax = x + sh->lead_dx, ay = y + sh->lead_dy;
+    if (ax >= b->w || ay >= b->h)
+        return false; /* the anchor stays on the map */
+    uint32_t anchor = t + (uint32_t)sh->lead_dy * (uint32_t)b->w + sh->lead_dx;
+    if (ax < 7 || ay < 5) /* the frame leaves the map: cell by cell */
+        return obstacle_fits_zone(b, sh, anchor, ax, ay);
+    uint64_t bit = UINT64_C(1) << sh->lead;
+    if (!(*framed & bit)) {
+        frames[sh->lead] = cover_frame(b, od->cover, anchor);
+        *framed |= bit;
+    }
+    return !(sh->block & ~frames[sh->lead]);
+}
+
+/* Among groups[from .. to), those whose mask fits with its lead cell on tile t: one drawn by
+ * weight, then one of its shapes (all of equal weight); NULL when none fits. */
+static const obstacle_shape *draw_shape(const rmg__grid *b, const obstacle_defs *od, size_t from, size_t to,
+                                        uint32_t t, rmg_rng *rng)
+{
+    int x, y, level;
+    rmg__grid_xyz(b, t, &x, &y, &level);
+    uint64_t frames[MAX_FOOT], framed = 0, total = 0;
+    size_t n_drawn = 0;
+    for (size_t g = from; g < to; g++) {
+        if (!lead_fits(b, od, od->groups[g].shape, t, x, y, frames, &framed))
             continue;
-        int x, y, level;
-        rmg__grid_xyz(b, t, &x, &y, &level);
-        bool framed = x >= 7 && y >= 5; /* else the frame leaves the map: cell by cell */
-        uint64_t frame = framed ? cover_frame(b, od->cover, t) : 0;
-        for (size_t k = 0; k < n_fit; k++) {
-            if (framed) {
-                uint64_t outside = ~frame;
-                while (k < n_fit && (od->fit_block[k] & outside))
-                    k++;
-                if (k == n_fit)
-                    break;
-            } else if (!obstacle_fits_zone(b, &od->fit[k], t, x, y)) {
+        total += od->groups[g].weight;
+        od->drawn[n_drawn] = total;
+        od->drawn_shape[n_drawn++] = g;
+    }
+    if (!n_drawn)
+        return NULL;
+    uint64_t r = rmg_rng_below(rng, total);
+    size_t lo = 0, hi = n_drawn - 1;
+    while (lo < hi) { /* the first running sum above r */
+        size_t mid = lo + (hi - lo) / 2;
+        if (od->drawn[mid] > r)
+            hi = mid;
+        else
+            lo = mid + 1;
+    }
+    const shape_group *gr = &od->groups[od->drawn_shape[lo]];
+    return &od->fit[od->members[gr->first + (gr->count > 1 ? rmg_rng_below(rng, gr->count) : 0)]];
+}
+
+static rmg_status place_obstacles(rmg__grid *b, const rmg__map_zone *z, const uint32_t *tiles, size_t n,
+                                  const obstacle_defs *od, size_t n_all, rmg_rng *rng)
+{
+    /* groups[] is sorted biggest first. A tile a pass leaves uncovered has no room for the
+     * pass's shapes, and the coverable tiles only shrink: a later pass needs to try only its
+     * own smaller shapes, groups[from .. to). */
+    size_t from = 0, to = 0;
+    for (size_t pass = 0; pass < sizeof PASS_MIN; pass++, from = to) {
+        while (to < n_all && od->groups[to].shape->n >= PASS_MIN[pass])
+            to++;
+        for (size_t i = n; to > from && i-- > 0;) {
+            uint32_t t = tiles[i];
+            if (!(b->mark[t] & MK_COVER))
                 continue;
-            }
-            const obstacle_shape *sh = &od->fit[k];
-            rmg__map_object *o = rmg__map_add_object(b->m, sh->def->key, RMG_OBJECT_OBSTACLE, x, y, z->level);
+            const obstacle_shape *sh = draw_shape(b, od, from, to, t, rng);
+            if (!sh)
+                continue; /* no shape of the pass fits: a later pass, cover_leftovers or validation */
+            uint32_t anchor = t + (uint32_t)sh->lead_dy * (uint32_t)b->w + sh->lead_dx;
+            rmg__map_object *o = rmg__map_add_object(b->m, sh->def->key, RMG_OBJECT_OBSTACLE,
+                                                     rmg__grid_x(b, anchor), rmg__grid_y(b, anchor), z->level);
             if (!o)
                 return RMG_ERR_NOMEM;
             o->block = sh->def->footprint.block;
             o->zone = z->id;
             rmg__map_stamp_object(b->m, o);
-            uncover(b, od->cover, sh->def->footprint.block, t); /* its tiles now hold an object */
-            frame &= ~sh->block;
-            if (!(b->mark[t] & MK_COVER))
-                break; /* else the footprint left its anchor free: the tile still needs one */
+            uncover(b, od->cover, sh->def->footprint.block, anchor);
         }
     }
     return RMG_OK;
@@ -452,17 +573,15 @@ static rmg_status obstacle_objects(rmg__grid *b, const rmg__map_zone *z, uint32_
 {
     if (!od->n)
         return RMG_OK;
-    rmg_rng_shuffle(rng, tiles, n, sizeof *tiles);
     /* The obstacles the zone's terrain allows, picked once for the zone rather than per tile. */
     uint32_t terrain_bit = z->terrain >= 0 && z->terrain < 32 ? 1u << z->terrain : 0;
     size_t n_fit = 0;
     for (size_t k = 0; k < od->n; k++)
         if (!od->defs[k]->terrains || (od->defs[k]->terrains & terrain_bit))
             shape_of(b, od->defs[k], &od->fit[n_fit++]);
-    for (size_t k = 0; k < n_fit; k++)
-        od->fit_block[k] = od->fit[k].block;
+    size_t n_groups = group_shapes(od, n_fit);
     mark_cover(od->cover, b, tiles, n, true);
-    rmg_status st = place_obstacles(b, z, tiles, n, od, n_fit);
+    rmg_status st = place_obstacles(b, z, tiles, n, od, n_groups, rng);
     mark_cover(od->cover, b, tiles, n, false);
     return st;
 }
@@ -639,9 +758,13 @@ static rmg_status copy_obstacles_below(rmg__grid *b, size_t first)
     size_t n = m->objects.count;
     for (size_t i = first; i < n; i++) {
         rmg__map_object o = m->objects.items[i]; /* by value: the array may move */
+        if (o.kind != RMG_OBJECT_OBSTACLE || o.z != 0 || o.x >= b->w || o.y >= b->h)
+            continue;
+        /* The zone below is the one under a blocked cell: the anchor need not be one of them. */
+        int cell = rmg__grid_low_bit(o.block & RMG__GRID_FOOT_BITS), cx = o.x - (7 - cell % 8), cy = o.y - (5 - cell / 8);
         uint32_t below = (uint32_t)rmg__tile(b->w, b->h, o.x, o.y, 1);
-        int zone = m->tile_zone[below];
-        if (o.kind != RMG_OBJECT_OBSTACLE || o.z != 0 || !obstacle_fits(b, o.block, below, zone))
+        int zone = cx >= 0 && cy >= 0 ? m->tile_zone[rmg__tile(b->w, b->h, cx, cy, 1)] : 0;
+        if (!zone || !obstacle_fits(b, o.block, below, zone))
             continue;
         rmg__map_object *c = rmg__map_add_object(m, o.key, RMG_OBJECT_OBSTACLE, o.x, o.y, 1);
         if (!c)
@@ -707,7 +830,7 @@ rmg_status rmg__finish_obstacles(rmg__gen *g)
     rmg__grid_levels levels;
     memset(&levels, 0, sizeof levels);
     uint8_t *clear_blocks = rmg__malloc(b.ctx, (size_t)bw * (size_t)bh);
-    obstacle_defs od = {NULL, 0, NULL, NULL, NULL};
+    obstacle_defs od = {NULL, 0, NULL, NULL, NULL, NULL, NULL, NULL};
     rmg__grid_zone_index zi = {NULL, NULL};
     if (!tiles || !clear_blocks)
         st = rmg__error_nomem(b.ctx);
@@ -737,7 +860,10 @@ rmg_status rmg__finish_obstacles(rmg__gen *g)
     rmg__free(b.ctx, (void *)od.defs);
     rmg__free(b.ctx, od.fit);
     rmg__free(b.ctx, od.cover);
-    rmg__free(b.ctx, od.fit_block);
+    rmg__free(b.ctx, od.drawn_shape);
+    rmg__free(b.ctx, od.drawn);
+    rmg__free(b.ctx, od.groups);
+    rmg__free(b.ctx, od.members);
     rmg__grid_free(&b);
     return st;
 }
