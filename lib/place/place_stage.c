@@ -285,13 +285,25 @@ static rmg_status add_game_zones(place_ctx *pc)
  * maps holds 137 tiles; 64 zones on a 72x72 map get about 80 each and fail). */
 #define MIN_TILES_TOWN_ZONE 100
 
+/* The towns a zone's template gives it at least (a start zone with an owner has its own). */
+static int zone_towns(const place_ctx *pc, const rmg__map_zone *z)
+{
+    const rmg__zone *tz = &pc->t->zones[z->tpl_index];
+    return tz->player_towns + tz->player_castles + tz->neutral_towns + tz->neutral_castles +
+           (tz->owner > 0 && (tz->kind == RMG_ZONE_HUMAN_START || tz->kind == RMG_ZONE_COMPUTER_START));
+}
+
+/* The least first-phase disc of a zone with towns on a level without filler (PLC-11): a town
+ * with its approach and guarded mines needs this much land in one piece (smaller discs made
+ * 8-zone templates at 36x36 fail to place their towns). */
+#define TOWN_DISC 240.0
+
 static rmg_status check_town_room(place_ctx *pc, const double density[2])
 {
     for (size_t i = 0; i < pc->lay.n_zones; i++) {
         const rmg__map_zone *z = &pc->m->zones.items[i];
         const rmg__zone *tz = &pc->t->zones[z->tpl_index];
-        int towns = tz->player_towns + tz->player_castles + tz->neutral_towns + tz->neutral_castles +
-                    (tz->owner > 0 && (tz->kind == RMG_ZONE_HUMAN_START || tz->kind == RMG_ZONE_COMPUTER_START));
+        int towns = zone_towns(pc, z);
         double tiles = density[z->level] * z->size_weight;
         if (towns > 0 && tiles < MIN_TILES_TOWN_ZONE)
             return rmg__error_gen(pc->ctx, RMG_ERR_IMPOSSIBLE, "place", tz->id, -1,
@@ -379,8 +391,13 @@ static rmg_status grow_zones_setup(place_ctx *pc, rmg_rng *rng)
         /* PLC-11: on a level without filler zones the first phase grows discs that cover only
          * part of the map (RMG__PLACE_DISC_SHARE of each zone's weight share); the second phase
          * gives the rest to whichever zone reaches it first. With filler the disc is the share. */
-        double share = pc->filler[mz->level] >= 0 ? 1.0 : RMG__PLACE_DISC_SHARE;
-        z->target = (size_t)RMG__MAX(1.0, floor(share * density[z->level] * mz->size_weight + 0.5));
+        double full = density[z->level] * mz->size_weight;
+        double disc = pc->filler[mz->level] >= 0 ? full : RMG__PLACE_DISC_SHARE * full;
+        /* ... but a zone with towns keeps room for them on a small map: its disc is never below
+         * TOWN_DISC tiles (nor above its share), as the town room check counts on. */
+        if (zone_towns(pc, mz) > 0)
+            disc = RMG__MAX(disc, RMG__MIN(full, TOWN_DISC));
+        z->target = (size_t)RMG__MAX(1.0, floor(disc + 0.5));
         z->inv_radius = 1.0 / sqrt((double)z->target / PI);
         /* A random direction for the zone's noise mix, as the rational point ((1-t^2), 2t) /
          * (1+t^2) of the unit circle: only correctly rounded operations, so every platform
