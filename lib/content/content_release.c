@@ -28,7 +28,7 @@ const struct rmg_content *rmg__content_peek(const rmg_context *ctx)
 rmg_status rmg__content_attach(rmg_context *ctx, struct rmg_content *c)
 {
     struct rmg_content *old = rmg__context_state(ctx, &content_key);
-    rmg_status st = rmg__context_attach(ctx, &content_key, c, release_attached);
+    rmg_status st = rmg__context_attach(ctx, &content_key, c, release_attached, true);
     if (st != RMG_OK)
         return st;
     if (old != c)
@@ -40,5 +40,5 @@ rmg_status rmg__content_lend(rmg_context *ctx, const struct rmg_content *c)
 {
     /* A lent ruleset has no release: the lender frees it. The cast drops const only to store it
      * in the generic slot; the content module never writes through it. */
-    return rmg__context_attach(ctx, &content_key, (void *)(uintptr_t)c, NULL);
+    return rmg__context_attach(ctx, &content_key, (void *)(uintptr_t)c, NULL, true);
 }

@@ -60,11 +60,12 @@ rmg_status rmg_objects_effective(rmg_context *ctx, const rmg_pack *pack, size_t 
     rmg_object_list *l = rmg__calloc(ctx, 1, sizeof *l);
     if (!l)
         return rmg__error_nomem(ctx);
-    l->ctx = ctx;
+    l->ctx = rmg__context_retain(ctx); /* given back by rmg_object_list_destroy */
     l->content = content;
     st = rmg__eff_build(ctx, content, tpl, zone_index, pack ? pack->file : NULL, &l->list);
     if (st != RMG_OK) {
         rmg__free(ctx, l);
+        rmg__context_release(ctx);
         return st;
     }
     l->present = rmg__malloc(ctx, (l->list.items.count + 1) * sizeof *l->present);
@@ -128,7 +129,9 @@ void rmg_object_list_destroy(rmg_object_list *list)
 {
     if (!list)
         return;
+    rmg_context *ctx = list->ctx;
     rmg__eff_free(&list->list);
-    rmg__free(list->ctx, list->present);
-    rmg__free(list->ctx, list);
+    rmg__free(ctx, list->present);
+    rmg__free(ctx, list);
+    rmg__context_release(ctx);
 }

@@ -224,7 +224,7 @@ rmg_status rmg_solve(rmg_context *ctx, const rmg_pack *pack, size_t template_ind
     rmg_solve_result *r = rmg__calloc(ctx, 1, sizeof *r);
     if (!r)
         return rmg__error_nomem(ctx);
-    r->ctx = ctx;
+    r->ctx = rmg__context_retain(ctx); /* given back by rmg_solve_result_destroy */
     rmg__arena_init(&r->arena, ctx, 16 * 1024);
     rmg_status st = solve_into(ctx, pack, template_index, options, r);
     if (st != RMG_OK) {
@@ -261,8 +261,10 @@ void rmg_solve_result_destroy(rmg_solve_result *result)
 {
     if (!result)
         return;
+    rmg_context *ctx = result->ctx;
     rmg__arena_free(&result->arena);
-    rmg__free(result->ctx, result);
+    rmg__free(ctx, result);
+    rmg__context_release(ctx);
 }
 
 size_t rmg_solve_zone_count(const rmg_solve_result *r)
