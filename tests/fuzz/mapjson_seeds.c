@@ -30,9 +30,10 @@ int main(int argc, char **argv)
     int failed = 0;
     for (int seed = 1; seed <= 3; seed++)
         failed |= write_map(ctx, argv[1], seed, seed == 3 ? 2 : 1, RMG_WATER_NONE);
+    /* Water on two levels: the built-in pack's eight zones leave no room for a sea on one level
+     * of a 36x36 map. */
     failed |= write_map(ctx, argv[1], 4, 2, RMG_WATER_NORMAL);
-    failed |= write_map(ctx, argv[1], 5, 1, RMG_WATER_ISLANDS);
-    failed |= write_map(ctx, argv[1], 6, 2, RMG_WATER_ISLANDS);
+    failed |= write_map(ctx, argv[1], 5, 2, RMG_WATER_ISLANDS);
     rmg_context_destroy(ctx);
     return failed;
 }
