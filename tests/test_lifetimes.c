@@ -231,6 +231,13 @@ static void test_every_destruction_order(void **state)
 
 /* ---- every other kind of object, the context destroyed first --------------------------------- */
 
+/* The object list of zone 1 and the solve result of the pack's first template. */
+static void list_and_solve(rmg_context *ctx, const rmg_pack *pack, rmg_object_list **list, rmg_solve_result **solved)
+{
+    assert_int_equal(rmg_objects_effective(ctx, pack, 0, 1, list), RMG_OK);
+    assert_int_equal(rmg_solve(ctx, pack, 0, NULL, solved), RMG_OK);
+}
+
 static int plugin_destroyed;
 
 static rmg_status plugin_run(void *user, rmg_stage_view *view)
@@ -286,9 +293,8 @@ static void test_every_object_outlives_its_context(void **state)
         rmg_validation *validation = NULL;
         assert_int_equal(rmg_pack_validate(pack, &validation), RMG_OK);
         rmg_object_list *list = NULL;
-        assert_int_equal(rmg_objects_effective(ctx, pack, 0, 1, &list), RMG_OK);
         rmg_solve_result *solved = NULL;
-        assert_int_equal(rmg_solve(ctx, pack, 0, NULL, &solved), RMG_OK);
+        list_and_solve(ctx, pack, &list, &solved);
 
         uint64_t fingerprint = rmg_map_fingerprint(map);
         size_t n_list = rmg_object_list_count(list), n_zones = rmg_solve_zone_count(solved);
@@ -343,6 +349,50 @@ static void test_every_object_outlives_its_context(void **state)
         assert_int_equal(plugin_destroyed, 1);
         host_check_all_freed(&h);
     }
+}
+
+/* ---- a ruleset replaced while objects read it ------------------------------------------------ */
+
+/* An object list and a solve result read the ruleset they were made with: replacing the
+ * context's (rmg_context_set_content_variant) frees the old one only after them. */
+static void test_object_lists_and_solve_results_keep_their_ruleset(void **state)
+{
+    (void)state;
+    host_alloc h;
+    rmg_context *ctx = host_context(&h, 2);
+    rmg_pack *pack = NULL;
+    assert_int_equal(rmg_pack_builtin(ctx, &pack), RMG_OK);
+    rmg_object_list *list = NULL;
+    rmg_solve_result *solved = NULL;
+    list_and_solve(ctx, pack, &list, &solved);
+    size_t n = rmg_object_list_count(list);
+    assert_true(n > 0);
+    rmg_object_info info;
+    rmg_object_info_init(&info);
+    assert_int_equal(rmg_object_list_get(list, n - 1, &info), RMG_OK);
+    char key[128];
+    snprintf(key, sizeof key, "%s", info.key);
+    int allowed[4];
+    for (int id = 0; id < 4; id++)
+        allowed[id] = rmg_solve_artifact_allowed(solved, id);
+
+    for (int round = 0; round < 2; round++) {
+        /* SoD, then HotA again: two replacements, each freeing a ruleset no one holds. */
+        assert_int_equal(rmg_context_set_content_variant(ctx, round ? RMG_CONTENT_HOTA : RMG_CONTENT_SOD), RMG_OK);
+        assert_int_equal(rmg_object_list_count(list), n);
+        assert_int_equal(rmg_object_list_get(list, n - 1, &info), RMG_OK);
+        assert_string_equal(info.key, key);
+        for (int id = 0; id < 4; id++)
+            assert_int_equal(rmg_solve_artifact_allowed(solved, id), allowed[id]);
+    }
+    rmg_pack_destroy(pack);
+    rmg_context_destroy(ctx);
+    assert_string_equal(info.key, key); /* the first ruleset is still held */
+    rmg_solve_result_destroy(solved);
+    assert_int_equal(rmg_object_list_get(list, n - 1, &info), RMG_OK);
+    assert_string_equal(info.key, key);
+    rmg_object_list_destroy(list);
+    host_check_all_freed(&h);
 }
 
 /* ---- threads --------------------------------------------------------------------------------- */
@@ -497,6 +547,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_every_destruction_order),
         cmocka_unit_test(test_every_object_outlives_its_context),
+        cmocka_unit_test(test_object_lists_and_solve_results_keep_their_ruleset),
         cmocka_unit_test(test_maps_die_on_other_threads_after_their_context),
         cmocka_unit_test(test_a_cancel_stops_only_the_generation_under_way),
         cmocka_unit_test(test_a_cancel_stops_every_later_best_of_candidate),

@@ -106,7 +106,10 @@ RMG_API rmg_status rmg_context_create(rmg_context **out, const rmg_context_optio
  * rmg_place_preview and rmg_map_load_h3m; packs; balance reports; validations; object lists;
  * solve results) and the context may be destroyed in any order, each exactly once, on any
  * thread: every object keeps what it needs of the context (its allocator, ruleset and error
- * slot) alive, and the context's memory is freed when the last of them is destroyed.
+ * slot) alive, and the context's memory is freed when the last of them is destroyed. Object
+ * lists and solve results also keep the ruleset they were made with when the context's is
+ * replaced (rmg_content_load, rmg_context_set_content_variant); maps read the context's
+ * current one.
  *
  * rmg_context_destroy ends the host's handle: ctx must not be passed to any function
  * afterwards, the log and progress callbacks are never called again, and stage plugins are

@@ -183,7 +183,9 @@ static rmg_status solve_into(rmg_context *ctx, const rmg_pack *pack, size_t temp
         return st;
     if (!pack || template_index >= pack->n_templates)
         return rmg__error_set(ctx, RMG_ERR_INVALID_ARG, "rmg_solve: no template %zu in the pack", template_index);
-    r->content = rmg__content_get(ctx); /* the host's, or the built-in ruleset */
+    /* The host's, or the built-in ruleset; held until rmg_solve_result_destroy, so the result
+     * reads it even after the context gets another one. */
+    r->content = rmg__content_retain(rmg__content_get(ctx));
     if (!r->content)
         return rmg_context_errcode(ctx) != RMG_OK ? rmg_context_errcode(ctx) : RMG_ERR_NOT_FOUND;
     const rmg__template *t = &pack->templates[template_index];
@@ -262,8 +264,10 @@ void rmg_solve_result_destroy(rmg_solve_result *result)
     if (!result)
         return;
     rmg_context *ctx = result->ctx;
+    const struct rmg_content *content = result->content;
     rmg__arena_free(&result->arena);
     rmg__free(ctx, result);
+    rmg__content_release(content);
     rmg__context_release(ctx);
 }
 
