@@ -5,6 +5,11 @@
 # Seed corpora are copied at run time from the shared corpus (../shared/corpus, or
 # $RMG_SHARED_DIR/corpus), the shared maps (../shared/h3m: the small ones as they are, and cuts
 # of all of them made by fuzz_h3m_seeds) and the built-in templates into a temporary directory.
+# Water and the underground are in every seed corpus: the generate harness's templates (mirror
+# `mt_` and h3dm1 ones of the corpus among them) each also come with the option header of
+# tests/fuzz/fuzz_targets.h asking for normal water, islands on two levels and two levels
+# without water; fuzz_h3m_seeds and fuzz_mapjson_seeds add generated maps with seas and an
+# underground; the template readers' seeds include the mirror templates as they are.
 # A crash leaves its input in build/fuzz-artifacts/; copy it to tests/fuzz/regressions/<harness>/
 # so tests/test_fuzz_regressions.c replays it, then fix the bug.
 set -euo pipefail
@@ -35,6 +40,19 @@ trap 'rm -rf "$work"' EXIT
 artifacts=build/fuzz-artifacts
 mkdir -p "$artifacts"
 
+# with_options DIR: beside each template in DIR, copies of it behind the generate harness's option
+# header ("RMGo", water byte, levels byte): normal water on one level, islands on two levels, no
+# water on two levels.
+with_options() {
+  local f
+  for f in "$1"/*; do
+    [ -f "$f" ] || continue
+    { printf 'RMGo\001\000'; cat "$f"; } >"$f.water-normal"
+    { printf 'RMGo\002\001'; cat "$f"; } >"$f.islands-two-levels"
+    { printf 'RMGo\000\001'; cat "$f"; } >"$f.two-levels"
+  done
+}
+
 seed() { # seed HARNESS: fills $work/HARNESS with seed inputs
   local dir=$work/$1
   mkdir -p "$dir"
@@ -44,7 +62,12 @@ seed() { # seed HARNESS: fills $work/HARNESS with seed inputs
   case $1 in
     h3t) find "$shared/corpus/h3t" "$shared/corpus/sod" -type f -size -256k -exec cp -t "$dir" {} + 2>/dev/null || true ;;
     vcmi) find "$shared/corpus/vcmi" -type f -size -256k -exec cp -t "$dir" {} + 2>/dev/null || true ;;
-    generate) { find "$shared/corpus/sod" -type f -size -64k 2>/dev/null || true; } | head -20 | xargs -r cp -t "$dir" ;;
+    generate) { find "$shared/corpus/sod" -type f -size -64k 2>/dev/null || true; } | head -20 | xargs -r -d '\n' cp -t "$dir"
+              # mirror templates (two levels, the seas of both copied): where water once crashed
+              { find "$shared/corpus" -type f \( -iname '*__mt_*' -o -iname '*__h3dm1*' \) -size -256k 2>/dev/null ||
+                  true; } | sort | head -16 |
+                xargs -r -d '\n' cp -t "$dir"
+              with_options "$dir" ;;
     h3m) find "$shared/h3m" -name '*.h3m' -size -256k -exec cp -t "$dir" {} + 2>/dev/null || true
          "$build/fuzz/fuzz_h3m_seeds" "$dir" "$shared"/h3m/*.h3m || true ;;
     mapjson) ASAN_OPTIONS=detect_leaks=0 "$build/fuzz/fuzz_mapjson_seeds" "$dir" ;;

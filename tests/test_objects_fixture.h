@@ -217,6 +217,7 @@ static struct rmg_content *fx_content(rmg_context *ctx)
     struct rmg_content *c = calloc(1, sizeof *c);
     assert_non_null(c);
     c->ctx = ctx;
+    atomic_init(&c->refs, 1); /* the fixture's: it lends c and frees it itself */
     rmg__arena_init(&c->arena, ctx, 64 * 1024);
     c->objects = rmg__arena_alloc(&c->arena, 256 * sizeof *c->objects);
     assert_non_null(c->objects);

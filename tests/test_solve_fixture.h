@@ -185,6 +185,7 @@ static inline struct rmg_content *sfx_content(rmg_context *ctx)
     struct rmg_content *c = calloc(1, sizeof *c);
     assert_non_null(c);
     c->ctx = ctx;
+    atomic_init(&c->refs, 1); /* the fixture's: it lends c and frees it itself */
     rmg__arena_init(&c->arena, ctx, 64 * 1024);
     sfx_load_terrains(c);
     sfx_load_factions(c);

@@ -101,17 +101,45 @@ RMG_API void rmg_context_options_init(rmg_context_options *options);
 
 /* options may be NULL for all defaults. The options are copied. */
 RMG_API rmg_status rmg_context_create(rmg_context **out, const rmg_context_options *options);
-/* No-op for NULL. */
+/*
+ * Lifetimes. The objects made with a context (maps, including those of rmg_generate_best_of,
+ * rmg_place_preview and rmg_map_load_h3m; packs; balance reports; validations; object lists;
+ * solve results) and the context may be destroyed in any order, each exactly once, on any
+ * thread: every object keeps what it needs of the context (its allocator, ruleset and error
+ * slot) alive, and the context's memory is freed when the last of them is destroyed. Object
+ * lists and solve results also keep the ruleset they were made with when the context's is
+ * replaced (rmg_content_load, rmg_context_set_content_variant); maps read the context's
+ * current one.
+ *
+ * rmg_context_destroy ends the host's handle: ctx must not be passed to any function
+ * afterwards, the log and progress callbacks are never called again, and stage plugins are
+ * destroyed (their destroy hooks called) at once. The objects still alive stay usable through
+ * their own functions, except those that hand out memory to release with rmg_free(ctx, ...)
+ * (rmg_map_to_json, a validation report, ...), which need the handle: release such memory
+ * before destroying the context. The allocator callback (and its user pointer) must stay
+ * valid until the last object is destroyed; it is then called from the thread that destroys
+ * it. No-op for NULL.
+ */
 RMG_API void rmg_context_destroy(rmg_context *ctx);
 
 /* Re-seeds the built-in generator (ignored when the host supplies `rng`). */
 RMG_API rmg_status rmg_context_set_seed(rmg_context *ctx, uint64_t seed);
 RMG_API uint64_t rmg_context_seed(const rmg_context *ctx);
 
-/* Request cancellation; safe to call from another thread while the context works. */
+/*
+ * Cancel. Each generation (rmg_generate, rmg_generate_best_of, rmg_place_preview) starts
+ * uncancelled: a cancel, from rmg_context_cancel (safe from another thread while the context
+ * works) or from a progress callback returning non-zero, stops the generation under way with
+ * RMG_ERR_CANCELLED (rmg_generate_best_of: every candidate still to come too), and the next one
+ * on the context runs normally. A cancel requested while no generation runs is therefore
+ * cleared by the next one's start (until 0.4.1 it stuck and failed every later generation
+ * until rmg_context_reset_cancel).
+ */
 RMG_API void rmg_context_cancel(rmg_context *ctx);
-/* Clears a previous cancellation request. */
+/* Clears the flag rmg_context_cancelled reports. Kept for compatibility: no longer needed
+ * before the next generation, which clears it itself. */
 RMG_API void rmg_context_reset_cancel(rmg_context *ctx);
+/* Non-zero from a cancel until the next generation starts (or rmg_context_reset_cancel). */
 RMG_API int rmg_context_cancelled(const rmg_context *ctx);
 
 /* ---- errors ------------------------------------------------------------------------------- */

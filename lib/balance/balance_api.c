@@ -44,7 +44,7 @@ rmg_status rmg_map_balance(const rmg_map *map, const rmg_balance_options *option
     rmg_balance *b = rmg__calloc(ctx, 1, sizeof *b);
     if (!b)
         return rmg__error_nomem(ctx);
-    b->ctx = ctx;
+    b->ctx = rmg__context_retain(ctx); /* given back by rmg_balance_destroy */
     b->width = map->width;
     b->height = map->height;
     b->levels = map->levels;
@@ -79,7 +79,9 @@ void rmg_balance_destroy(rmg_balance *b)
             rmg__free(b->ctx, p->to[j].path);
         rmg__free(b->ctx, p->reach_days);
     }
-    rmg__free(b->ctx, b);
+    rmg_context *ctx = b->ctx;
+    rmg__free(ctx, b);
+    rmg__context_release(ctx);
 }
 
 size_t rmg_balance_player_count(const rmg_balance *b)

@@ -305,6 +305,7 @@ rmg_status rmg__builder_init(rmg__builder *b, rmg_context *ctx, int variant, con
     if (!b->out)
         return rmg__error_nomem(ctx);
     b->out->ctx = ctx;
+    atomic_init(&b->out->refs, 1);
     rmg__arena_init(&b->out->arena, ctx, 64 * 1024);
     b->out->variant = base ? base->variant : variant;
     rmg_status st = base ? copy_base(b, base) : RMG_OK;

@@ -149,6 +149,10 @@ struct rmg_content {
      * value/frequency/limits are RMG__NA there. */
     rmg__object_def *map_objects; size_t n_map_objects;
     char *name, *version;        /* ruleset name and version (may be NULL for host content) */
+    /* References (core.h "Lifetimes"): the context's while it is the context's ruleset, and
+     * one for each object list and solve result read through it, so replacing the context's
+     * ruleset (rmg_content_load, rmg_context_set_content_variant) frees it only after them. */
+    atomic_int refs;
 };
 
 /* The context's content, loading the built-in HotA ruleset on first use. NULL on failure
@@ -156,8 +160,14 @@ struct rmg_content {
 const struct rmg_content *rmg__content_get(rmg_context *ctx);
 /* The context's content as it is, NULL before any was loaded (loads nothing). */
 const struct rmg_content *rmg__content_peek(const rmg_context *ctx);
+/* A reference to c for an object that reads it after the call that made it (NULL stays NULL);
+ * the object gives it back with rmg__content_release, which frees c after the last one (each
+ * holder also holds a reference to the context whose allocator c uses). */
+const struct rmg_content *rmg__content_retain(const struct rmg_content *c);
+void rmg__content_release(const struct rmg_content *c);
 /* Makes c the context's content without handing it over (the context will not free it; the
- * caller keeps it alive while the context uses it); NULL takes it back. The content the context
+ * caller keeps it alive while the context uses it, holding a reference of its own: refs >= 1,
+ * since the objects made meanwhile retain and release it); NULL takes it back. The content the context
  * had is not freed either, so lend only to a context that has none or had one lent. */
 rmg_status rmg__content_lend(rmg_context *ctx, const struct rmg_content *c);
 

@@ -208,7 +208,8 @@ void rmg__builder_abort(rmg__builder *b);
 /* ---- ruleset lifetime and index (content_index.c, content_release.c) ------------------- */
 
 void rmg__content_free(struct rmg_content *c);
-/* Makes c the context's content (freeing the one it had); the context frees c when destroyed. */
+/* Makes c the context's content (releasing the one it had); the context releases c when it
+ * dies. rmg__content_free frees a ruleset no one else holds (a builder's failure). */
 rmg_status rmg__content_attach(rmg_context *ctx, struct rmg_content *c);
 /* Builds the lookup tables (in c->arena). */
 rmg_status rmg__content_build_index(rmg_context *ctx, struct rmg_content *c);

@@ -14,10 +14,25 @@ void rmg__content_free(struct rmg_content *c)
     rmg__free(ctx, c);
 }
 
+const struct rmg_content *rmg__content_retain(const struct rmg_content *c)
+{
+    /* The cast drops const only for the count, which is not part of the ruleset's value. */
+    if (c)
+        atomic_fetch_add_explicit(&((struct rmg_content *)(uintptr_t)c)->refs, 1, memory_order_relaxed);
+    return c;
+}
+
+void rmg__content_release(const struct rmg_content *c)
+{
+    struct rmg_content *m = (struct rmg_content *)(uintptr_t)c;
+    if (m && atomic_fetch_sub_explicit(&m->refs, 1, memory_order_acq_rel) == 1)
+        rmg__content_free(m);
+}
+
 static void release_attached(rmg_context *ctx, void *state)
 {
     (void)ctx;
-    rmg__content_free(state);
+    rmg__content_release(state);
 }
 
 const struct rmg_content *rmg__content_peek(const rmg_context *ctx)
@@ -28,11 +43,11 @@ const struct rmg_content *rmg__content_peek(const rmg_context *ctx)
 rmg_status rmg__content_attach(rmg_context *ctx, struct rmg_content *c)
 {
     struct rmg_content *old = rmg__context_state(ctx, &content_key);
-    rmg_status st = rmg__context_attach(ctx, &content_key, c, release_attached);
+    rmg_status st = rmg__context_attach(ctx, &content_key, c, release_attached, true);
     if (st != RMG_OK)
         return st;
     if (old != c)
-        rmg__content_free(old);
+        rmg__content_release(old);
     return RMG_OK;
 }
 
@@ -40,5 +55,5 @@ rmg_status rmg__content_lend(rmg_context *ctx, const struct rmg_content *c)
 {
     /* A lent ruleset has no release: the lender frees it. The cast drops const only to store it
      * in the generic slot; the content module never writes through it. */
-    return rmg__context_attach(ctx, &content_key, (void *)(uintptr_t)c, NULL);
+    return rmg__context_attach(ctx, &content_key, (void *)(uintptr_t)c, NULL, true);
 }

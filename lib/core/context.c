@@ -75,12 +75,15 @@ rmg_status rmg_context_create(rmg_context **out, const rmg_context_options *opti
     ctx->progress = opt.progress;
     ctx->progress_user = opt.progress_user;
     atomic_init(&ctx->cancelled, 0);
+    atomic_init(&ctx->refs, 1); /* the host's handle */
+    atomic_init(&ctx->host_gone, false);
     ctx->err.zone = ctx->err.connection = -1;
     *out = ctx;
     return RMG_OK;
 }
 
-rmg_status rmg__context_attach(rmg_context *ctx, const void *key, void *state, rmg__release_fn release)
+rmg_status rmg__context_attach(rmg_context *ctx, const void *key, void *state, rmg__release_fn release,
+                               bool shared)
 {
     for (int i = 0; i < ctx->n_attached; i++) {
         rmg__attachment *a = &ctx->attached[i];
@@ -89,6 +92,7 @@ rmg_status rmg__context_attach(rmg_context *ctx, const void *key, void *state, r
         if (state) {
             a->state = state;
             a->release = release;
+            a->shared = shared;
         } else {
             memmove(a, a + 1, (size_t)(ctx->n_attached - i - 1) * sizeof *a);
             ctx->n_attached--;
@@ -99,13 +103,22 @@ rmg_status rmg__context_attach(rmg_context *ctx, const void *key, void *state, r
         return RMG_OK;
     if (ctx->n_attached == RMG__MAX_ATTACHMENTS)
         return rmg__error_set(ctx, RMG_ERR_LIMIT, "internal: every context attachment slot is taken");
-    ctx->attached[ctx->n_attached++] = (rmg__attachment){key, state, release};
+    ctx->attached[ctx->n_attached++] = (rmg__attachment){key, state, release, shared};
     return RMG_OK;
 }
 
-void rmg_context_destroy(rmg_context *ctx)
+rmg_context *rmg__context_retain(rmg_context *ctx)
 {
-    if (!ctx)
+    if (ctx)
+        atomic_fetch_add_explicit(&ctx->refs, 1, memory_order_relaxed);
+    return ctx;
+}
+
+void rmg__context_release(rmg_context *ctx)
+{
+    /* acq_rel: every write the other holders made before their release happens before the
+     * last one frees the block. */
+    if (!ctx || atomic_fetch_sub_explicit(&ctx->refs, 1, memory_order_acq_rel) != 1)
         return;
     while (ctx->n_attached > 0) {
         rmg__attachment a = ctx->attached[--ctx->n_attached];
@@ -113,6 +126,28 @@ void rmg_context_destroy(rmg_context *ctx)
             a.release(ctx, a.state);
     }
     rmg__free(ctx, ctx);
+}
+
+void rmg_context_destroy(rmg_context *ctx)
+{
+    if (!ctx)
+        return;
+    atomic_store(&ctx->host_gone, true);
+    /* The host's callbacks and what it attached for itself (stage plugins, whose destroy hooks
+     * are the host's) go now, most recent first; the slots stay (key kept, state cleared) so
+     * threads still reading maps of this context, which look the shared ruleset up by key,
+     * never see the table move. */
+    for (int i = ctx->n_attached - 1; i >= 0; i--) {
+        rmg__attachment *a = &ctx->attached[i];
+        if (a->shared || !a->release)
+            continue;
+        rmg__release_fn release = a->release;
+        void *state = a->state;
+        a->release = NULL;
+        a->state = NULL;
+        release(ctx, state);
+    }
+    rmg__context_release(ctx);
 }
 
 rmg_status rmg_context_set_seed(rmg_context *ctx, uint64_t seed)

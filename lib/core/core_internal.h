@@ -66,12 +66,15 @@ typedef struct rmg__error {
 
 /* State another module attaches to a context. The core never looks inside: it keeps the pointer
  * under the owner's key (the address of something of the owner's) and calls the owner's release
- * when the context is destroyed, most recent attachment first. */
+ * when the context dies, most recent attachment first. State the objects made with the context
+ * read (the ruleset) is `shared`: it lives until the last of them is destroyed. Other state
+ * (host callbacks such as stage plugins) is released as soon as the host destroys its handle. */
 typedef void (*rmg__release_fn)(rmg_context *ctx, void *state);
 typedef struct rmg__attachment {
     const void *key;
     void *state;
     rmg__release_fn release;
+    bool shared;
 } rmg__attachment;
 #define RMG__MAX_ATTACHMENTS 4
 
@@ -87,6 +90,13 @@ struct rmg_context {
     rmg_progress_fn progress;
     void *progress_user;
     atomic_int cancelled;
+    /* Lifetime (core.h, "Lifetimes"): one reference for the host's handle and one for each
+     * object made with the context that reads it afterwards (maps, packs, balance reports,
+     * object lists, solve results, validations). The block, its allocator and its shared
+     * attachments live until the last reference goes. host_gone: rmg_context_destroy ran; no
+     * host callback other than the allocator is called afterwards. */
+    atomic_int refs;
+    atomic_bool host_gone;
     rmg__error err;
     /* What other modules attach (the game content, the stage plugin table). */
     rmg__attachment attached[RMG__MAX_ATTACHMENTS];
@@ -106,9 +116,18 @@ static inline void *rmg__context_state(const rmg_context *ctx, const void *key)
     return NULL;
 }
 /* Attaches (or, for a key already attached, replaces without releasing) the state under key;
- * state NULL detaches it. release runs at rmg_context_destroy. RMG_ERR_LIMIT when every slot is
+ * state NULL detaches it. release runs when the context dies: for shared state when its last
+ * reference goes, for other state at rmg_context_destroy. RMG_ERR_LIMIT when every slot is
  * taken (a bug: the slots are sized for the library's modules). */
-rmg_status rmg__context_attach(rmg_context *ctx, const void *key, void *state, rmg__release_fn release);
+rmg_status rmg__context_attach(rmg_context *ctx, const void *key, void *state, rmg__release_fn release,
+                               bool shared);
+
+/* An object made with ctx that uses it after the host may have destroyed its handle takes a
+ * reference when it is made and gives it back as the last thing it does when destroyed (after
+ * its own blocks are freed through ctx). Atomic: objects may be destroyed on any thread. The
+ * last release frees the context. retain returns ctx (NULL stays NULL). */
+rmg_context *rmg__context_retain(rmg_context *ctx);
+void rmg__context_release(rmg_context *ctx);
 
 /* ---- allocation (every byte the library owns goes through these) ------------------------ */
 
@@ -178,6 +197,13 @@ void rmg__log(rmg_context *ctx, rmg_log_level level, const char *fmt, ...) RMG__
  * RMG_ERR_CANCELLED) or past ctx->deadline_ms (sets RMG_ERR_LIMIT, the cancel flag untouched).
  * Callers return RMG_ERR_CANCELLED; the driver reports the context's status. */
 bool rmg__check_cancel(rmg_context *ctx, const char *stage, double fraction);
+/* Each generation starts uncancelled (core.h, "Cancel"): the public entry points of work that
+ * rmg__check_stop can stop (rmg_generate, rmg_generate_best_of, rmg_place_preview) call this
+ * first, so a cancel that stopped the previous one does not stop the next. */
+static inline void rmg__work_begin(rmg_context *ctx)
+{
+    atomic_store(&ctx->cancelled, 0);
+}
 /* The same as a status: RMG_OK, RMG_ERR_CANCELLED or RMG_ERR_LIMIT (error set). */
 rmg_status rmg__check_stop(rmg_context *ctx, const char *stage, double fraction);
 /* Monotonic clock in milliseconds (time budgets, stage timings). */

@@ -112,7 +112,8 @@ rmg_status rmg__error_nomem(rmg_context *ctx)
 
 void rmg__log(rmg_context *ctx, rmg_log_level level, const char *fmt, ...)
 {
-    if (!ctx || !ctx->log || level > ctx->log_level)
+    /* After rmg_context_destroy the host's log (and its user pointer) may be gone. */
+    if (!ctx || !ctx->log || level > ctx->log_level || atomic_load_explicit(&ctx->host_gone, memory_order_relaxed))
         return;
     char msg[1024];
     va_list ap;

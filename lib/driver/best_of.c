@@ -71,11 +71,14 @@ static void record_failure(best_job *j, int i, const rmg_context *ctx)
     pthread_mutex_unlock(&j->lock);
 }
 
-/* The caller's context owns the winner: same allocator, so only the owner changes. */
+/* The caller's context owns the winner: same allocator, so only the owner changes (and the
+ * reference the map holds moves from the worker's context to the caller's). */
 static void adopt(rmg_map *map, rmg_context *ctx)
 {
-    map->ctx = ctx;
+    rmg_context *was = map->ctx;
+    map->ctx = rmg__context_retain(ctx);
     map->arena.ctx = ctx;
+    rmg__context_release(was);
 }
 
 /* Generates and scores candidate i on ctx (seeded for it, no host RNG). */
@@ -84,7 +87,8 @@ static void run_candidate(best_job *j, rmg_context *ctx, int i)
     rmg_context_set_seed(ctx, candidate_seed(j, i));
     rmg_map *map = NULL;
     rmg_balance *b = NULL;
-    rmg_status st = rmg_generate(ctx, j->pack, j->options, &map);
+    /* Not rmg_generate: that clears the cancel flag, which here is the caller's (run_in_place). */
+    rmg_status st = rmg__generate(ctx, j->pack, j->options, &map);
     if (st == RMG_OK)
         st = rmg_map_balance(map, &j->balance, &b);
     if (st != RMG_OK) {
@@ -192,6 +196,8 @@ static void fill_info(const best_job *j, rmg_best_of_info *info)
 rmg_status rmg_generate_best_of(rmg_context *ctx, const struct rmg_pack *pack, const rmg_generate_options *options,
                                 const rmg_best_of_options *best, rmg_map **out, rmg_best_of_info *info)
 {
+    if (ctx)
+        rmg__work_begin(ctx);
     if (!ctx || !out)
         return ctx ? rmg__error_set(ctx, RMG_ERR_INVALID_ARG, "rmg_generate_best_of: NULL argument")
                    : RMG_ERR_INVALID_ARG;

@@ -22,6 +22,11 @@ rmg_status rmg__stage_finish(rmg__gen *g);    /* lib/finish */
 rmg_status rmg__mirror_snapshot(rmg__gen *g);
 rmg_status rmg__mirror_content(rmg__gen *g);
 
+/* rmg_generate without clearing the cancel flag first (rmg_generate_best_of runs its candidates
+ * through it, so a cancel stops every later candidate too). */
+rmg_status rmg__generate(rmg_context *ctx, const struct rmg_pack *pack, const rmg_generate_options *options,
+                         rmg_map **out);
+
 /* Runs a stage's built-in implementation (generate.c) or its registered plugin (stage.c). */
 rmg_status rmg__run_builtin_stage(rmg__gen *g, rmg_stage_id id);
 rmg_status rmg__run_stage_with_plugins(rmg__gen *g, rmg_stage_id id);

@@ -444,6 +444,14 @@ static rmg_status give_up(rmg_context *ctx, int runs)
 rmg_status rmg_generate(rmg_context *ctx, const struct rmg_pack *pack, const rmg_generate_options *options,
                         rmg_map **out)
 {
+    if (ctx)
+        rmg__work_begin(ctx);
+    return rmg__generate(ctx, pack, options, out);
+}
+
+rmg_status rmg__generate(rmg_context *ctx, const struct rmg_pack *pack, const rmg_generate_options *options,
+                         rmg_map **out)
+{
     if (!ctx || !out)
         return ctx ? rmg__error_set(ctx, RMG_ERR_INVALID_ARG, "rmg_generate: NULL argument") : RMG_ERR_INVALID_ARG;
     *out = NULL;

@@ -88,7 +88,7 @@ rmg_status rmg_context_set_stage(rmg_context *ctx, rmg_stage_id stage, const rmg
         t = rmg__calloc(ctx, 1, sizeof *t);
         if (!t)
             return rmg__error_nomem(ctx);
-        rmg_status st = rmg__context_attach(ctx, &stages_key, t, release_stages);
+        rmg_status st = rmg__context_attach(ctx, &stages_key, t, release_stages, false);
         if (st != RMG_OK) {
             rmg__free(ctx, t);
             return st;

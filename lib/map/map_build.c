@@ -24,7 +24,7 @@ rmg_status rmg__map_new(rmg_context *ctx, int width, int height, int levels, str
     struct rmg_map *m = rmg__calloc(ctx, 1, sizeof *m);
     if (!m)
         return rmg__error_nomem(ctx);
-    m->ctx = ctx;
+    m->ctx = rmg__context_retain(ctx); /* given back by rmg__map_free */
     rmg__arena_init(&m->arena, ctx, 256 * 1024);
     m->width = width;
     m->height = height;
@@ -82,6 +82,7 @@ void rmg__map_free(struct rmg_map *m)
     rmg__map_free_parts(m, ctx);
     rmg__arena_free(&m->arena);
     rmg__free(ctx, m);
+    rmg__context_release(ctx);
 }
 
 /* The map's copy of an object key: one per key text (a slot taken by another key copies anew). */

@@ -60,11 +60,15 @@ rmg_status rmg_objects_effective(rmg_context *ctx, const rmg_pack *pack, size_t 
     rmg_object_list *l = rmg__calloc(ctx, 1, sizeof *l);
     if (!l)
         return rmg__error_nomem(ctx);
-    l->ctx = ctx;
-    l->content = content;
+    /* Both given back by rmg_object_list_destroy: the list reads this ruleset even after the
+     * context gets another one. */
+    l->ctx = rmg__context_retain(ctx);
+    l->content = rmg__content_retain(content);
     st = rmg__eff_build(ctx, content, tpl, zone_index, pack ? pack->file : NULL, &l->list);
     if (st != RMG_OK) {
         rmg__free(ctx, l);
+        rmg__content_release(content);
+        rmg__context_release(ctx);
         return st;
     }
     l->present = rmg__malloc(ctx, (l->list.items.count + 1) * sizeof *l->present);
@@ -128,7 +132,11 @@ void rmg_object_list_destroy(rmg_object_list *list)
 {
     if (!list)
         return;
+    rmg_context *ctx = list->ctx;
     rmg__eff_free(&list->list);
-    rmg__free(list->ctx, list->present);
-    rmg__free(list->ctx, list);
+    rmg__free(ctx, list->present);
+    const struct rmg_content *content = list->content;
+    rmg__free(ctx, list);
+    rmg__content_release(content);
+    rmg__context_release(ctx);
 }

@@ -67,6 +67,7 @@ rmg_status rmg_place_preview(rmg_context *ctx, const rmg_pack *pack, size_t temp
 {
     if (!ctx)
         return RMG_ERR_INVALID_ARG;
+    rmg__work_begin(ctx);
     if (!pack || !out)
         return rmg__error_set(ctx, RMG_ERR_INVALID_ARG, "rmg_place_preview: NULL argument");
     *out = NULL;

@@ -183,7 +183,9 @@ static rmg_status solve_into(rmg_context *ctx, const rmg_pack *pack, size_t temp
         return st;
     if (!pack || template_index >= pack->n_templates)
         return rmg__error_set(ctx, RMG_ERR_INVALID_ARG, "rmg_solve: no template %zu in the pack", template_index);
-    r->content = rmg__content_get(ctx); /* the host's, or the built-in ruleset */
+    /* The host's, or the built-in ruleset; held until rmg_solve_result_destroy, so the result
+     * reads it even after the context gets another one. */
+    r->content = rmg__content_retain(rmg__content_get(ctx));
     if (!r->content)
         return rmg_context_errcode(ctx) != RMG_OK ? rmg_context_errcode(ctx) : RMG_ERR_NOT_FOUND;
     const rmg__template *t = &pack->templates[template_index];
@@ -224,7 +226,7 @@ rmg_status rmg_solve(rmg_context *ctx, const rmg_pack *pack, size_t template_ind
     rmg_solve_result *r = rmg__calloc(ctx, 1, sizeof *r);
     if (!r)
         return rmg__error_nomem(ctx);
-    r->ctx = ctx;
+    r->ctx = rmg__context_retain(ctx); /* given back by rmg_solve_result_destroy */
     rmg__arena_init(&r->arena, ctx, 16 * 1024);
     rmg_status st = solve_into(ctx, pack, template_index, options, r);
     if (st != RMG_OK) {
@@ -261,8 +263,12 @@ void rmg_solve_result_destroy(rmg_solve_result *result)
 {
     if (!result)
         return;
+    rmg_context *ctx = result->ctx;
+    const struct rmg_content *content = result->content;
     rmg__arena_free(&result->arena);
-    rmg__free(result->ctx, result);
+    rmg__free(ctx, result);
+    rmg__content_release(content);
+    rmg__context_release(ctx);
 }
 
 size_t rmg_solve_zone_count(const rmg_solve_result *r)

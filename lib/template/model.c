@@ -81,7 +81,7 @@ rmg_status rmg__pack_new(rmg_context *ctx, struct rmg_pack **out)
     struct rmg_pack *p = rmg__calloc(ctx, 1, sizeof *p);
     if (!p)
         return rmg__error_nomem(ctx);
-    p->ctx = ctx;
+    p->ctx = rmg__context_retain(ctx); /* given back by rmg__pack_free */
     rmg__arena_init(&p->arena, ctx, 32 * 1024);
     *out = p;
     return RMG_OK;
@@ -230,6 +230,8 @@ void rmg__pack_free(struct rmg_pack *pack)
 {
     if (!pack)
         return;
+    rmg_context *ctx = pack->ctx;
     rmg__arena_free(&pack->arena);
-    rmg__free(pack->ctx, pack);
+    rmg__free(ctx, pack);
+    rmg__context_release(ctx);
 }

@@ -672,7 +672,7 @@ static rmg_status validate(const rmg_pack *pack, long only, bool errors_only, in
     struct rmg_validation *v = rmg__calloc(pack->ctx, 1, sizeof *v);
     if (!v)
         return rmg__error_nomem(pack->ctx);
-    v->ctx = pack->ctx;
+    v->ctx = rmg__context_retain(pack->ctx); /* given back by rmg_validation_destroy */
     rmg__arena_init(&v->arena, pack->ctx, 16 * 1024);
     rmg__checker ck = {pack, v, RMG_OK, -1, NULL, 0, errors_only, water};
     check_pack(&ck, pack);
@@ -749,4 +749,5 @@ RMG_API void rmg_validation_destroy(rmg_validation *v)
     rmg_context *ctx = v->ctx;
     rmg__arena_free(&v->arena);
     rmg__free(ctx, v);
+    rmg__context_release(ctx);
 }

@@ -27,13 +27,40 @@
  * inputs only slow the fuzzer down. */
 #define RMG_FUZZ_MAX_INPUT (256u * 1024u)
 
+/* The generation options of the generate target: an input that begins with the 4 bytes "RMGo"
+ * and two option bytes asks for water (byte % 3: none, normal, islands) and levels (1 + byte % 2),
+ * the template following them; any other input is a template generated without water on one
+ * level. The seeds of scripts/fuzz.sh (RMG_FUZZ_OPTIONS_SEEDS) carry the header, so water and the
+ * underground are reachable, and mutations of the two bytes reach every combination. */
+#define RMG_FUZZ_OPTIONS_MAGIC "RMGo"
+#define RMG_FUZZ_OPTIONS_HEADER 6u
+static inline void rmg_fuzz_options(const uint8_t **data, size_t *size, rmg_generate_options *go)
+{
+    rmg_generate_options_init(go);
+    go->width = go->height = 36;
+    go->levels = 1;
+    go->water = RMG_WATER_NONE;
+    go->max_attempts = 3;
+    go->time_budget_ms = 2000;
+    if (*size >= RMG_FUZZ_OPTIONS_HEADER && memcmp(*data, RMG_FUZZ_OPTIONS_MAGIC, 4) == 0) {
+        go->water = (rmg_water_level)((*data)[4] % 3);
+        go->levels = 1 + (*data)[5] % 2;
+        *data += RMG_FUZZ_OPTIONS_HEADER;
+        *size -= RMG_FUZZ_OPTIONS_HEADER;
+    }
+}
+
 /* Loads `data` as a template pack in `format`; with generate, also generates a small map from
- * it (three runs, so stage retries from checkpoints are fuzzed too; bounded time) and
- * serializes it. */
+ * it (three runs, so stage retries from checkpoints are fuzzed too; bounded time; the options
+ * from rmg_fuzz_options) and serializes it. */
 static inline int rmg_fuzz_load(const uint8_t *data, size_t size, rmg_template_format format, bool generate)
 {
     if (size > RMG_FUZZ_MAX_INPUT)
         return 0;
+    rmg_generate_options go;
+    rmg_generate_options_init(&go);
+    if (generate)
+        rmg_fuzz_options(&data, &size, &go);
     rmg_context *ctx = NULL;
     if (rmg_context_create(&ctx, NULL) != RMG_OK)
         return 0;
@@ -41,12 +68,6 @@ static inline int rmg_fuzz_load(const uint8_t *data, size_t size, rmg_template_f
     rmg_pack *pack = NULL;
     if (rmg_pack_load_string(ctx, (const char *)data, size, "fuzz", format, &pack) == RMG_OK && generate &&
         rmg_pack_template_count(pack) > 0) {
-        rmg_generate_options go;
-        rmg_generate_options_init(&go);
-        go.width = go.height = 36;
-        go.levels = 1;
-        go.max_attempts = 3;
-        go.time_budget_ms = 2000;
         rmg_map *map = NULL;
         if (rmg_generate(ctx, pack, &go, &map) == RMG_OK) {
             char *json = NULL;

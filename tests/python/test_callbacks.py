@@ -201,3 +201,45 @@ def test_log_callback_that_raises_during_a_successful_generation_leaks_nothing()
     crowded.close()
     ctx.close()
     assert alloc.live == 0
+
+
+def test_a_cancel_stops_only_the_generation_under_way() -> None:
+    # core.h "Cancel": each generation starts uncancelled, in C and here alike.
+    stop = [True]
+
+    def progress(stage: str, fraction: float) -> bool:
+        return stop[0] and stage == "objects"
+
+    ctx = rmg.Context(seed=4, progress=progress)
+    with pytest.raises(rmg.CancelledError):
+        ctx.generate(size="S")
+    assert ctx.cancelled  # what stopped it stays readable until the next generation
+    stop[0] = False
+    m = ctx.generate(size="S")  # no reset needed, and none done by the bindings
+    assert not ctx.cancelled
+    ctx.cancel()  # between generations: cleared by the next one, which makes the same map
+    assert ctx.cancelled
+    assert ctx.generate(size="S").fingerprint == m.fingerprint
+    stop[0] = True
+    with pytest.raises(rmg.CancelledError):
+        ctx.generate(size="S", best_of=3)  # every later candidate stops too
+    stop[0] = False
+    assert ctx.generate(size="S", best_of=3).width == 36
+
+
+def test_a_map_finalized_after_its_context_is_freed_through_the_host_allocator() -> None:
+    # What the garbage collector does with a map and its context in one cycle: the context's
+    # weak set of children is emptied, the context closed, then the map finalized. The C map
+    # keeps the context's allocator alive (core.h "Lifetimes"), so it is freed, not leaked.
+    alloc = rmg.CountingAllocator()
+    ctx = rmg.Context(allocator=alloc)
+    m = ctx.generate(size="S")
+    fingerprint = m.fingerprint
+    ctx._children.discard(m)
+    ctx.close()
+    assert alloc.live > 0  # the map, and the context's block it keeps
+    assert m.fingerprint == fingerprint
+    del m
+    gc.collect()
+    assert alloc.live == 0
+    assert alloc.allocations >= alloc.frees > 0

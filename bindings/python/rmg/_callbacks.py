@@ -34,14 +34,12 @@ class CallbackState:
         self.ctx: Optional[int] = None  # rmg_context*, set once created
         self.pending: List[BaseException] = []
         self.keepalive: List[Any] = []
-        self.cancelled = False  # we asked C to cancel and must clear that request afterwards
 
     def store(self, exc: BaseException, cancel: bool = False) -> None:
         """Remember exc; with cancel, ask the running C operation to stop."""
         self.pending.append(exc)
         if cancel and self.ctx:
-            self.cancelled = True
-            self.lib.rmg_context_cancel(self.ctx)
+            self.lib.rmg_context_cancel(self.ctx)  # the next generation starts uncancelled
 
     def take(self) -> Optional[BaseException]:
         """The first stored exception (later ones are chained to it as context), clearing all."""
@@ -49,9 +47,6 @@ class CallbackState:
             return None
         first, rest = self.pending[0], self.pending[1:]
         self.pending = []
-        if self.cancelled and self.ctx:
-            self.cancelled = False
-            self.lib.rmg_context_reset_cancel(self.ctx)
         for later in rest:
             if later is not first and first.__context__ is None:
                 first.__context__ = later

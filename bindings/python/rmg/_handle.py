@@ -61,7 +61,11 @@ class ContextObject:
             self._destroy(ptr)
 
     def __del__(self) -> None:
-        if getattr(self, "_ptr", None) is not None and self._ctx._ptr is not None:
+        # Safe in any order: the C object keeps its context's allocator and ruleset alive
+        # (core.h, "Lifetimes"), and self._ctx keeps the allocator's trampoline alive. A child
+        # the garbage collector finalizes after its Context (both in one cycle: the Context's
+        # weak set of children is emptied first) is then freed rather than leaked.
+        if getattr(self, "_ptr", None) is not None:
             self.close()
 
     def __enter__(self: H) -> H:

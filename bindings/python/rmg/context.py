@@ -232,8 +232,15 @@ class Context:
         self.check(self._lib.rmg_context_set_seed(self.handle, int(value) & cb.MASK64))
 
     def cancel(self) -> None:
-        """Asks the running generation to stop (safe from another thread)."""
+        """Asks the generation under way to stop (safe from another thread). Each generation
+        starts uncancelled, so a cancel requested between generations has no effect."""
         self._lib.rmg_context_cancel(self.handle)
+
+    @property
+    def cancelled(self) -> bool:
+        """True from a cancel (this method, a progress callback returning true, a raising
+        callback) until the next generation starts."""
+        return bool(self._lib.rmg_context_cancelled(self.handle))
 
     def stream(self, label: str, index: int = 0) -> "Rng":
         """The context's random stream (label, index): see rmg_context_stream."""
@@ -345,7 +352,7 @@ class Context:
         out = c_void_p()
         if self._generating:
             raise RuntimeError("generate() called from a callback of a generation on the same context; use another Context")
-        self._lib.rmg_context_reset_cancel(self.handle)
+        # No rmg_context_reset_cancel: each generation starts uncancelled in C (core.h, "Cancel").
         info = S.sized(S.BestOfInfo)
         self._generating = True
         try:
