@@ -21,7 +21,7 @@ typedef enum rmg_road_type {
     RMG_ROAD_COBBLESTONE = 3
 } rmg_road_type;
 
-/* River layer values (RMG_LAYER_RIVER, since 0.4.2), as the .h3m stores them. The finish stage
+/* River layer values (RMG_LAYER_RIVER, since 0.5.0), as the .h3m stores them. The finish stage
  * draws icy rivers on snow and clear ones on dirt, grass and swamp, as the game's generator
  * does; muddy and lava rivers come only from maps read from files. */
 typedef enum rmg_river_type {

@@ -140,7 +140,7 @@ typedef enum rmg_map_layer {
                              * (an entry of a blocking object is blocked; since 0.4) */
     RMG_LAYER_ROAD = 3,     /* uint8_t 0 none, 1 dirt, 2 gravel, 3 cobblestone */
     RMG_LAYER_OBJECT = 4,   /* uint32_t object id covering the tile, 0 none */
-    RMG_LAYER_RIVER = 5     /* uint8_t 0 none, 1 clear, 2 icy, 3 muddy, 4 lava (since 0.4.2) */
+    RMG_LAYER_RIVER = 5     /* uint8_t 0 none, 1 clear, 2 icy, 3 muddy, 4 lava (since 0.5.0) */
 } rmg_map_layer;
 
 /* Bytes a layer takes (levels x height x width x element size), 0 for an unknown layer. */
@@ -153,7 +153,7 @@ RMG_API int rmg_map_terrain(const rmg_map *map, int x, int y, int z);
 RMG_API int rmg_map_tile_zone(const rmg_map *map, int x, int y, int z);
 RMG_API int rmg_map_passable(const rmg_map *map, int x, int y, int z);
 RMG_API int rmg_map_road(const rmg_map *map, int x, int y, int z);
-/* The river type (RMG_LAYER_RIVER's values; since 0.4.2). */
+/* The river type (RMG_LAYER_RIVER's values; since 0.5.0). */
 RMG_API int rmg_map_river(const rmg_map *map, int x, int y, int z);
 RMG_API long rmg_map_tile_object(const rmg_map *map, int x, int y, int z);
 

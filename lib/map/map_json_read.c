@@ -139,7 +139,7 @@ static rmg_status read_tiles(reader *r, const rmg__json *doc)
         st = read_layer(r, tiles, "zone", UINT16_MAX, store_zone);
     if (st == RMG_OK)
         st = read_layer(r, tiles, "road", 3, store_road);
-    /* Documents written before 0.4.2 have no rivers. */
+    /* Documents written before 0.5.0 have no rivers. */
     if (st == RMG_OK && member(tiles, "river"))
         st = read_layer(r, tiles, "river", 4, store_river);
     if (st == RMG_OK)
