@@ -501,13 +501,21 @@ static rmg_status place_town(stage *s, zone_ctx *z, const town_spec *t, rmg_rng 
     footprint_of(s, it.key, NULL, &it);
     rmg__pl_request req = {z->id, &it, 1, false, false, true, mz->cx, mz->cy, mz->level, 0, 256, false};
     int sx, sy;
-    if (spread_town_spot(s, mz, &sx, &sy)) {
+    bool spread = spread_town_spot(s, mz, &sx, &sy);
+    if (spread) {
         req.near_x = sx;
         req.near_y = sy;
     }
     rmg__pl_result res;
     *id = 0;
     rmg_status st = rmg__pl_place(&s->pl, &req, rng, &res);
+    if (st == RMG_OK && !res.placed && spread) {
+        /* The land around the far spot is too cramped for a town: near the centre, as a first
+         * town goes. */
+        req.near_x = mz->cx;
+        req.near_y = mz->cy;
+        st = rmg__pl_place(&s->pl, &req, rng, &res);
+    }
     if (st == RMG_OK && !res.placed) {
         /* A small zone whose free paths leave no open spot as wide as a town: the town goes
          * over the paths near the centre and they are re-joined around it. */
