@@ -22,6 +22,7 @@
 #include <string.h>
 
 #include "driver_internal.h"
+#include "template/validate.h"
 
 /* Retries of one stage within an attempt before a new attempt (ABI.md, behavioural promise). */
 #define RMG__STAGE_RETRIES 2
@@ -231,6 +232,18 @@ static rmg_status record_setup(rmg__gen *g)
     return nomem ? rmg__error_nomem(g->ctx) : RMG_OK;
 }
 
+/* Issue 30: the object rules naming what the ruleset lacks (HotA objects on a SoD map) were
+ * dropped; the map says so in one warning, the text `rmg check` warns with. */
+static rmg_status warn_dropped_rules(rmg__gen *g)
+{
+    char *text = NULL;
+    rmg_status st = rmg__template_dropped_rules(g->ctx, g->content, g->tpl, &text, NULL);
+    if (st == RMG_OK && text)
+        st = rmg__map_warn(g->map, "template '%s': %s", g->tpl->name ? g->tpl->name : "", text);
+    rmg__free(g->ctx, text);
+    return st;
+}
+
 static void release_attempt(rmg__gen *g)
 {
     rmg__solution_free(g);
@@ -348,6 +361,8 @@ static rmg_status run_pipeline(rmg__gen *g, retry_state *r, uint64_t seed, bool 
     if (st != RMG_OK)
         return st;
     st = record_setup(g);
+    if (st == RMG_OK)
+        st = warn_dropped_rules(g);
     if (st != RMG_OK)
         return st;
     /* The fingerprint is computed when the host first asks for it (rmg__map_fingerprint_of). */
