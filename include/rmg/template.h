@@ -55,7 +55,13 @@ typedef enum rmg_map_monsters {
 typedef enum rmg_water_level {
     RMG_WATER_NONE = 0,
     RMG_WATER_NORMAL = 1,
-    RMG_WATER_ISLANDS = 2
+    RMG_WATER_ISLANDS = 2,
+    /* Since 0.5.0, and rmg_generate_options_init's default: the template's own choice, like its
+     * size, levels and players: the first level its water filter accepts, in the order none,
+     * normal, islands (HotA's h3t filter, VCMI's allowedWaterContent); none for a template that
+     * accepts any. Resolved per template before anything reads it: a map's options
+     * (rmg_map_options) hold the level used, never this value. Only options take it. */
+    RMG_WATER_TEMPLATE = 3
 } rmg_water_level;
 
 typedef enum rmg_mood {

@@ -412,6 +412,17 @@ static rmg_status remove_entity(applyctx *a, long at, const rmg__ynode *map)
     return RMG_OK;
 }
 
+/* The value of field `name` in an entity mapping, or NULL. */
+static const rmg__ynode *field_node(const rmg__ynode *map, const char *name)
+{
+    for (size_t i = 0; i < map->n; i++) {
+        const rmg__ynode *k = map->items[2 * i];
+        if (k->type == RMG__Y_SCALAR && strcmp(k->str, name) == 0)
+            return map->items[2 * i + 1];
+    }
+    return NULL;
+}
+
 static rmg_status apply_entity(applyctx *a, const rmg__ynode *keynode, const rmg__ynode *map)
 {
     rmg__builder *b = a->b;
@@ -432,7 +443,12 @@ static rmg_status apply_entity(applyctx *a, const rmg__ynode *keynode, const rmg
     if (hota && b->out->variant == RMG_CONTENT_SOD) {
         /* HotA-only content is not part of SoD: an existing entity marked so leaves. */
         rmg_status rs = at >= 0 ? remove_entity(a, at, map) : RMG_OK;
-        return rs ? rs : rmg__kb_skip(a->b, a->kind, a->key);
+        if (rs == RMG_OK && !rmg__kb_was_skipped(a->b, a->kind, a->key))
+            rs = rmg__kb_skip(a->b, a->kind, a->key);
+        const rmg__ynode *family = a->kind == RMG_CONTENT_OBJECT ? field_node(map, "family") : NULL;
+        if (rs == RMG_OK && family && family->type == RMG__Y_SCALAR)
+            rs = rmg__kb_skip_family(a->b, family->str);
+        return rs;
     }
     bool is_new = at < 0 || b->k[a->kind].meta[at].removed;
     size_t index;

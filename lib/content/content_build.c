@@ -181,6 +181,17 @@ rmg_status rmg__kb_skip(rmg__builder *b, int kind, const char *key)
     return RMG_OK;
 }
 
+rmg_status rmg__kb_skip_family(rmg__builder *b, const char *family)
+{
+    for (size_t i = 0; i < b->skipped_families.count; i++)
+        if (strcmp(b->skipped_families.items[i], family) == 0)
+            return RMG_OK;
+    const char *copy = rmg__arena_strdup(&b->scratch, family);
+    if (!copy || !RMG__VEC_PUSH(b->ctx, &b->skipped_families, copy))
+        return rmg__error_nomem(b->ctx);
+    return RMG_OK;
+}
+
 bool rmg__kb_was_skipped(const rmg__builder *b, int kind, const char *key)
 {
     const rmg__kbuild *k = &b->k[kind];
@@ -289,6 +300,18 @@ static rmg_status copy_base(rmg__builder *b, const struct rmg_content *base)
                         return st;
                 }
     }
+    for (int kind = 0; kind < RMG_CONTENT_KIND_COUNT; kind++)
+        for (size_t i = 0; i < base->n_left_out[kind]; i++)
+            if (!rmg__kb_was_skipped(b, kind, base->left_out[kind][i])) {
+                rmg_status st = rmg__kb_skip(b, kind, base->left_out[kind][i]);
+                if (st)
+                    return st;
+            }
+    for (size_t i = 0; i < base->n_left_out_families; i++) {
+        rmg_status st = rmg__kb_skip_family(b, base->left_out_families[i]);
+        if (st)
+            return st;
+    }
     const char *name = base->name, *version = base->version;
     if ((name && !(b->out->name = rmg__arena_strdup(&b->out->arena, name))) ||
         (version && !(b->out->version = rmg__arena_strdup(&b->out->arena, version))))
@@ -325,6 +348,7 @@ void rmg__builder_abort(rmg__builder *b)
         RMG__VEC_FREE(b->ctx, &k->skipped);
         memset(k, 0, sizeof *k);
     }
+    RMG__VEC_FREE(b->ctx, &b->skipped_families);
     rmg__arena_free(&b->scratch);
     if (b->out) {
         rmg__content_free(b->out);
@@ -519,6 +543,37 @@ static rmg_status pick_variant_names(rmg__builder *b)
     return RMG_OK;
 }
 
+/* Copies a list of left-out names into the ruleset's arena. */
+static rmg_status publish_names(rmg__builder *b, const char *const *names, size_t n, const char ***out, size_t *count)
+{
+    *out = NULL;
+    *count = 0;
+    if (!n)
+        return RMG_OK;
+    const char **copy = rmg__arena_alloc(&b->out->arena, n * sizeof *copy);
+    if (!copy)
+        return rmg__error_nomem(b->ctx);
+    for (size_t i = 0; i < n; i++)
+        if (!(copy[i] = rmg__arena_strdup(&b->out->arena, names[i])))
+            return rmg__error_nomem(b->ctx);
+    *out = copy;
+    *count = n;
+    return RMG_OK;
+}
+
+/* The keys the variant left out, and their objects' families, for template validation. */
+static rmg_status publish_left_out(rmg__builder *b)
+{
+    rmg_status st = RMG_OK;
+    for (int kind = 0; kind < RMG_CONTENT_KIND_COUNT && st == RMG_OK; kind++)
+        st = publish_names(b, b->k[kind].skipped.items, b->k[kind].skipped.count, &b->out->left_out[kind],
+                           &b->out->n_left_out[kind]);
+    if (st == RMG_OK)
+        st = publish_names(b, b->skipped_families.items, b->skipped_families.count, &b->out->left_out_families,
+                           &b->out->n_left_out_families);
+    return st;
+}
+
 rmg_status rmg__builder_finish(rmg__builder *b, struct rmg_content **out)
 {
     *out = NULL;
@@ -541,6 +596,8 @@ rmg_status rmg__builder_finish(rmg__builder *b, struct rmg_content **out)
         st = check_objects(b, RMG_CONTENT_MAP_OBJECT);
     if (st == RMG_OK)
         st = pick_variant_names(b);
+    if (st == RMG_OK)
+        st = publish_left_out(b);
     if (st == RMG_OK) {
         *out = b->out;
         b->out = NULL;

@@ -220,3 +220,33 @@ RMG__FINDERS(artifact, RMG_CONTENT_ARTIFACT)
 RMG__FINDERS(spell, RMG_CONTENT_SPELL)
 RMG__FINDERS(skill, RMG_CONTENT_SKILL)
 RMG__FINDERS(hero, RMG_CONTENT_HERO)
+
+/* ---- what the variant left out (issue 30) ---------------------------------------------------- */
+
+static bool listed(const char *const *names, size_t n, const char *key)
+{
+    for (size_t i = 0; key && i < n; i++)
+        if (strcmp(names[i], key) == 0)
+            return true;
+    return false;
+}
+
+bool rmg__content_left_out(const struct rmg_content *c, int kind, const char *key)
+{
+    return c && kind >= 0 && kind < RMG_CONTENT_KIND_COUNT && listed(c->left_out[kind], c->n_left_out[kind], key);
+}
+
+bool rmg__content_family_left_out(const struct rmg_content *c, const char *family)
+{
+    if (!c || !family)
+        return false;
+    if (listed(c->left_out_families, c->n_left_out_families, family))
+        return true;
+    /* "resource_warehouses" names the family "resource_warehouse" (rules may use the plural). */
+    size_t n = strlen(family);
+    for (size_t i = 0; i < c->n_left_out_families; i++)
+        if (n == strlen(c->left_out_families[i]) + 1 && family[n - 1] == 's' &&
+            strncmp(family, c->left_out_families[i], n - 1) == 0)
+            return true;
+    return false;
+}

@@ -153,7 +153,21 @@ struct rmg_content {
      * one for each object list and solve result read through it, so replacing the context's
      * ruleset (rmg_content_load, rmg_context_set_content_variant) frees it only after them. */
     atomic_int refs;
+    /* Issue 30: the keys the variant left out (HotA entities of a SoD ruleset, `hota: true`) per
+     * kind, and the families of the left-out objects. A template rule naming one changes nothing
+     * on this game's maps: template validation drops it with a warning instead of refusing the
+     * template. */
+    const char **left_out[RMG_CONTENT_KIND_COUNT];
+    size_t n_left_out[RMG_CONTENT_KIND_COUNT];
+    const char **left_out_families;
+    size_t n_left_out_families;
 };
+
+/* Whether the variant left out entity `key` of `kind` (a HotA entity of a SoD ruleset). */
+bool rmg__content_left_out(const struct rmg_content *c, int kind, const char *key);
+/* Whether `family` is the family of a left-out object (a family no object of the ruleset has is
+ * then the left-out objects' only). */
+bool rmg__content_family_left_out(const struct rmg_content *c, const char *family);
 
 /* The context's content, loading the built-in HotA ruleset on first use. NULL on failure
  * (error set on ctx). */

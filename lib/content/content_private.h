@@ -140,6 +140,7 @@ typedef struct rmg__builder {
     struct rmg_content *out;      /* the ruleset being built (its arena holds every string) */
     rmg__kbuild k[RMG_CONTENT_KIND_COUNT];
     char *sod_name, *sod_version;
+    RMG__VEC(const char *) skipped_families; /* families of the left-out objects */
     unsigned serial;              /* documents applied so far */
     rmg__arena scratch;           /* reference keys and left-out keys: freed with the builder */
 } rmg__builder;
@@ -158,6 +159,8 @@ rmg_status rmg__kb_slot_keys(rmg__builder *b, rmg__refslot *s, size_t n);
 /* Keys the variant left out (hota entities of a SoD ruleset): references to them are dropped. */
 rmg_status rmg__kb_skip(rmg__builder *b, int kind, const char *key);
 bool rmg__kb_was_skipped(const rmg__builder *b, int kind, const char *key);
+/* Records the family of a left-out object. */
+rmg_status rmg__kb_skip_family(rmg__builder *b, const char *family);
 
 /* Field access by offset (entity structs differ; memcpy keeps it free of aliasing issues). */
 static inline const char *rmg__elem_key(const unsigned char *e)

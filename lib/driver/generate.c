@@ -22,6 +22,7 @@
 #include <string.h>
 
 #include "driver_internal.h"
+#include "template/validate.h"
 
 /* Retries of one stage within an attempt before a new attempt (ABI.md, behavioural promise). */
 #define RMG__STAGE_RETRIES 2
@@ -59,7 +60,7 @@ static rmg_status check_option_ranges(rmg_context *ctx, const rmg_generate_optio
     if (o->players && o->humans > o->players)
         return rmg__error_set(ctx, RMG_ERR_INVALID_ARG, "more human players (%d) than players (%d)", o->humans,
                               o->players);
-    if ((unsigned)o->water > RMG_WATER_ISLANDS || (unsigned)o->monsters > RMG_MAP_MONSTERS_STRONG)
+    if ((unsigned)o->water > RMG_WATER_TEMPLATE || (unsigned)o->monsters > RMG_MAP_MONSTERS_STRONG)
         return rmg__error_set(ctx, RMG_ERR_INVALID_ARG, "unknown water level or monster strength");
     if (o->max_attempts < 0 || o->max_attempts > 1000)
         return rmg__error_set(ctx, RMG_ERR_INVALID_ARG, "max_attempts must be within 0..1000");
@@ -179,8 +180,24 @@ static rmg_status set_metadata(rmg__gen *g, uint64_t seed)
     m->options.template_name = NULL;
     m->pack_name = rmg__arena_strdup(&m->arena, g->pack->name ? g->pack->name : "");
     m->template_name = rmg__arena_strdup(&m->arena, g->tpl->name ? g->tpl->name : "");
-    /* PCK-05: a non-empty pack description becomes the map's description. */
-    m->description = rmg__arena_strdup(&m->arena, g->pack->description ? g->pack->description : "");
+    /* PCK-05: a non-empty pack description becomes the map's description. Issue 30: when the
+     * template's choice of water level (the default) gave water, the description says so (a
+     * choice of no water leaves it as it was: the maps of templates without water are unchanged). */
+    const char *pack_text = g->pack->description ? g->pack->description : "";
+    if (g->water_from_template && g->opt.water != RMG_WATER_NONE) {
+        char text[64];
+        snprintf(text, sizeof text, "%sWater: %s (the template's choice).", *pack_text ? "\n" : "",
+                 g->opt.water == RMG_WATER_ISLANDS ? "islands" : "normal");
+        size_t a = strlen(pack_text), b = strlen(text);
+        char *d = rmg__arena_alloc(&m->arena, a + b + 1);
+        if (d) {
+            memcpy(d, pack_text, a);
+            memcpy(d + a, text, b + 1);
+        }
+        m->description = d;
+    } else {
+        m->description = rmg__arena_strdup(&m->arena, pack_text);
+    }
     if (!m->pack_name || !m->template_name || !m->description)
         return rmg__error_nomem(g->ctx);
     return RMG_OK;
@@ -229,6 +246,39 @@ static rmg_status record_setup(rmg__gen *g)
             s->artifact_allowed[o->artifact] = 0;
     }
     return nomem ? rmg__error_nomem(g->ctx) : RMG_OK;
+}
+
+/* Issue 30: the object rules naming what the ruleset lacks (HotA objects on a SoD map) were
+ * dropped; the map says so in one warning, the text `rmg check` warns with. */
+static rmg_status warn_dropped_rules(rmg__gen *g)
+{
+    char *text = NULL;
+    rmg_status st = rmg__template_dropped_rules(g->ctx, g->content, g->tpl, &text, NULL);
+    if (st == RMG_OK && text)
+        st = rmg__map_warn(g->map, "template '%s': %s", g->tpl->name ? g->tpl->name : "", text);
+    rmg__free(g->ctx, text);
+    return st;
+}
+
+/* Issue 30: start zones of players who are not in the game (a template's start zones beyond
+ * the players asked for) are neutral, as the game makes them: the zone and what it owns (its
+ * towns). Done on the validated map, so the map is the one the stages made for such zones;
+ * the model then has one owner for the JSON, the API, the previews, the balance report and
+ * the .h3m. Costs one pass over the zones and objects. */
+static void neutral_absent_players(rmg__gen *g)
+{
+    struct rmg_map *m = g->map;
+    int players = g->opt.players;
+    if (players <= 0)
+        return;
+    for (size_t i = 0; i < m->zones.count; i++)
+        if (m->zones.items[i].owner > players) {
+            m->zones.items[i].owner = 0;
+            m->zones.items[i].human = false;
+        }
+    for (size_t i = 0; i < m->objects.count; i++)
+        if (m->objects.items[i].owner > players)
+            m->objects.items[i].owner = 0;
 }
 
 static void release_attempt(rmg__gen *g)
@@ -348,12 +398,16 @@ static rmg_status run_pipeline(rmg__gen *g, retry_state *r, uint64_t seed, bool 
     if (st != RMG_OK)
         return st;
     st = record_setup(g);
+    if (st == RMG_OK)
+        st = warn_dropped_rules(g);
     if (st != RMG_OK)
         return st;
     /* The fingerprint is computed when the host first asks for it (rmg__map_fingerprint_of). */
     st = rmg__map_validate_internal(g->map, g->ctx);
     if (st == RMG_ERR_IMPOSSIBLE)
         *failed = validation_stage(g->ctx);
+    if (st == RMG_OK)
+        neutral_absent_players(g);
     return st;
 }
 
@@ -491,6 +545,7 @@ rmg_status rmg__generate(rmg_context *ctx, const struct rmg_pack *pack, const rm
     /* The budget counts from here; stages see it through rmg__check_cancel (lib/core). */
     double deadline = asked.time_budget_ms ? t0 + asked.time_budget_ms : 0;
     ctx->deadline_ms = deadline;
+    g.water_from_template = asked.water == RMG_WATER_TEMPLATE;
     st = rmg__stage_select(&g, &asked);
     double select_ms = now_ms() - t0;
     int max_attempts = asked.max_attempts ? asked.max_attempts : RMG_DEFAULT_MAX_ATTEMPTS;

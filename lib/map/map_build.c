@@ -224,7 +224,7 @@ void rmg_generate_options_init(rmg_generate_options *options)
         return;
     memset(options, 0, sizeof *options);
     options->struct_size = sizeof *options;
-    options->water = RMG_WATER_NONE;
+    options->water = RMG_WATER_TEMPLATE; /* since 0.5.0 (issue 30): the template's choice */
     options->monsters = RMG_MAP_MONSTERS_NORMAL;
 }
 

@@ -251,6 +251,8 @@ typedef struct rmg__gen {
      * their errors, the one of several of a name that was taken), in g->scratch. */
     char **select_notes;
     size_t n_select_notes;
+    /* Issue 30: the caller left the water level to the template (RMG_WATER_TEMPLATE). */
+    bool water_from_template;
 } rmg__gen;
 
 /* The RNG for (stage, purpose index): independent of every other stream (per stage, per zone). */

@@ -12,7 +12,8 @@ typedef struct preview {
     int *zone_map_id;
 } preview;
 
-static rmg_status preview_options(rmg_context *ctx, const rmg_generate_options *in, rmg_generate_options *out)
+static rmg_status preview_options(rmg_context *ctx, const rmg_generate_options *in, const rmg__template *t,
+                                  rmg_generate_options *out)
 {
     rmg_generate_options_init(out);
     if (in) {
@@ -26,6 +27,7 @@ static rmg_status preview_options(rmg_context *ctx, const rmg_generate_options *
     out->width = out->width ? out->width : PREVIEW_SIDE;
     out->height = out->height ? out->height : out->width;
     out->levels = out->levels ? out->levels : 1;
+    out->water = rmg__template_water(t, out->water); /* the template's choice by default (issue 30) */
     if (out->width < 1 || out->height < 1 || out->width > RMG__MAX_SIDE || out->height > RMG__MAX_SIDE ||
         out->levels < 1 || out->levels > 2 || (unsigned)out->water > RMG_WATER_ISLANDS)
         return rmg__error_set(ctx, RMG_ERR_INVALID_ARG, "rmg_place_preview: map %dx%dx%d (water %d) is out of range",
@@ -76,7 +78,7 @@ rmg_status rmg_place_preview(rmg_context *ctx, const rmg_pack *pack, size_t temp
                               pack->n_templates);
     preview p;
     rmg_generate_options opt;
-    rmg_status st = preview_options(ctx, options, &opt);
+    rmg_status st = preview_options(ctx, options, &pack->templates[template_index], &opt);
     if (st != RMG_OK)
         return st;
     st = preview_setup(&p, ctx, pack, &pack->templates[template_index]);

@@ -81,11 +81,14 @@ static bool wants_underground(const rmg__template *t)
 }
 
 /* Fills the options the caller left open with values the template supports (issue 10):
- * the size M (72x72) when allowed, else the smallest standard size in range; no underground
+ * the water level it chooses (issue 30: rmg__template_water, the first level its filter accepts
+ * or, without a filter, the one its name says; first, as the players' defaults read it), the
+ * size M (72x72) when allowed, else the smallest standard size in range; no underground
  * unless the template requires it or puts a zone there; as many players as it has start zones. */
 void rmg__resolve_options(const rmg__template *t, rmg_generate_options *o)
 {
     static const int sides[] = {72, 36, 108, 144, 180, 216, 252};
+    o->water = rmg__template_water(t, o->water);
     int first_levels = wants_underground(t) ? 2 : 1;
     if (o->width == 0) {
         int chosen = 0, chosen_levels = 1;

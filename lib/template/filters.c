@@ -13,6 +13,7 @@
  *   - mirror packs need an underground level (WAT-06): they refuse one-level setups and are
  *     checked with two levels when the level count is open.
  */
+#include <ctype.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -63,6 +64,37 @@ const char *rmg__size_range_name(int lo, int hi, char *buf, size_t len)
 RMG_API int rmg_size_code(int width, int height, int levels)
 {
     return rmg__size_code(width, height, levels);
+}
+
+/* Whether `word` occurs in s, ignoring case. */
+static bool names_word(const char *s, const char *word)
+{
+    size_t n = strlen(word);
+    for (; s && *s; s++) {
+        size_t i = 0;
+        while (i < n && s[i] && tolower((unsigned char)s[i]) == word[i])
+            i++;
+        if (i == n)
+            return true;
+    }
+    return false;
+}
+
+rmg_water_level rmg__template_water(const rmg__template *t, rmg_water_level asked)
+{
+    if (asked != RMG_WATER_TEMPLATE)
+        return asked;
+    if (!t->water_allowed) {
+        /* No filter (the .h3t and rmg.txt formats have none): the name the author gave it says
+         * whether it is a water template ("Jebus Cross Water", "... Islands"). */
+        if (names_word(t->name, "island"))
+            return RMG_WATER_ISLANDS;
+        return names_word(t->name, "water") ? RMG_WATER_NORMAL : RMG_WATER_NONE;
+    }
+    for (int level = RMG_WATER_NONE; level <= RMG_WATER_ISLANDS; level++)
+        if (t->water_allowed & (1u << level))
+            return (rmg_water_level)level;
+    return RMG_WATER_NONE; /* a filter that accepts none of the three: the filter refuses it */
 }
 
 bool rmg__filter_accepts(const rmg__player_filter *f, int players, int humans)
@@ -156,7 +188,8 @@ bool rmg__template_fits(const rmg__template *t, const rmg_generate_options *o, c
                      "restrictions", humans, humans == 1 ? "" : "s");
         return false;
     }
-    if (t->water_allowed && !(t->water_allowed & (1u << ((unsigned)o->water & 31)))) {
+    /* The template's choice (RMG_WATER_TEMPLATE) is a level it accepts by definition. */
+    if (o->water != RMG_WATER_TEMPLATE && t->water_allowed && !(t->water_allowed & (1u << ((unsigned)o->water & 31)))) {
         static const char *const water[] = {"no water", "normal water", "islands"};
         if (why)
             snprintf(why, whylen, "it does not allow %s", (unsigned)o->water < 3 ? water[o->water] : "this water level");

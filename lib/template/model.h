@@ -280,6 +280,11 @@ struct rmg_validation;
 rmg_status rmg__template_errors(const struct rmg_pack *pack, size_t t, struct rmg_validation **out);
 
 /* Whether template t accepts the setup; when not, `why` (may be NULL) says what failed. */
+/* The water level `asked` stands for with template t: itself, or for RMG_WATER_TEMPLATE the
+ * first level t's water filter accepts (none, normal, islands); a template without a filter
+ * (any level) chooses by its name: islands when it says "island", normal when it says "water"
+ * (case ignored), else none. */
+rmg_water_level rmg__template_water(const rmg__template *t, rmg_water_level asked);
 bool rmg__template_fits(const rmg__template *t, const struct rmg_generate_options *options, char *why,
                         size_t whylen);
 

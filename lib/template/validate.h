@@ -37,6 +37,13 @@ void rmg__check_report(rmg__checker *ck, rmg_severity severity, const char *code
  * and TRS-10 treasure-range starvation. */
 void rmg__check_rule_names(rmg__checker *ck, const rmg__template *t);
 void rmg__check_treasure_starvation(rmg__checker *ck, const rmg__template *t);
+/* Issue 30: the object rules of t naming what the ruleset's variant left out (HotA objects,
+ * creatures, families on a SoD map), which change nothing on its maps: one line naming them all
+ * in *text (allocated with ctx; NULL when there are none) and the first such rule's place in
+ * *loc (may be NULL). rmg check warns with it ("rule-dropped"), the driver puts it among the
+ * map's warnings. */
+rmg_status rmg__template_dropped_rules(rmg_context *ctx, const struct rmg_content *c, const rmg__template *t,
+                                       char **text, const rmg__srcloc **loc);
 /* Object rules that change nothing in the end (RUL-04/05, RUL-12), validate_content.c. */
 void rmg__check_rule_effects(rmg__checker *ck, const rmg__template *t);
 /* Zones whose treasure densities ask for fewer than 20 tiles per group (validate_content.c). */

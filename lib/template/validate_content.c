@@ -31,8 +31,33 @@ static bool family_known(const struct rmg_content *c, const char *family)
     return false;
 }
 
+/* Whether rule r names something the ruleset's variant left out (a HotA object, creature or
+ * family on a SoD map): such a rule changes nothing on this game's maps (issue 30). */
+static const char *left_out_name(const struct rmg_content *c, const rmg__rule *r, int *kind)
+{
+    if (r->object && r->target == RMG_TARGET_OBJECT && rmg__content_find_object(c, r->object) < 0 &&
+        rmg__content_left_out(c, RMG_CONTENT_OBJECT, r->object)) {
+        *kind = 0;
+        return r->object;
+    }
+    if (r->family && r->target != RMG_TARGET_OBJECT && !family_known(c, r->family) &&
+        rmg__content_family_left_out(c, r->family)) {
+        *kind = 2;
+        return r->family;
+    }
+    if (r->creature && r->target == RMG_TARGET_CREATURE && rmg__content_find_creature(c, r->creature) < 0 &&
+        rmg__content_left_out(c, RMG_CONTENT_CREATURE, r->creature)) {
+        *kind = 1;
+        return r->creature;
+    }
+    return NULL;
+}
+
 static void check_rule_keys(rmg__checker *ck, const struct rmg_content *c, const rmg__rule *r, int zone)
 {
+    int kind;
+    if (left_out_name(c, r, &kind))
+        return; /* dropped: rmg__check_rule_names reports them once */
     if (r->object && r->target == RMG_TARGET_OBJECT && rmg__content_find_object(c, r->object) < 0)
         rmg__check_report(ck, RMG_SEVERITY_ERROR, "rule-unknown", &r->loc, zone, -1,
                           "object rule names the unknown object '%s'", r->object);
@@ -42,6 +67,73 @@ static void check_rule_keys(rmg__checker *ck, const struct rmg_content *c, const
     if (r->creature && r->target == RMG_TARGET_CREATURE && rmg__content_find_creature(c, r->creature) < 0)
         rmg__check_report(ck, RMG_SEVERITY_ERROR, "rule-unknown", &r->loc, zone, -1,
                           "object rule names the unknown creature '%s'", r->creature);
+}
+
+/* The names a list of rules gives that the variant left out, each once, by kind. */
+typedef struct dropped_names {
+    RMG__VEC(const char *) names[3]; /* objects, creatures, families */
+    const rmg__rule *first;
+    bool nomem;
+} dropped_names;
+
+static void collect_dropped(rmg_context *ctx, const struct rmg_content *c, const rmg__rule_list *rules,
+                            dropped_names *d)
+{
+    for (size_t i = 0; i < rules->count && !d->nomem; i++) {
+        int kind;
+        const char *name = left_out_name(c, &rules->items[i], &kind);
+        if (!name)
+            continue;
+        if (!d->first)
+            d->first = &rules->items[i];
+        bool seen = false;
+        for (size_t k = 0; k < d->names[kind].count && !seen; k++)
+            seen = strcmp(d->names[kind].items[k], name) == 0;
+        if (!seen && !RMG__VEC_PUSH(ctx, &d->names[kind], name))
+            d->nomem = true;
+    }
+}
+
+rmg_status rmg__template_dropped_rules(rmg_context *ctx, const struct rmg_content *c, const rmg__template *t,
+                                       char **text, const rmg__srcloc **loc)
+{
+    *text = NULL;
+    if (loc)
+        *loc = NULL;
+    if (!c)
+        return RMG_OK;
+    bool any = false;
+    for (int kind = 0; kind < RMG_CONTENT_KIND_COUNT && !any; kind++)
+        any = c->n_left_out[kind] > 0;
+    if (!any)
+        return RMG_OK; /* the common case: nothing was left out (a HotA ruleset) */
+    dropped_names d;
+    memset(&d, 0, sizeof d);
+    collect_dropped(ctx, c, &t->rules, &d);
+    for (size_t z = 0; z < t->n_zones; z++)
+        collect_dropped(ctx, c, &t->zones[z].rules, &d);
+    rmg_status st = d.nomem ? rmg__error_nomem(ctx) : RMG_OK;
+    if (st == RMG_OK && d.first) {
+        static const char *const what[3] = {"objects", "creatures", "families"};
+        rmg__buf b;
+        rmg__buf_init(&b, ctx);
+        rmg__buf_printf(&b, "object rules naming what the %s ruleset lacks are dropped (they change nothing on its "
+                        "maps):", c->variant == RMG_CONTENT_SOD ? "SoD" : c->name ? c->name : "chosen");
+        for (int kind = 0, parts = 0; kind < 3; kind++) {
+            if (!d.names[kind].count)
+                continue;
+            rmg__buf_printf(&b, "%s %s", parts++ ? ";" : "", what[kind]);
+            for (size_t k = 0; k < d.names[kind].count; k++)
+                rmg__buf_printf(&b, "%s %s", k ? "," : "", d.names[kind].items[k]);
+        }
+        if (!(*text = rmg__buf_take(&b)))
+            st = rmg__error_nomem(ctx);
+        if (loc)
+            *loc = &d.first->loc;
+    }
+    for (int kind = 0; kind < 3; kind++)
+        RMG__VEC_FREE(ctx, &d.names[kind]);
+    return st;
 }
 
 void rmg__check_rule_names(rmg__checker *ck, const rmg__template *t)
@@ -54,6 +146,14 @@ void rmg__check_rule_names(rmg__checker *ck, const rmg__template *t)
     for (size_t z = 0; z < t->n_zones; z++)
         for (size_t i = 0; i < t->zones[z].rules.count; i++)
             check_rule_keys(ck, c, &t->zones[z].rules.items[i], t->zones[z].id);
+    char *text = NULL;
+    const rmg__srcloc *loc = NULL;
+    rmg_status st = rmg__template_dropped_rules(ck->pack->ctx, c, t, &text, &loc);
+    if (st != RMG_OK)
+        ck->status = st;
+    else if (text)
+        rmg__check_report(ck, RMG_SEVERITY_WARNING, "rule-dropped", loc, -1, -1, "%s", text);
+    rmg__free(ck->pack->ctx, text);
 }
 
 /* ---- TRS-10 ----------------------------------------------------------------------------------- */

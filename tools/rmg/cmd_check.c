@@ -11,7 +11,7 @@
 
 static const char check_help[] =
     "usage: rmg check [--quiet] [--errors] [--format auto|yaml|h3t|sod|vcmi]\n"
-    "                 [--water none|normal|islands] FILE...\n"
+    "                 [--water none|normal|islands] [--game hota|sod] FILE...\n"
     "\n"
     "Checks template packs (native YAML, HotA .h3t, SoD or HotA rmg.txt, VCMI JSON; the format is detected\n"
     "from the content unless --format is given) like a careful template editor, and prints every problem\n"
@@ -25,12 +25,17 @@ static const char check_help[] =
     "  --errors   print errors only\n"
     "  --water L  check for maps generated at water level L (on water levels also what the guide\n"
     "             warns about on water maps); without it, for the levels each template names\n"
+    "  --game G   check for maps of game G (hota, the default, or sod): object rules naming what\n"
+    "             G's ruleset lacks (HotA objects, creatures, families on a SoD map) change nothing on\n"
+    "             its maps; they are dropped with one warning per template [rule-dropped], as\n"
+    "             `rmg generate --game G` drops them\n"
     "\n"
     "exit status: 0 no errors (warnings allowed), 1 a template has errors, 2 bad usage or a file that\n"
     "cannot be read (missing, too large, not a text file)\n";
 
 typedef struct check_opts {
     int format, water;   /* water: -1 the levels each template names, else an rmg_water_level */
+    rmg_content_variant game;
     bool quiet, errors_only;
 } check_opts;
 
@@ -112,7 +117,7 @@ static int check_file(rmg_context *ctx, const char *file, const check_opts *o, s
 
 int rmg_cmd_check(int argc, char **argv)
 {
-    check_opts o = {RMG_FORMAT_AUTO, -1, false, false};
+    check_opts o = {RMG_FORMAT_AUTO, -1, RMG_CONTENT_HOTA, false, false};
     const char *files[256];
     int n_files = 0;
     for (int i = 1; i < argc; i++) {
@@ -128,6 +133,13 @@ int rmg_cmd_check(int argc, char **argv)
                 fprintf(stderr, "rmg check: unknown water level '%s' (none, normal or islands)\n", argv[i]);
                 return 2;
             }
+        } else if (strcmp(argv[i], "--game") == 0 && i + 1 < argc) {
+            i++;
+            if (strcmp(argv[i], "hota") != 0 && strcmp(argv[i], "sod") != 0) {
+                fprintf(stderr, "rmg check: unknown game '%s' (hota or sod)\n", argv[i]);
+                return 2;
+            }
+            o.game = strcmp(argv[i], "sod") == 0 ? RMG_CONTENT_SOD : RMG_CONTENT_HOTA;
         } else if (strcmp(argv[i], "--format") == 0 && i + 1 < argc) {
             if ((o.format = rmg_cli_parse_format(argv[++i])) < 0) {
                 fprintf(stderr, "rmg check: unknown format '%s'\n", argv[i]);
@@ -147,6 +159,11 @@ int rmg_cmd_check(int argc, char **argv)
     rmg_context *ctx = NULL;
     if (rmg_context_create(&ctx, NULL) != RMG_OK) {
         fprintf(stderr, "rmg check: out of memory\n");
+        return 2;
+    }
+    if (o.game != RMG_CONTENT_HOTA && rmg_context_set_content_variant(ctx, o.game) != RMG_OK) {
+        fprintf(stderr, "rmg check: %s\n", rmg_context_errmsg(ctx));
+        rmg_context_destroy(ctx);
         return 2;
     }
     int code = 0;

@@ -63,8 +63,12 @@ static bool output_writable(const char *path)
     return true;
 }
 
-static void summary(const rmg_map *map, double ms)
+static void summary(const rmg_map *map, double ms, bool water_given)
 {
+    static const char *const water[] = {"none", "normal", "islands"};
+    rmg_generate_options used;
+    rmg_generate_options_init(&used);
+    int level = rmg_map_options(map, &used) == RMG_OK && (unsigned)used.water < 3 ? (int)used.water : 0;
     size_t guards = 0, towns = 0;
     for (size_t i = 0; i < rmg_map_object_count(map); i++) {
         rmg_map_object_info o = {.struct_size = sizeof o};
@@ -75,6 +79,7 @@ static void summary(const rmg_map *map, double ms)
     }
     printf("template  %s / %s\n", rmg_map_pack_name(map), rmg_map_template_name(map));
     printf("size      %dx%dx%d\n", rmg_map_width(map), rmg_map_height(map), rmg_map_levels(map));
+    printf("water     %s%s\n", water[level], water_given ? "" : " (the template's choice)");
     printf("seed      %llu\n", (unsigned long long)rmg_map_seed(map));
     printf("zones     %zu, connections %zu\n", rmg_map_zone_count(map), rmg_map_connection_count(map));
     printf("objects   %zu (towns %zu, guards %zu, groups %zu)\n", rmg_map_object_count(map), towns, guards,
@@ -155,7 +160,7 @@ int rmg_cmd_generate(int argc, char **argv)
                 code = 2;
             }
         if (!quiet) {
-            summary(map, made.ms);
+            summary(map, made.ms, g.opt.water != RMG_WATER_TEMPLATE);
             if (best.candidates > 1)
                 cli_print_best_of(stdout, &made.best);
         }

@@ -307,10 +307,12 @@ class Context:
         Every option left at None takes the library's default, as ``rmg_generate_options_init``
         and ``rmg generate`` without options do, so the same template and seed give the same map
         here, in C and from the command: the template's choice of size (M when it accepts M),
-        levels and players, 1 human, no water, normal monsters. ``size`` is "S", "M", "L", "XL",
+        levels, players and water level (the first level its filter accepts, else the one its
+        name says; docs/template-format.md), 1 human, normal monsters. ``size`` is "S", "M", "L", "XL",
         "H", "XH", "G", a side length or a (width, height) pair; ``underground`` True or False
         asks for two levels or one; ``players`` the total players (0 is the template's choice
-        too), ``humans`` the human ones; ``water`` "none", "normal" or "islands"; ``monsters``
+        too), ``humans`` the human ones; ``water`` "none", "normal", "islands" or "template" (the
+        default); ``monsters``
         "weak", "normal" or "strong". ``template_name`` picks a template of the pack by name
         (else one that fits is drawn at random). ``seed`` re-seeds the context first;
         ``max_attempts`` bounds the retries (0: the library's default) and ``time_budget_ms``

@@ -181,6 +181,9 @@ class Water(enum.IntEnum):
     NONE = 0
     NORMAL = 1
     ISLANDS = 2
+    #: Since 0.5.0, the default of generate options: the template's own choice (a map's options
+    #: always hold the level that was used).
+    TEMPLATE = 3
 
 
 class ConnectionType(enum.IntEnum):
