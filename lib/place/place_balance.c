@@ -81,10 +81,10 @@ static void queue_reset(balancer *b)
     b->pool_n = b->open = b->cursor = 0;
 }
 
-static void queue_push(balancer *b, double prio, uint32_t cell, uint32_t zone)
+/* Queues a cell in a bucket (past the last one: the last). */
+static void queue_push_bucket(balancer *b, size_t bucket, uint32_t cell, uint32_t zone)
 {
-    double scaled = prio * BUCKET_SCALE;
-    size_t bucket = scaled >= BUCKETS - 1 ? BUCKETS - 1 : (size_t)scaled;
+    bucket = RMG__MIN(bucket, (size_t)BUCKETS - 1);
     uint32_t i = (uint32_t)b->pool_n++;
     b->pool[i].cell = cell;
     b->pool[i].zone = zone;
@@ -92,6 +92,13 @@ static void queue_push(balancer *b, double prio, uint32_t cell, uint32_t zone)
     b->head[bucket] = i;
     b->cursor = RMG__MIN(b->cursor, bucket);
     b->open++;
+}
+
+/* Queues a cell by its priority, (distance / radius)^2: BUCKET_SCALE buckets per unit. */
+static void queue_push(balancer *b, double prio, uint32_t cell, uint32_t zone)
+{
+    double scaled = prio * BUCKET_SCALE;
+    queue_push_bucket(b, scaled >= BUCKETS - 1 ? BUCKETS - 1 : (size_t)scaled, cell, zone);
 }
 
 static queue_entry queue_pop(balancer *b)
@@ -167,11 +174,6 @@ static void claim_cell(balancer *b, uint32_t m, size_t c)
     queue_neighbours(b, m, c);
 }
 
-static void queue_push_bucket(balancer *b, size_t bucket, uint32_t cell, uint32_t zone)
-{
-    queue_push(b, (double)RMG__MIN(bucket, (size_t)BUCKETS - 1) / BUCKET_SCALE, cell, zone);
-}
-
 /* The second phase (PLC-11): the cells the full discs left go to whichever zone reaches them
  * first, every zone spreading from its disc's border one cell per bucket. Not measured in the
  * areas: the rounds balance the discs. */
@@ -193,9 +195,9 @@ static void spread_rest(balancer *b)
         b->owner[e.cell] = e.zone + 1;
         size_t c = e.cell;
         int gx = (int)(c % (size_t)b->gw), gy = (int)(c / (size_t)b->gw);
-        const long d[4][2] = {{-1, 0}, {1, 0}, {0, -1}, {0, 1}};
+        static const int d[4][2] = {{-1, 0}, {1, 0}, {0, -1}, {0, 1}};
         for (int k = 0; k < 4; k++) {
-            int nx = gx + (int)d[k][0], ny = gy + (int)d[k][1];
+            int nx = gx + d[k][0], ny = gy + d[k][1];
             if (nx < 0 || ny < 0 || nx >= b->gw || ny >= b->gh)
                 continue;
             size_t u = (size_t)ny * (size_t)b->gw + (size_t)nx;
@@ -423,7 +425,10 @@ static bool allocate(rmg_context *ctx, balancer *b)
     b->members = rmg__malloc(ctx, b->n * sizeof *b->members);
     b->owner = rmg__malloc(ctx, b->cells * sizeof *b->owner);
     b->queued = rmg__malloc(ctx, b->cells * sizeof *b->queued);
-    b->pool = rmg__malloc(ctx, 4 * (b->cells + b->n) * sizeof *b->pool); /* a cell is queued from 4 sides */
+    /* A round's first phase queues a cell at most once per zone, from 4 sides; the second (PLC-11)
+     * at most once from each of its 4 neighbours' claims and once per zone whose disc it borders
+     * (4 at most): 8 per cell. */
+    b->pool = rmg__malloc(ctx, 8 * (b->cells + b->n) * sizeof *b->pool);
     b->deferred = rmg__malloc(ctx, 4 * (b->cells + b->n) * sizeof *b->deferred);
     b->area = rmg__malloc(ctx, (5 * b->n + (size_t)b->gw + (size_t)b->gh) * sizeof *b->area);
     b->member_of = rmg__malloc(ctx, (b->in->n_zones + 1) * sizeof *b->member_of);
