@@ -28,34 +28,68 @@ static bool verbose(void)
     return v && *v && strcmp(v, "0");
 }
 
-/* The unfit tiles of an .h3m file's bytes; prints up to SHOW of them under `what` when verbose
- * or when there are any. */
-static size_t unfit_tiles_of_file(rmg_context *ctx, const uint8_t *data, size_t len, const char *what)
+/* What is wrong in a written map's tiles. */
+typedef struct tile_faults {
+    size_t unfit;      /* tiles no terrain pattern fits */
+    size_t lines;      /* road and river tiles whose stored frame or mirror the rule does not give */
+    size_t line_tiles; /* road and river tiles checked */
+    size_t sand_below; /* sand tiles underground (ZON-14: the underground has none) */
+} tile_faults;
+
+/* Road (river) tiles whose stored frame and mirror are not the ones their 4 neighbours give
+ * (h3m-format.md §13.2): byte 5 (3) the frame, bits 4-5 (2-3) of byte 6 the mirror. */
+static size_t wrong_line_views(const uint8_t *bytes, const uint8_t *type, int size, size_t n, bool river,
+                               size_t *checked)
+{
+    size_t bad = 0;
+    for (size_t t = 0; t < n; t++) {
+        rmg__map_view_range r;
+        if (!rmg__map_line_view_range(type, size, size, river, t, &r))
+            continue;
+        const uint8_t *tile = &bytes[7 * t];
+        unsigned flip = (tile[6] >> (river ? 2 : 4)) & 3u;
+        ++*checked;
+        bad += !(r.fits && tile[river ? 3 : 5] >= r.lo && tile[river ? 3 : 5] <= r.hi && flip == r.flip);
+    }
+    return bad;
+}
+
+/* The faults of an .h3m file's bytes; prints up to SHOW unfit tiles under `what` when verbose
+ * or when there are any faults. */
+static tile_faults faults_of_file(rmg_context *ctx, const uint8_t *data, size_t len, const char *what)
 {
     rmg__h3m_doc *doc = NULL;
     if (rmg__h3m_read(ctx, data, len, what, &doc) != RMG_OK)
         fail_msg("%s: %s", what, rmg_context_errmsg(ctx));
     int size = (int)doc->basic.size, levels = doc->basic.two_levels ? 2 : 1;
-    size_t n = (size_t)size * (size_t)size * (size_t)levels;
+    size_t n = (size_t)size * (size_t)size * (size_t)levels, plane = (size_t)size * (size_t)size;
     assert_int_equal(rmg__h3m_tile_bytes(doc), n * 7);
-    uint8_t *terrain = malloc(n);
-    assert_non_null(terrain);
-    for (size_t t = 0; t < n; t++)
+    uint8_t *layer = malloc(3 * n);
+    assert_non_null(layer);
+    uint8_t *terrain = layer, *river = layer + n, *road = layer + 2 * n;
+    tile_faults f = {0};
+    for (size_t t = 0; t < n; t++) {
         terrain[t] = doc->tiles[7 * t];
+        river[t] = doc->tiles[7 * t + 2];
+        road[t] = doc->tiles[7 * t + 4];
+        f.sand_below += t >= plane && terrain[t] == RMG_TERRAIN_SAND;
+    }
     uint32_t first[SHOW];
-    size_t bad = rmg__map_unfit_tiles(terrain, size, size, levels, first, SHOW);
-    if (bad || verbose()) {
-        print_message("%-70s %zu unfit", what, bad);
-        for (size_t i = 0; i < bad && i < SHOW; i++) {
-            size_t plane = (size_t)size * (size_t)size, rest = first[i] % plane;
-            print_message("  %zu,%zu,%zu (terrain %u)", rest % (size_t)size, rest / (size_t)size,
+    f.unfit = rmg__map_unfit_tiles(terrain, size, size, levels, first, SHOW);
+    f.lines = wrong_line_views(doc->tiles, road, size, n, false, &f.line_tiles) +
+              wrong_line_views(doc->tiles, river, size, n, true, &f.line_tiles);
+    if (f.unfit || f.lines || f.sand_below || verbose()) {
+        print_message("%-70s %zu unfit, %zu of %zu road/river views wrong, %zu sand underground\n", what, f.unfit,
+                      f.lines, f.line_tiles, f.sand_below);
+        for (size_t i = 0; i < f.unfit && i < SHOW; i++) {
+            size_t rest = first[i] % plane;
+            print_message("  %zu,%zu,%zu (terrain %u)\n", rest % (size_t)size, rest / (size_t)size,
                           (size_t)first[i] / plane, terrain[first[i]]);
         }
-        print_message("\n");
     }
-    free(terrain);
+    free(layer);
     rmg__h3m_doc_free(doc);
-    return bad;
+    return f;
 }
 
 static void test_the_games_maps_have_no_unfit_tile(void **state)
@@ -68,7 +102,8 @@ static void test_the_games_maps_have_no_unfit_tile(void **state)
         skip();
     }
     rmg_context *ctx = rmg_test_context(NULL, 1);
-    size_t maps = 0, bad = 0;
+    size_t maps = 0;
+    tile_faults all = {0};
     for (struct dirent *e; (e = readdir(d));) {
         size_t n = strlen(e->d_name);
         if (n < 4 || strcmp(e->d_name + n - 4, ".h3m"))
@@ -78,19 +113,23 @@ static void test_the_games_maps_have_no_unfit_tile(void **state)
         size_t len = 0;
         uint8_t *data = (uint8_t *)rmg_test_read_file(path, &len);
         assert_non_null(data);
-        bad += unfit_tiles_of_file(ctx, data, len, e->d_name);
+        tile_faults f = faults_of_file(ctx, data, len, e->d_name);
+        all.unfit += f.unfit, all.lines += f.lines, all.line_tiles += f.line_tiles;
         free(data);
         maps++;
     }
     closedir(d);
     rmg_context_destroy(ctx);
-    print_message("the game's maps: %zu, unfit tiles %zu\n", maps, bad);
+    print_message("the game's maps: %zu, unfit tiles %zu, road/river views not the rule's %zu of %zu\n", maps,
+                  all.unfit, all.lines, all.line_tiles);
     assert_true(maps > 0);
-    assert_int_equal(bad, 0);
+    assert_int_equal(all.unfit, 0);
+    assert_int_equal(all.lines, 0);
 }
 
 typedef struct views_tally {
-    size_t maps, failed, bad_maps, bad_tiles;
+    size_t maps, failed, bad_maps;
+    tile_faults all;
 } views_tally;
 
 /* One template at one setup: generated for SoD, written, read back, checked. */
@@ -123,11 +162,12 @@ static void check_one(rmg_context *ctx, const rmg_pack *pack, const char *name, 
     char what[256];
     const char *base = strrchr(file, '/') ? strrchr(file, '/') + 1 : file;
     snprintf(what, sizeof what, "%.120s '%.60s' levels %d water %d", base, name, levels, (int)water);
-    size_t bad = unfit_tiles_of_file(ctx, bytes, len, what);
+    tile_faults f = faults_of_file(ctx, bytes, len, what);
     rmg_free(ctx, bytes);
     tally->maps++;
-    tally->bad_maps += bad > 0;
-    tally->bad_tiles += bad;
+    tally->bad_maps += f.unfit || f.lines || f.sand_below;
+    tally->all.unfit += f.unfit, tally->all.lines += f.lines, tally->all.line_tiles += f.line_tiles;
+    tally->all.sand_below += f.sand_below;
 }
 
 static void check_file(const char *file, views_tally *tally)
@@ -163,9 +203,13 @@ static void test_sod_corpus_maps_have_no_unfit_tile(void **state)
     rmg_test_free_list(files);
     print_message("SoD corpus maps: %zu written (%zu setups refused or failed), %zu with unfit tiles, %zu unfit "
                   "tiles\n",
-                  tally.maps, tally.failed, tally.bad_maps, tally.bad_tiles);
+                  tally.maps, tally.failed, tally.bad_maps, tally.all.unfit);
+    print_message("road/river views not the rule's: %zu of %zu; sand tiles underground: %zu\n", tally.all.lines,
+                  tally.all.line_tiles, tally.all.sand_below);
     assert_true(tally.maps > 0);
-    assert_int_equal(tally.bad_tiles, 0);
+    assert_int_equal(tally.all.unfit, 0);
+    assert_int_equal(tally.all.lines, 0);
+    assert_int_equal(tally.all.sand_below, 0);
 }
 
 int main(int argc, char **argv)

@@ -170,51 +170,115 @@ static size_t take_corner(rmg__connect_state *s, uint32_t t, int zone, int terra
     return 0;
 }
 
-/* Water (and rock no land zone touches) thinner than its sprites draw grows instead: the 2 x 2
- * square around the tile with the most tiles of its own terrain (ties: up-left, up-right,
- * down-left, down-right) takes the tile's terrain and zone where it is land, so the body is two
- * tiles thick there. Growing, not shrinking, keeps every sea in one piece (a one-tile channel
- * becomes two wide). Returns how many tiles moved. */
+/* How a body grows by 2 x 2 squares: which tiles are its own, which it may take. */
+typedef struct grow_rule {
+    int terrain; /* water or rock: tiles of this terrain are the body's; -1: land of `zone` */
+    int zone;
+} grow_rule;
+
+static bool grow_own(const rmg__connect_state *s, const grow_rule *r, uint32_t u)
+{
+    const struct rmg_map *m = s->b.m;
+    if (r->terrain >= 0)
+        return m->terrain[u] == r->terrain;
+    return m->tile_zone[u] == r->zone && !(m->flags[u] & (RMG__T_ROCK | RMG__T_WATER));
+}
+
+/* Water and rock take land of a zone; land takes rock of no land zone (not another zone's land,
+ * not water, not a rock mass that belongs to a land zone). */
+static bool grow_may_take(const rmg__connect_state *s, const grow_rule *r, uint32_t u)
+{
+    bool land_zone = rmg__grid_land_zone(&s->b, s->b.m->tile_zone[u]);
+    if (r->terrain >= 0)
+        return land_zone;
+    return (s->b.m->flags[u] & RMG__T_ROCK) && !land_zone;
+}
+
+/* The 2 x 2 square around t with the most of the body's own tiles whose other tiles it may take
+ * (ties: up-left, up-right, down-left, down-right), squares all its own only when `full` is
+ * allowed; -1 when none. *own: the own tiles of the square chosen. */
+static int best_square(const rmg__connect_state *s, uint32_t t, const grow_rule *r, bool full, int *own_out)
+{
+    int x = rmg__grid_x(&s->b, t), y = rmg__grid_y(&s->b, t), z = rmg__grid_z(&s->b, t);
+    int best = -1, best_own = -1;
+    for (int q = 0; q < 4; q++) {
+        int x0 = x - 1 + q % 2, y0 = y - 1 + q / 2, own = 0;
+        if (x0 < 0 || y0 < 0 || x0 + 1 >= s->b.w || y0 + 1 >= s->b.h)
+            continue;
+        bool takeable = true;
+        for (int k = 0; k < 4; k++) {
+            uint32_t u = (uint32_t)rmg__tile(s->b.w, s->b.h, x0 + k % 2, y0 + k / 2, z);
+            if (grow_own(s, r, u))
+                own++;
+            else if (!grow_may_take(s, r, u))
+                takeable = false;
+        }
+        if (takeable && (full || own < 4) && own > best_own) {
+            best = q;
+            best_own = own;
+        }
+    }
+    *own_out = best_own;
+    return best;
+}
+
+/* The body takes the square q (best_square's numbering) around t into `zone`. */
+static size_t take_square(rmg__connect_state *s, uint32_t t, int q, const grow_rule *r, int zone)
+{
+    int x = rmg__grid_x(&s->b, t), y = rmg__grid_y(&s->b, t), z = rmg__grid_z(&s->b, t);
+    size_t moved = 0;
+    for (int k = 0; k < 4; k++) {
+        uint32_t u = (uint32_t)rmg__tile(s->b.w, s->b.h, x - 1 + q % 2 + k % 2, y - 1 + q / 2 + k / 2, z);
+        if (!grow_own(s, r, u)) {
+            move_tile(s, u, zone);
+            moved++;
+        }
+    }
+    return moved;
+}
+
+/* Water (and rock no land zone touches) thinner than its sprites draw grows instead: the best
+ * 2 x 2 square around the tile (best_square) takes the tile's terrain and zone where it is land,
+ * so the body is two tiles thick there. Growing, not shrinking, keeps every sea in one piece (a
+ * one-tile channel becomes two wide). Returns how many tiles moved. */
 static size_t thicken(rmg__connect_state *s, const uint32_t *unfit, size_t n, int terrain)
+{
+    struct rmg_map *m = s->b.m;
+    grow_rule r = {terrain, 0};
+    size_t moved = 0;
+    for (size_t i = 0; i < n; i++) {
+        uint32_t t = unfit[i];
+        int zone = m->tile_zone[t], own;
+        if (m->terrain[t] != terrain || !zone)
+            continue; /* moved by an earlier square of this round */
+        int best = best_square(s, t, &r, true, &own);
+        if (own == 4) /* already two thick: an alien corner (a diagonal shore) joins */
+            moved += take_corner(s, t, zone, terrain);
+        else if (best >= 0)
+            moved += take_square(s, t, best, &r, zone);
+    }
+    return moved;
+}
+
+/* An underground land tile that fits no pattern lies in a strip or point of land one tile thin
+ * between rock (every other shape the land smoothing settles by majority). Smoothing would make
+ * it sand, which the underground never has (ZON-14; the game's underground is subterranean,
+ * lava and rock): the land grows instead by the best square of its zone's land not yet all
+ * land, taking rock of no land zone. Returns how many tiles moved. */
+static size_t thicken_underground_land(rmg__connect_state *s, const uint32_t *unfit, size_t n)
 {
     struct rmg_map *m = s->b.m;
     size_t moved = 0;
     for (size_t i = 0; i < n; i++) {
         uint32_t t = unfit[i];
-        int x = rmg__grid_x(&s->b, t), y = rmg__grid_y(&s->b, t), z = rmg__grid_z(&s->b, t), zone = m->tile_zone[t];
-        if (m->terrain[t] != terrain || !zone)
-            continue; /* moved by an earlier square of this round */
-        int best = -1, best_own = -1;
-        for (int q = 0; q < 4; q++) {
-            int x0 = x - 1 + q % 2, y0 = y - 1 + q / 2, own = 0;
-            if (x0 < 0 || y0 < 0 || x0 + 1 >= s->b.w || y0 + 1 >= s->b.h)
-                continue;
-            bool takeable = true;
-            for (int k = 0; k < 4; k++) {
-                uint32_t u = (uint32_t)rmg__tile(s->b.w, s->b.h, x0 + k % 2, y0 + k / 2, z);
-                if (m->terrain[u] == terrain)
-                    own++;
-                else if (!rmg__grid_land_zone(&s->b, m->tile_zone[u]))
-                    takeable = false; /* another body's tile (or no zone's) stays */
-            }
-            if (takeable && own > best_own) {
-                best = q;
-                best_own = own;
-            }
-        }
-        if (best_own == 4) { /* already two thick: an alien corner (a diagonal shore) joins */
-            moved += take_corner(s, t, zone, terrain);
+        int zone = m->tile_zone[t], own;
+        if (rmg__grid_z(&s->b, t) == 0 || !rmg__grid_land_zone(&s->b, zone) ||
+            (m->flags[t] & (RMG__T_ROCK | RMG__T_WATER)))
             continue;
-        }
-        if (best < 0)
-            continue;
-        for (int k = 0; k < 4; k++) {
-            uint32_t u = (uint32_t)rmg__tile(s->b.w, s->b.h, x - 1 + best % 2 + k % 2, y - 1 + best / 2 + k / 2, z);
-            if (m->terrain[u] != terrain) {
-                move_tile(s, u, zone);
-                moved++;
-            }
-        }
+        grow_rule r = {-1, zone};
+        int best = best_square(s, t, &r, false, &own);
+        if (best >= 0)
+            moved += take_square(s, t, best, &r, zone);
     }
     return moved;
 }
@@ -222,8 +286,8 @@ static size_t thicken(rmg__connect_state *s, const uint32_t *unfit, size_t n, in
 #define BODY_ROUNDS 16
 
 /* Water and rock not thinner than two tiles (h3m-format.md §13.1: the game has no sprite for
- * thinner): thin rock first joins the land beside it (once), then water and the rock left grow,
- * round after round until every water and rock tile fits a pattern (at most BODY_ROUNDS; a
+ * thinner): thin rock first joins the land beside it (once), then water, the rock left and
+ * thin underground land grow, round after round until every water and rock tile fits a pattern (at most BODY_ROUNDS; a
  * round looks at the water and rock of the whole map; growing only, the rounds cannot undo one
  * another). Not on mirror maps, whose underground zones are the surface's copies tile for tile.
  * Returns how many tiles moved. */
@@ -232,11 +296,23 @@ static size_t widen_thin_bodies(rmg__connect_state *s, uint32_t *unfit, size_t c
     struct rmg_map *m = s->b.m;
     size_t n = rmg__map_unfit_tiles_of(m->terrain, m->width, m->height, m->levels, RMG_TERRAIN_ROCK, unfit, cap);
     size_t moved = thin_rock(s, unfit, RMG__MIN(n, cap));
+    size_t land_grew = 0;
     for (int round = 0; round < BODY_ROUNDS; round++) {
+        size_t now = 0;
         n = rmg__map_unfit_tiles_of(m->terrain, m->width, m->height, m->levels, RMG_TERRAIN_ROCK, unfit, cap);
-        size_t now = thicken(s, unfit, RMG__MIN(n, cap), RMG_TERRAIN_ROCK);
+        /* Rock the land took from may be thin now: it joins the land too, until the rock left fits
+         * (rock only shrinks here and land only grows, so the two never take turns). */
+        for (size_t k = land_grew; k; n = rmg__map_unfit_tiles_of(m->terrain, m->width, m->height, m->levels,
+                                                                   RMG_TERRAIN_ROCK, unfit, cap))
+            now += k = thin_rock(s, unfit, RMG__MIN(n, cap));
+        now += thicken(s, unfit, RMG__MIN(n, cap), RMG_TERRAIN_ROCK);
         n = rmg__map_unfit_tiles_of(m->terrain, m->width, m->height, m->levels, RMG_TERRAIN_WATER, unfit, cap);
         now += thicken(s, unfit, RMG__MIN(n, cap), RMG_TERRAIN_WATER);
+        land_grew = 0;
+        if (m->levels > 1) {
+            n = rmg__map_unfit_tiles_of(m->terrain, m->width, m->height, m->levels, -1, unfit, cap);
+            now += land_grew = thicken_underground_land(s, unfit, RMG__MIN(n, cap));
+        }
         moved += now;
         if (!now)
             break;

@@ -12,6 +12,7 @@
  *    (CON-20). Paths prefer existing roads and skeleton tiles; they never cross other objects'
  *    entries nor blocked tiles.
  */
+#include <stdlib.h>
 #include <string.h>
 
 #include "finish_internal.h"
@@ -290,14 +291,136 @@ static bool on_road(const rmg__grid *b, uint32_t t, void *user)
 
 typedef struct lay_user {
     uint8_t type;
+    path_user *pu;       /* the path's cost rule, for the corners of its diagonal steps */
+    uint32_t last;       /* the tile laid before along the path, UINT32_MAX at its start */
 } lay_user;
+
+static void put_road(rmg__grid *b, uint32_t t, uint8_t type)
+{
+    b->mark[t] |= MK_ROAD;
+    if (b->m->road[t] < type)
+        b->m->road[t] = type;
+}
+
+static bool walkable_now(const struct rmg_map *m, uint32_t t)
+{
+    uint16_t f = m->flags[t];
+    return !(f & (RMG__T_WATER | RMG__T_ROCK)) && (!(f & RMG__T_BLOCKED) || (f & (RMG__T_ENTRY | RMG__T_GUARD)));
+}
+
+/* Whether a guard stands on t or next to it: a hero stepping there is stopped. */
+static bool guarded_tile(const rmg__grid *b, uint32_t t)
+{
+    uint32_t nb[8];
+    int n = rmg__grid_nbrs(b, t, nb);
+    if (b->m->flags[t] & RMG__T_GUARD)
+        return true;
+    for (int i = 0; i < n; i++)
+        if (b->m->flags[nb[i]] & RMG__T_GUARD)
+            return true;
+    return false;
+}
+
+#define CORNER_REACH 7 /* how far around a corner the way between its neighbours is looked for */
+#define CORNER_SIDE (2 * CORNER_REACH + 1)
+
+/* A filler tile (blocked only so that obstacles cover it later) at the corner c of a diagonal
+ * step a-t may be opened for the road when that opens no new way: every walkable tile around c
+ * is a step from a or t, or reached from them within a few steps that pass no guard (a flood
+ * in a small window around c, c itself closed). So no guard is bypassed and no pocket entered. */
+static bool corner_opens_nothing(const rmg__grid *b, uint32_t c, uint32_t a, uint32_t t, int zone)
+{
+    const struct rmg_map *m = b->m;
+    if (m->flags[c] != RMG__T_BLOCKED || m->tile_zone[c] != zone)
+        return false;
+    int cx, cy, cz;
+    rmg__grid_xyz(b, c, &cx, &cy, &cz);
+    uint8_t seen[CORNER_SIDE * CORNER_SIDE] = {0};
+    uint32_t queue[CORNER_SIDE * CORNER_SIDE];
+    size_t head = 0, tail = 0;
+    seen[CORNER_REACH * CORNER_SIDE + CORNER_REACH] = 1; /* c stays closed */
+    uint32_t starts[2] = {a, t};
+    for (int i = 0; i < 2; i++) {
+        int x = rmg__grid_x(b, starts[i]) - cx + CORNER_REACH, y = rmg__grid_y(b, starts[i]) - cy + CORNER_REACH;
+        seen[y * CORNER_SIDE + x] = 1;
+        queue[tail++] = starts[i];
+    }
+    while (head < tail) {
+        uint32_t u = queue[head++], nb[8];
+        int n = rmg__grid_nbrs(b, u, nb);
+        for (int i = 0; i < n; i++) {
+            int x = rmg__grid_x(b, nb[i]) - cx + CORNER_REACH, y = rmg__grid_y(b, nb[i]) - cy + CORNER_REACH;
+            if (x < 0 || y < 0 || x >= CORNER_SIDE || y >= CORNER_SIDE || seen[y * CORNER_SIDE + x])
+                continue;
+            seen[y * CORNER_SIDE + x] = 1;
+            if (walkable_now(m, nb[i]) && !guarded_tile(b, nb[i]))
+                queue[tail++] = nb[i];
+            else
+                seen[y * CORNER_SIDE + x] = 2; /* met, not entered */
+        }
+    }
+    uint32_t nb[8];
+    int n = rmg__grid_nbrs(b, c, nb);
+    for (int i = 0; i < n; i++) {
+        int x = rmg__grid_x(b, nb[i]) - cx + CORNER_REACH, y = rmg__grid_y(b, nb[i]) - cy + CORNER_REACH;
+        int ux = rmg__grid_x(b, nb[i]), uy = rmg__grid_y(b, nb[i]);
+        bool beside = (abs(ux - rmg__grid_x(b, a)) <= 1 && abs(uy - rmg__grid_y(b, a)) <= 1) ||
+                      (abs(ux - rmg__grid_x(b, t)) <= 1 && abs(uy - rmg__grid_y(b, t)) <= 1);
+        if (walkable_now(m, nb[i]) && !beside && seen[y * CORNER_SIDE + x] != 1)
+            return false;
+    }
+    return true;
+}
+
+/* A diagonal step from a to t is drawn by the game as two road ends touching at a corner, and
+ * its roads run in orthogonal steps (97% of its road tiles): the step gets a corner tile. A
+ * guard's tile comes first (the game's roads run through the monster standing on them, which
+ * the path's cost avoids), then the cheaper open corner, then a filler tile that opens no new
+ * way (the zone's free paths may run diagonally between fillers). Otherwise the step stays. */
+static void join_diagonal(rmg__grid *b, uint32_t a, uint32_t t, const lay_user *l)
+{
+    int ax, ay, az, tx, ty, tz;
+    rmg__grid_xyz(b, a, &ax, &ay, &az);
+    rmg__grid_xyz(b, t, &tx, &ty, &tz);
+    if (az != tz || abs(ax - tx) != 1 || abs(ay - ty) != 1)
+        return;
+    uint32_t corner[2] = {(uint32_t)rmg__tile(b->w, b->h, tx, ay, tz), (uint32_t)rmg__tile(b->w, b->h, ax, ty, tz)};
+    uint32_t best = UINT32_MAX, best_cost = 0;
+    for (int i = 0; i < 2; i++) {
+        uint32_t c = corner[i];
+        if (b->m->road[c] || (b->mark[c] & MK_ROAD))
+            return; /* already joined */
+        uint32_t cost = road_cost(b, c, l->pu);
+        if (!cost)
+            continue;
+        if (b->m->flags[c] & RMG__T_GUARD)
+            cost = 0; /* preferred */
+        if (best == UINT32_MAX || cost < best_cost)
+            best = c, best_cost = cost;
+    }
+    for (int i = 0; i < 2 && best == UINT32_MAX; i++)
+        if (corner_opens_nothing(b, corner[i], a, t, l->pu->zone)) {
+            best = corner[i];
+            b->m->flags[best] &= (uint16_t)~RMG__T_BLOCKED;
+        }
+    if (best != UINT32_MAX)
+        put_road(b, best, l->type);
+}
 
 static void lay_tile(rmg__grid *b, uint32_t t, void *user)
 {
-    const lay_user *l = user;
-    b->mark[t] |= MK_ROAD;
-    if (b->m->road[t] < l->type)
-        b->m->road[t] = l->type;
+    lay_user *l = user;
+    if (l->last != UINT32_MAX)
+        join_diagonal(b, l->last, t, l);
+    l->last = t;
+    put_road(b, t, l->type);
+}
+
+/* Lays the path the last search found, ending at `end`. */
+static void lay_path(rmg__grid *b, uint32_t end, lay_user *l)
+{
+    l->last = UINT32_MAX;
+    rmg__grid_trace(b, end, lay_tile, l);
 }
 
 static rmg_status add_end(roads *r, uint32_t t)
@@ -392,19 +515,19 @@ static rmg_status zone_ends(roads *r, int zone, size_t *n_targets)
 static size_t join_zone(roads *r, int zone, size_t n_targets, bool coherent)
 {
     path_user pu = {zone, r->wind};
-    lay_user lu = {(uint8_t)road_type(&r->b, zone)};
+    lay_user lu = {(uint8_t)road_type(&r->b, zone), &pu, UINT32_MAX};
     size_t missed = 0;
     if (!r->n_ends)
         return 0;
     if (coherent) {
-        lay_tile(&r->b, r->ends[0], &lu);
+        put_road(&r->b, r->ends[0], lu.type);
         for (size_t k = 1; k < r->n_ends; k++) {
             /* From the first end: the network's tiles are cheap, so the new branch leaves the
              * network where the remaining target is closest. */
             uint32_t found = rmg__grid_dijkstra(&r->b, r->ends, 1, road_cost, unjoined_target, &pu);
             if (!found)
                 break;
-            rmg__grid_trace(&r->b, found - 1, lay_tile, &lu);
+            lay_path(&r->b, found - 1, &lu);
         }
         for (size_t i = 0; i < r->n_ends; i++)
             if (!(r->b.mark[r->ends[i]] & MK_ROAD))
@@ -418,9 +541,9 @@ static size_t join_zone(roads *r, int zone, size_t n_targets, bool coherent)
         uint32_t end = r->ends[i];
         uint32_t found = n_targets ? rmg__grid_dijkstra(&r->b, &end, 1, road_cost, town_end, &pu) : 0;
         if (found)
-            rmg__grid_trace(&r->b, found - 1, lay_tile, &lu);
+            lay_path(&r->b, found - 1, &lu);
         else
-            lay_tile(&r->b, end, &lu);
+            put_road(&r->b, end, lu.type);
         r->b.mark[end] |= MK_ROAD;
     }
     for (size_t i = 0; i < n_targets; i++) {
@@ -429,9 +552,9 @@ static size_t join_zone(roads *r, int zone, size_t n_targets, bool coherent)
             continue;
         uint32_t found = rmg__grid_dijkstra(&r->b, &end, 1, road_cost, on_road, &pu);
         if (found)
-            rmg__grid_trace(&r->b, found - 1, lay_tile, &lu);
+            lay_path(&r->b, found - 1, &lu);
         else
-            lay_tile(&r->b, end, &lu);
+            put_road(&r->b, end, lu.type);
     }
     return missed;
 }
@@ -526,9 +649,8 @@ static void lay_crossings(roads *r, bool mirror)
         for (int side = 0; side < 2; side++) {
             int zone = side ? e->b : e->a;
             uint32_t t = crossing_tile(&r->b, &m->conns.items[e->conn], zone);
-            lay_user lu = {(uint8_t)road_type(&r->b, zone)};
             if (t != UINT32_MAX && m->tile_zone[t] == zone && passable_tile(m, t))
-                lay_tile(&r->b, t, &lu);
+                put_road(&r->b, t, (uint8_t)road_type(&r->b, zone));
         }
     }
 }
@@ -584,8 +706,8 @@ static uint32_t join_zone_networks(roads *r, networks *nw, int zone, uint32_t *s
         first++;
     if (first == nt)
         return UINT32_MAX;
-    net_lay_user nl = {{(uint8_t)road_type(&r->b, zone)}, nw, nw->net[zt[first]]};
     join_user ju = {{zone, r->wind}, nw, 0};
+    net_lay_user nl = {{(uint8_t)road_type(&r->b, zone), &ju.pu, UINT32_MAX}, nw, nw->net[zt[first]]};
     for (;;) {
         ju.root = net_find(nw, nl.label);
         size_t ns = 0;
@@ -601,6 +723,7 @@ static uint32_t join_zone_networks(roads *r, networks *nw, int zone, uint32_t *s
         if (!found)
             break;
         net_union(nw, ju.root, nw->net[found - 1]);
+        nl.lu.last = UINT32_MAX;
         rmg__grid_trace(&r->b, found - 1, lay_net_tile, &nl);
     }
     for (size_t i = first; i < nt; i++)
