@@ -283,6 +283,27 @@ static size_t thicken_underground_land(rmg__connect_state *s, const uint32_t *un
     return moved;
 }
 
+/* The underground land tiles with rock among their 8 neighbours, into out (at most cap): the
+ * only underground land the land smoothing may leave unfit. Returns how many. */
+static size_t underground_land_by_rock(const rmg__connect_state *s, uint32_t *out, size_t cap)
+{
+    const struct rmg_map *m = s->b.m;
+    uint32_t plane = (uint32_t)m->width * (uint32_t)m->height;
+    size_t n = 0;
+    for (uint32_t t = plane; t < s->b.n && n < cap; t++) {
+        if (m->flags[t] & (RMG__T_ROCK | RMG__T_WATER))
+            continue;
+        uint32_t nb[8];
+        int k = rmg__grid_nbrs(&s->b, t, nb);
+        for (int i = 0; i < k; i++)
+            if (m->flags[nb[i]] & RMG__T_ROCK) {
+                out[n++] = t;
+                break;
+            }
+    }
+    return n;
+}
+
 #define BODY_ROUNDS 16
 
 /* Water and rock not thinner than two tiles (h3m-format.md §13.1: the game has no sprite for
@@ -291,26 +312,28 @@ static size_t thicken_underground_land(rmg__connect_state *s, const uint32_t *un
  * round looks at the water and rock of the whole map; growing only, the rounds cannot undo one
  * another). Not on mirror maps, whose underground zones are the surface's copies tile for tile.
  * Returns how many tiles moved. */
-static size_t widen_thin_bodies(rmg__connect_state *s, uint32_t *unfit, size_t cap)
+static size_t widen_thin_bodies(rmg__connect_state *s, const rmg__map_fit *fit, uint32_t *unfit, size_t cap)
 {
     struct rmg_map *m = s->b.m;
-    size_t n = rmg__map_unfit_tiles_of(m->terrain, m->width, m->height, m->levels, RMG_TERRAIN_ROCK, unfit, cap);
+    const uint8_t *terrain = m->terrain;
+    int w = m->width, h = m->height, levels = m->levels;
+    size_t n = rmg__map_fit_unfit_of(fit, terrain, w, h, levels, RMG_TERRAIN_ROCK, unfit, cap);
     size_t moved = thin_rock(s, unfit, RMG__MIN(n, cap));
     size_t land_grew = 0;
     for (int round = 0; round < BODY_ROUNDS; round++) {
         size_t now = 0;
-        n = rmg__map_unfit_tiles_of(m->terrain, m->width, m->height, m->levels, RMG_TERRAIN_ROCK, unfit, cap);
+        n = rmg__map_fit_unfit_of(fit, terrain, w, h, levels, RMG_TERRAIN_ROCK, unfit, cap);
         /* Rock the land took from may be thin now: it joins the land too, until the rock left fits
          * (rock only shrinks here and land only grows, so the two never take turns). */
-        for (size_t k = land_grew; k; n = rmg__map_unfit_tiles_of(m->terrain, m->width, m->height, m->levels,
-                                                                   RMG_TERRAIN_ROCK, unfit, cap))
+        for (size_t k = land_grew; k; n = rmg__map_fit_unfit_of(fit, terrain, w, h, levels, RMG_TERRAIN_ROCK, unfit, cap))
             now += k = thin_rock(s, unfit, RMG__MIN(n, cap));
         now += thicken(s, unfit, RMG__MIN(n, cap), RMG_TERRAIN_ROCK);
-        n = rmg__map_unfit_tiles_of(m->terrain, m->width, m->height, m->levels, RMG_TERRAIN_WATER, unfit, cap);
+        n = rmg__map_fit_unfit_of(fit, terrain, w, h, levels, RMG_TERRAIN_WATER, unfit, cap);
         now += thicken(s, unfit, RMG__MIN(n, cap), RMG_TERRAIN_WATER);
         land_grew = 0;
-        if (m->levels > 1) {
-            n = rmg__map_unfit_tiles_of(m->terrain, m->width, m->height, m->levels, -1, unfit, cap);
+        if (levels > 1) {
+            n = underground_land_by_rock(s, unfit, cap);
+            n = rmg__map_fit_unfit_among(fit, terrain, w, h, unfit, n, unfit, cap);
             now += land_grew = thicken_underground_land(s, unfit, RMG__MIN(n, cap));
         }
         moved += now;
@@ -328,7 +351,14 @@ static rmg_status smooth_terrain(rmg__connect_state *s, bool mirror)
 {
     /* Water and rock first: their frames do not depend on which land terrain surrounds them, so
      * the land smoothing after them settles everything. */
-    size_t moved = mirror ? 0 : widen_thin_bodies(s, s->b.queue /* scratch of b.n tiles */, s->b.n);
+    size_t moved = 0;
+    if (!mirror) {
+        rmg__map_fit *fit = rmg__map_fit_new(s->b.ctx);
+        if (!fit)
+            return rmg__error_nomem(s->b.ctx);
+        moved = widen_thin_bodies(s, fit, s->b.queue /* scratch of b.n tiles */, s->b.n);
+        rmg__map_fit_free(s->b.ctx, fit);
+    }
     smooth_land(s);
     if (!moved)
         return RMG_OK;

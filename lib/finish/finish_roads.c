@@ -321,7 +321,7 @@ static bool guarded_tile(const rmg__grid *b, uint32_t t)
     return false;
 }
 
-#define CORNER_REACH 7 /* how far around a corner the way between its neighbours is looked for */
+#define CORNER_REACH 5 /* how far around a corner the way between its neighbours is looked for */
 #define CORNER_SIDE (2 * CORNER_REACH + 1)
 
 /* A filler tile (blocked only so that obstacles cover it later) at the corner c of a diagonal

@@ -642,17 +642,23 @@ static size_t level_size(int w, int h)
 /* Calls visit for every tile, level by level, row by row, with the matcher made for the format. */
 typedef void (*tile_visit)(const level_map *m, int x, int y, size_t tile, void *user);
 
-static void visit_tiles(const uint8_t *terrain, int w, int h, int levels, bool hota, tile_visit visit, void *user)
+static void visit_tiles_with(const matcher *tables, const uint8_t *terrain, int w, int h, int levels, tile_visit visit,
+                             void *user)
 {
     size_t plane = level_size(w, h);
-    matcher tables;
-    matcher_init(&tables, hota);
     for (int z = 0; z < levels; z++) {
-        level_map m = {terrain + (size_t)z * plane, w, h, &tables};
+        level_map m = {terrain + (size_t)z * plane, w, h, tables};
         for (int y = 0; y < h; y++)
             for (int x = 0; x < w; x++)
                 visit(&m, x, y, (size_t)z * plane + (size_t)y * (size_t)w + (size_t)x, user);
     }
+}
+
+static void visit_tiles(const uint8_t *terrain, int w, int h, int levels, bool hota, tile_visit visit, void *user)
+{
+    matcher tables;
+    matcher_init(&tables, hota);
+    visit_tiles_with(&tables, terrain, w, h, levels, visit, user);
 }
 
 /* The match of a tile; one no pattern fits is drawn as an interior tile (returns false). */
@@ -875,6 +881,48 @@ size_t rmg__map_unfit_tiles_of(const uint8_t *terrain, int w, int h, int levels,
     unfit_list l = {out, cap, 0, only};
     visit_tiles(terrain, w, h, levels, false, list_unfit, &l);
     return l.count;
+}
+
+/* The SoD pattern tables, built once for a caller that judges many times. */
+struct rmg__map_fit {
+    matcher tables;
+};
+
+rmg__map_fit *rmg__map_fit_new(rmg_context *ctx)
+{
+    rmg__map_fit *f = rmg__malloc(ctx, sizeof *f);
+    if (f)
+        matcher_init(&f->tables, false);
+    return f;
+}
+
+void rmg__map_fit_free(rmg_context *ctx, rmg__map_fit *f)
+{
+    rmg__free(ctx, f);
+}
+
+size_t rmg__map_fit_unfit_of(const rmg__map_fit *f, const uint8_t *terrain, int w, int h, int levels, int only,
+                             uint32_t *out, size_t cap)
+{
+    unfit_list l = {out, cap, 0, only};
+    visit_tiles_with(&f->tables, terrain, w, h, levels, list_unfit, &l);
+    return l.count;
+}
+
+size_t rmg__map_fit_unfit_among(const rmg__map_fit *f, const uint8_t *terrain, int w, int h, const uint32_t *tiles,
+                                size_t n, uint32_t *out, size_t cap)
+{
+    size_t plane = level_size(w, h), count = 0;
+    for (size_t i = 0; i < n; i++) {
+        size_t z = tiles[i] / plane, rest = tiles[i] % plane;
+        level_map m = {terrain + z * plane, w, h, &f->tables};
+        if (tile_fits(&m, (int)(rest % (size_t)w), (int)(rest / (size_t)w)))
+            continue;
+        if (count < cap)
+            out[count] = tiles[i];
+        count++;
+    }
+    return count;
 }
 
 /* Where heroes walk and boats sail: land, water or rock. */

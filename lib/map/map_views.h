@@ -57,6 +57,17 @@ bool rmg__map_line_view_range(const uint8_t *type, int w, int h, bool river, siz
 size_t rmg__map_unfit_tiles(const uint8_t *terrain, int w, int h, int levels, uint32_t *out, size_t cap);
 /* The same among the tiles of one terrain only (only = a terrain id). */
 size_t rmg__map_unfit_tiles_of(const uint8_t *terrain, int w, int h, int levels, int only, uint32_t *out, size_t cap);
+/* The pattern tables built once, for a caller that judges the terrain many times (the tables
+ * take longer to build than a scan of a small map); NULL when memory ran out. */
+typedef struct rmg__map_fit rmg__map_fit;
+rmg__map_fit *rmg__map_fit_new(rmg_context *ctx);
+void rmg__map_fit_free(rmg_context *ctx, rmg__map_fit *f);
+/* rmg__map_unfit_tiles_of with the tables of f. */
+size_t rmg__map_fit_unfit_of(const rmg__map_fit *f, const uint8_t *terrain, int w, int h, int levels, int only,
+                             uint32_t *out, size_t cap);
+/* The same among the listed tiles only (out may be tiles: each is read before it is written). */
+size_t rmg__map_fit_unfit_among(const rmg__map_fit *f, const uint8_t *terrain, int w, int h, const uint32_t *tiles,
+                                size_t n, uint32_t *out, size_t cap);
 
 /* Changes the terrain of unlocked tiles (keep[t] == 0; keep NULL locks nothing) until every
  * unlocked tile fits a pattern (judged as rmg__map_unfit_tiles does). An unfit tile takes the
