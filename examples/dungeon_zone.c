@@ -124,8 +124,9 @@ static rmg_status dungeon_objects(void *user, rmg_stage_view *view)
         return RMG_ERR_NOMEM;
     rmg_status st = RMG_OK;
     for (size_t i = 0; st == RMG_OK && i < rmg_map_zone_count(map); i++) {
-        rmg_map_zone_info z = {.struct_size = sizeof z};
-        rmg_map_zone(map, i, &z);
+        rmg_map_zone_info z;
+        rmg_map_zone_info_init(&z);
+        rmg_map_zone_get(map, i, &z);
         if (z.kind != RMG_ZONE_TREASURE)
             continue;
         d.zone = z.id;

@@ -51,8 +51,9 @@ int main(void)
         code = 1;
     } else {
         for (size_t i = 0; i < rmg_map_zone_count(map); i++) {
-            rmg_map_zone_info z = {.struct_size = sizeof z};
-            rmg_map_zone(map, i, &z);
+            rmg_map_zone_info z;
+            rmg_map_zone_info_init(&z);
+            rmg_map_zone_get(map, i, &z);
             printf("zone %d (template zone %d): centre %d,%d, %zu tiles\n", z.id, z.template_zone, z.center_x,
                    z.center_y, z.tiles);
         }

@@ -64,8 +64,9 @@ typedef struct rmg_balance_player_info {
     int64_t nearest_mine[RMG_BALANCE_RESOURCES];
     size_t path_count;             /* paths to the other players (rmg_balance_path) */
 } rmg_balance_player_info;
+RMG_API void rmg_balance_player_info_init(rmg_balance_player_info *info);
 
-RMG_API rmg_status rmg_balance_player(const rmg_balance *balance, size_t index, rmg_balance_player_info *out);
+RMG_API rmg_status rmg_balance_player_get(const rmg_balance *balance, size_t index, rmg_balance_player_info *out);
 
 typedef struct rmg_balance_path_info {
     size_t struct_size;
@@ -78,9 +79,10 @@ typedef struct rmg_balance_path_info {
     int64_t guard_sum;             /* their sum (AI value) */
     size_t tile_count;             /* tiles of the cheapest path, rmg_balance_path_tiles */
 } rmg_balance_path_info;
+RMG_API void rmg_balance_path_info_init(rmg_balance_path_info *info);
 
 /* Path path_index (0..path_count-1) of player `index`. */
-RMG_API rmg_status rmg_balance_path(const rmg_balance *balance, size_t index, size_t path_index,
+RMG_API rmg_status rmg_balance_path_get(const rmg_balance *balance, size_t index, size_t path_index,
                                     rmg_balance_path_info *out);
 /* The tile indexes (z*W*H + y*W + x) of the cheapest path, from the player's town to the other's;
  * returns how many there are and copies at most cap of them. */
@@ -127,6 +129,7 @@ typedef struct rmg_best_of_info {
     int candidates;                /* generated */
     int failed;                    /* of them, how many gave no map */
 } rmg_best_of_info;
+RMG_API void rmg_best_of_info_init(rmg_best_of_info *info);
 
 /* Generates `candidates` maps as rmg_generate does, candidate i with the seed
  * rmg_rng_derive(S, "best-of", i) where S is the context's seed (or one word of its host RNG), and
@@ -136,6 +139,14 @@ typedef struct rmg_best_of_info {
 RMG_API rmg_status rmg_generate_best_of(rmg_context *ctx, const struct rmg_pack *pack,
                                         const rmg_generate_options *options, const rmg_best_of_options *best,
                                         rmg_map **out, rmg_best_of_info *info);
+
+/* ---- deprecated names (since 0.6.0; ABI.md) ------------------------------------------------ */
+
+RMG_API RMG_DEPRECATED_NAME("use rmg_balance_player_get")
+rmg_status rmg_balance_player(const rmg_balance *balance, size_t index, rmg_balance_player_info *out);
+RMG_API RMG_DEPRECATED_NAME("use rmg_balance_path_get")
+rmg_status rmg_balance_path(const rmg_balance *balance, size_t index, size_t path_index,
+                            rmg_balance_path_info *out);
 
 #ifdef __cplusplus
 }

@@ -144,6 +144,7 @@ typedef struct rmg_terrain_info {
     uint32_t color_rgb;      /* preview colour 0xRRGGBB */
     int is_hota;
 } rmg_terrain_info;
+RMG_API void rmg_terrain_info_init(rmg_terrain_info *info);
 
 typedef struct rmg_faction_info {
     size_t struct_size;
@@ -153,6 +154,7 @@ typedef struct rmg_faction_info {
     int alignment;           /* rmg_alignment */
     int prefer_underground, is_town, is_hota;
 } rmg_faction_info;
+RMG_API void rmg_faction_info_init(rmg_faction_info *info);
 
 typedef struct rmg_creature_info {
     size_t struct_size;
@@ -162,6 +164,7 @@ typedef struct rmg_creature_info {
     int ai_value, fight_value, growth, horde_growth, map_min, map_max;
     int special, is_hota;
 } rmg_creature_info;
+RMG_API void rmg_creature_info_init(rmg_creature_info *info);
 
 typedef struct rmg_object_def_info {
     size_t struct_size;
@@ -178,6 +181,7 @@ typedef struct rmg_object_def_info {
     int creatures[4];        /* creature indices */
     int n_creatures;
 } rmg_object_def_info;
+RMG_API void rmg_object_def_info_init(rmg_object_def_info *info);
 
 typedef struct rmg_artifact_info {
     size_t struct_size;
@@ -185,6 +189,7 @@ typedef struct rmg_artifact_info {
     int id, cls;             /* rmg_artifact_class */
     int combination, part_of, is_hota;
 } rmg_artifact_info;
+RMG_API void rmg_artifact_info_init(rmg_artifact_info *info);
 
 typedef struct rmg_spell_info {
     size_t struct_size;
@@ -192,6 +197,7 @@ typedef struct rmg_spell_info {
     int id, level, schools;  /* schools: 1 air, 2 fire, 4 water, 8 earth */
     int adventure, learnable;
 } rmg_spell_info;
+RMG_API void rmg_spell_info_init(rmg_spell_info *info);
 
 typedef struct rmg_skill_info {
     size_t struct_size;
@@ -199,6 +205,7 @@ typedef struct rmg_skill_info {
     int id;
     int is_hota;
 } rmg_skill_info;
+RMG_API void rmg_skill_info_init(rmg_skill_info *info);
 
 typedef struct rmg_hero_info {
     size_t struct_size;
@@ -207,18 +214,19 @@ typedef struct rmg_hero_info {
     int campaign_only, is_hota;
     int water_rule;          /* 0 none, 1 only on water maps, 2 only on maps without water */
 } rmg_hero_info;
+RMG_API void rmg_hero_info_init(rmg_hero_info *info);
 
 /* RMG_ERR_NOT_FOUND when index is out of range, RMG_ERR_INVALID_ARG for NULL / small struct. */
-RMG_API rmg_status rmg_content_terrain(const rmg_content *content, size_t index, rmg_terrain_info *out);
-RMG_API rmg_status rmg_content_faction(const rmg_content *content, size_t index, rmg_faction_info *out);
-RMG_API rmg_status rmg_content_creature(const rmg_content *content, size_t index, rmg_creature_info *out);
+RMG_API rmg_status rmg_content_terrain_get(const rmg_content *content, size_t index, rmg_terrain_info *out);
+RMG_API rmg_status rmg_content_faction_get(const rmg_content *content, size_t index, rmg_faction_info *out);
+RMG_API rmg_status rmg_content_creature_get(const rmg_content *content, size_t index, rmg_creature_info *out);
 /* kind: RMG_CONTENT_OBJECT or RMG_CONTENT_MAP_OBJECT. */
-RMG_API rmg_status rmg_content_object(const rmg_content *content, rmg_content_kind kind, size_t index,
+RMG_API rmg_status rmg_content_object_get(const rmg_content *content, rmg_content_kind kind, size_t index,
                                       rmg_object_def_info *out);
-RMG_API rmg_status rmg_content_artifact(const rmg_content *content, size_t index, rmg_artifact_info *out);
-RMG_API rmg_status rmg_content_spell(const rmg_content *content, size_t index, rmg_spell_info *out);
-RMG_API rmg_status rmg_content_skill(const rmg_content *content, size_t index, rmg_skill_info *out);
-RMG_API rmg_status rmg_content_hero(const rmg_content *content, size_t index, rmg_hero_info *out);
+RMG_API rmg_status rmg_content_artifact_get(const rmg_content *content, size_t index, rmg_artifact_info *out);
+RMG_API rmg_status rmg_content_spell_get(const rmg_content *content, size_t index, rmg_spell_info *out);
+RMG_API rmg_status rmg_content_skill_get(const rmg_content *content, size_t index, rmg_skill_info *out);
+RMG_API rmg_status rmg_content_hero_get(const rmg_content *content, size_t index, rmg_hero_info *out);
 
 /* CRE formulas (spec §8) on creature data: count for creature Pandora's boxes / Seer's Hut
  * rewards (CRE-06; the object holds min(count, 150)), dwelling value (CRE-02), creature
@@ -228,6 +236,26 @@ RMG_API int rmg_creature_count(int level, int ai_value);
 RMG_API double rmg_dwelling_value(int ai_value, int growth, int n, int N);
 RMG_API double rmg_pandora_creature_value(int level, int ai_value, int n, int N);
 RMG_API double rmg_seer_creature_value(int level, int ai_value, int n, int N);
+
+/* ---- deprecated names (since 0.6.0; ABI.md) ------------------------------------------------ */
+
+RMG_API RMG_DEPRECATED_NAME("use rmg_content_terrain_get")
+rmg_status rmg_content_terrain(const rmg_content *content, size_t index, rmg_terrain_info *out);
+RMG_API RMG_DEPRECATED_NAME("use rmg_content_faction_get")
+rmg_status rmg_content_faction(const rmg_content *content, size_t index, rmg_faction_info *out);
+RMG_API RMG_DEPRECATED_NAME("use rmg_content_creature_get")
+rmg_status rmg_content_creature(const rmg_content *content, size_t index, rmg_creature_info *out);
+RMG_API RMG_DEPRECATED_NAME("use rmg_content_object_get")
+rmg_status rmg_content_object(const rmg_content *content, rmg_content_kind kind, size_t index,
+                              rmg_object_def_info *out);
+RMG_API RMG_DEPRECATED_NAME("use rmg_content_artifact_get")
+rmg_status rmg_content_artifact(const rmg_content *content, size_t index, rmg_artifact_info *out);
+RMG_API RMG_DEPRECATED_NAME("use rmg_content_spell_get")
+rmg_status rmg_content_spell(const rmg_content *content, size_t index, rmg_spell_info *out);
+RMG_API RMG_DEPRECATED_NAME("use rmg_content_skill_get")
+rmg_status rmg_content_skill(const rmg_content *content, size_t index, rmg_skill_info *out);
+RMG_API RMG_DEPRECATED_NAME("use rmg_content_hero_get")
+rmg_status rmg_content_hero(const rmg_content *content, size_t index, rmg_hero_info *out);
 
 #ifdef __cplusplus
 }

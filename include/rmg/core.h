@@ -3,6 +3,25 @@
  *
  * Stability: stable. Structs begin with `size_t struct_size` and only ever grow at the end;
  * enums keep their values forever (see ABI.md).
+ *
+ * Names, one scheme across the API (since 0.6.0; ABI.md, "Names"):
+ * - rmg_<thing>_<verb>, where <thing> names what the arguments address, from the handle down:
+ *   rmg_pack_* a pack; rmg_template_* template t of a pack; rmg_zone_* and rmg_connection_*
+ *   zone z or connection c of a template; rmg_map_* a map; rmg_map_zone_*, rmg_map_object_*,
+ *   rmg_map_connection_*, rmg_map_group_* one of its zones, objects, ...; rmg_balance_player_*,
+ *   rmg_place_zone_*, rmg_solve_zone_*, rmg_content_terrain_*, ... likewise.
+ * - A read that fills a struct is <thing>_get (rmg_map_zone_get, rmg_zone_get), a write
+ *   <thing>_set, a count <owner>_<thing>_count (rmg_map_zone_count). Every versioned struct X
+ *   (first field struct_size) has X_init(&x): struct_size set, every field 0 or its "none"
+ *   value (-1 where the field's comment says so).
+ * - Indexes and ids: accessors take 0-based indexes (0..count-1). A map's zones, connections,
+ *   objects and groups also have ids, id = index + 1 with 0 for "none", which fields, layers and
+ *   tile reads return (rmg_map_tile_object, rmg_map_tile_zone, info.guard, ...): pass id - 1
+ *   to the accessors (rmg_map_object_get(map, rmg_map_tile_object(map, x, y, z) - 1, &o)).
+ * - Each enum's values have a prefix of their own (RMG_ZONE_ for rmg_zone_kind,
+ *   RMG_ROAD_SETTING_ for rmg_road_setting, RMG_ROAD_ for rmg_road_type, ...).
+ * The names 0.6.0 replaced stay, exported, as deprecated aliases (ABI.md, "Deprecation"); using
+ * one warns unless RMG_ALLOW_DEPRECATED is defined.
  */
 #ifndef RMG_CORE_H
 #define RMG_CORE_H
@@ -86,7 +105,9 @@ typedef struct rmg_context_options {
     size_t struct_size;        /* sizeof(rmg_context_options) as the caller knows it */
     rmg_alloc_fn alloc;        /* NULL: the C library's malloc/realloc/free */
     void *alloc_user;
-    rmg_rng_fn rng;            /* NULL: the built-in generator seeded from `seed` */
+    rmg_rng_fn rng;            /* NULL: the built-in generator seeded from `seed`. A generation
+                                * draws one word from it, the root of its streams, which the map
+                                * records as its seed (rmg_map_seed) */
     void *rng_user;
     uint64_t seed;             /* root seed for the built-in generator */
     rmg_log_fn log;            /* NULL: no logging */
@@ -157,11 +178,12 @@ typedef struct rmg_error_info {
     int connection;            /* template connection index, -1 when not about a connection */
     const char *stage;         /* generation stage name, or NULL */
 } rmg_error_info;
+RMG_API void rmg_error_info_init(rmg_error_info *info);
 
 /* The message of the last failing call (never NULL; "" when there was none). */
 RMG_API const char *rmg_context_errmsg(const rmg_context *ctx);
 RMG_API rmg_status rmg_context_errcode(const rmg_context *ctx);
-RMG_API rmg_status rmg_context_error(const rmg_context *ctx, rmg_error_info *info);
+RMG_API rmg_status rmg_context_error_get(const rmg_context *ctx, rmg_error_info *info);
 RMG_API void rmg_context_clear_error(rmg_context *ctx);
 
 /* ---- randomness --------------------------------------------------------------------------- */
@@ -200,6 +222,11 @@ RMG_API rmg_status rmg_context_stream(rmg_context *ctx, const char *label, uint6
  * take memory from it. rmg_free(NULL) is a no-op. */
 RMG_API void *rmg_malloc(rmg_context *ctx, size_t size);
 RMG_API void rmg_free(rmg_context *ctx, void *ptr);
+
+/* ---- deprecated names (since 0.6.0; ABI.md) ------------------------------------------------ */
+
+RMG_API RMG_DEPRECATED_NAME("use rmg_context_error_get")
+rmg_status rmg_context_error(const rmg_context *ctx, rmg_error_info *info);
 
 #ifdef __cplusplus
 }

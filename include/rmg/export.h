@@ -22,4 +22,12 @@
 #  define RMG_DEPRECATED(msg)
 #endif
 
+/* The old names of renamed functions (ABI.md, Deprecation) warn where they are used; define
+ * RMG_ALLOW_DEPRECATED before including the headers to silence them. They stay exported. */
+#if defined(RMG_ALLOW_DEPRECATED) || defined(RMG_BUILDING_LIBRARY)
+#  define RMG_DEPRECATED_NAME(msg)
+#else
+#  define RMG_DEPRECATED_NAME(msg) RMG_DEPRECATED(msg)
+#endif
+
 #endif

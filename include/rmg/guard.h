@@ -132,6 +132,7 @@ typedef struct rmg_guard {
     int join_for_money;          /* ZON-26 */
     rmg_guard_choice choice;
 } rmg_guard;
+RMG_API void rmg_guard_init(rmg_guard *info);
 
 /* The whole guard for a request, creatures from the context's content (the built-in ruleset
  * unless the host loaded another). rng may be NULL (see the top of this file). An unguarded
@@ -154,13 +155,20 @@ typedef struct rmg_guard_candidate {
     double exact_mean;           /* total / ai_value */
     int mean;                    /* round_half_up(total / ai_value) */
 } rmg_guard_candidate;
+RMG_API void rmg_guard_candidate_init(rmg_guard_candidate *info);
 
 /* Number of eligible creature types for `total` among `monster_factions` (0 = all), in content
  * order; rmg_guard_candidate_at returns the index-th of them. RMG_ERR_NOT_FOUND past the end. */
 RMG_API rmg_status rmg_guard_candidate_count(rmg_context *ctx, double total, uint32_t monster_factions,
                                              size_t *count);
-RMG_API rmg_status rmg_guard_candidate_at(rmg_context *ctx, double total, uint32_t monster_factions, size_t index,
+RMG_API rmg_status rmg_guard_candidate_get(rmg_context *ctx, double total, uint32_t monster_factions, size_t index,
                                           rmg_guard_candidate *out);
+
+/* ---- deprecated names (since 0.6.0; ABI.md) ------------------------------------------------ */
+
+RMG_API RMG_DEPRECATED_NAME("use rmg_guard_candidate_get")
+rmg_status rmg_guard_candidate_at(rmg_context *ctx, double total, uint32_t monster_factions, size_t index,
+                                  rmg_guard_candidate *out);
 
 #ifdef __cplusplus
 }

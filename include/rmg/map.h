@@ -97,7 +97,7 @@ struct rmg_pack;
 
 /*
  * Generates a map from a pack (NULL: the built-in pack): selects a template (PCK-02), then runs
- * solve, place, build, objects, guard and finish, retrying a failed stage (or the stage a
+ * solve, place, connect, objects, guard and finish, retrying a failed stage (or the stage a
  * validation failure names) from that stage with a derived sub-seed, at most 2 times per stage
  * before a new attempt, and at most options->max_attempts runs in all (default
  * RMG_DEFAULT_MAX_ATTEMPTS; ABI.md). The seed
@@ -115,6 +115,9 @@ RMG_API void rmg_map_destroy(rmg_map *map);
 RMG_API int rmg_map_width(const rmg_map *map);
 RMG_API int rmg_map_height(const rmg_map *map);
 RMG_API int rmg_map_levels(const rmg_map *map);
+/* The seed that remakes this map: the context's seed, or with a host RNG (rmg_context_options.rng)
+ * the word generation drew from it (since 0.6.0; 0 before). rmg_context_set_seed(ctx, seed) on a
+ * context without a host RNG then gives the same map with the same pack and options. */
 RMG_API uint64_t rmg_map_seed(const rmg_map *map);
 /* XXH3-64 over the canonical serialization (the JSON export without the fingerprint).
  * Computed on the first call (it costs one serialization) and kept; allocates nothing. */
@@ -123,7 +126,7 @@ RMG_API const char *rmg_map_pack_name(const rmg_map *map);
 RMG_API const char *rmg_map_template_name(const rmg_map *map);
 RMG_API const char *rmg_map_description(const rmg_map *map);
 /* Options as resolved for this map (struct_size of the caller's struct is respected). */
-RMG_API rmg_status rmg_map_options(const rmg_map *map, rmg_generate_options *out);
+RMG_API rmg_status rmg_map_options_get(const rmg_map *map, rmg_generate_options *out);
 RMG_API size_t rmg_map_warning_count(const rmg_map *map);
 RMG_API const char *rmg_map_warning(const rmg_map *map, size_t index);
 /* Generation attempts used and per-stage wall time in milliseconds (RMG_STAGE_*). */
@@ -182,10 +185,11 @@ typedef struct rmg_map_zone_info {
     int treasure_placed[3];
     int treasure_exhausted[3];
 } rmg_map_zone_info;
+RMG_API void rmg_map_zone_info_init(rmg_map_zone_info *info);
 
 RMG_API size_t rmg_map_zone_count(const rmg_map *map);
 /* index 0..count-1 (zone id = index + 1). */
-RMG_API rmg_status rmg_map_zone(const rmg_map *map, size_t index, rmg_map_zone_info *out);
+RMG_API rmg_status rmg_map_zone_get(const rmg_map *map, size_t index, rmg_map_zone_info *out);
 /* Object id of the zone's i-th town, 0 when out of range. */
 RMG_API uint32_t rmg_map_zone_town(const rmg_map *map, size_t index, size_t i);
 
@@ -203,9 +207,10 @@ typedef struct rmg_map_connection_info {
     size_t tile_count, guard_count;
     const char *why;               /* reason when unrealized, else NULL */
 } rmg_map_connection_info;
+RMG_API void rmg_map_connection_info_init(rmg_map_connection_info *info);
 
 RMG_API size_t rmg_map_connection_count(const rmg_map *map);
-RMG_API rmg_status rmg_map_connection(const rmg_map *map, size_t index, rmg_map_connection_info *out);
+RMG_API rmg_status rmg_map_connection_get(const rmg_map *map, size_t index, rmg_map_connection_info *out);
 /* Tile indexes (z*W*H + y*W + x) of a connection's passage/teleport tiles; returns how many
  * exist and copies at most cap of them. */
 RMG_API size_t rmg_map_connection_tiles(const rmg_map *map, size_t index, uint32_t *buf, size_t cap);
@@ -226,7 +231,8 @@ typedef struct rmg_map_object_info {
     int color;                     /* colour index, -1 none */
     const char *color_name;        /* lowercase colour name or NULL */
     /* towns */
-    int faction, owner, main, castle;
+    int faction, owner, main;
+    int castle;                    /* 1: the town has a fort (a castle, not the Castle faction) */
     /* creature objects and rewards */
     const char *creature;          /* creature key or NULL */
     int count;
@@ -248,10 +254,11 @@ typedef struct rmg_map_object_info {
     uint32_t link;                 /* paired object id, 0 none: the other monolith of a pair, tent and
                                     * Border Guard, quest artifact and Seer's Hut */
 } rmg_map_object_info;
+RMG_API void rmg_map_object_info_init(rmg_map_object_info *info);
 
 RMG_API size_t rmg_map_object_count(const rmg_map *map);
 /* index 0..count-1 (object id = index + 1). */
-RMG_API rmg_status rmg_map_object(const rmg_map *map, size_t index, rmg_map_object_info *out);
+RMG_API rmg_status rmg_map_object_get(const rmg_map *map, size_t index, rmg_map_object_info *out);
 /* Footprint (blocked) and entry tiles as tile indexes; same convention as above. */
 RMG_API size_t rmg_map_object_footprint(const rmg_map *map, size_t index, uint32_t *buf, size_t cap);
 RMG_API size_t rmg_map_object_entries(const rmg_map *map, size_t index, uint32_t *buf, size_t cap);
@@ -270,9 +277,10 @@ typedef struct rmg_map_group_info {
     size_t object_count;
     uint32_t guard;
 } rmg_map_group_info;
+RMG_API void rmg_map_group_info_init(rmg_map_group_info *info);
 
 RMG_API size_t rmg_map_group_count(const rmg_map *map);
-RMG_API rmg_status rmg_map_group(const rmg_map *map, size_t index, rmg_map_group_info *out);
+RMG_API rmg_status rmg_map_group_get(const rmg_map *map, size_t index, rmg_map_group_info *out);
 RMG_API size_t rmg_map_group_objects(const rmg_map *map, size_t index, uint32_t *buf, size_t cap);
 
 /* ---- the game setup (since 0.4.0) ------------------------------------------------------------ */
@@ -290,8 +298,9 @@ typedef struct rmg_map_setup_info {
     int interference_to_resistance; /* MIS-35: starting Interference becomes Resistance */
     uint32_t allowed_towns;         /* PCK-10, MIS-37/38: the factions players may choose (bit = faction id) */
 } rmg_map_setup_info;
+RMG_API void rmg_map_setup_info_init(rmg_map_setup_info *info);
 
-RMG_API rmg_status rmg_map_setup(const rmg_map *map, rmg_map_setup_info *out);
+RMG_API rmg_status rmg_map_setup_get(const rmg_map *map, rmg_map_setup_info *out);
 /* 1 when the artifact, spell, skill or hero with this content index (RMG_CONTENT_ARTIFACT,
  * _SPELL, _SKILL, _HERO) is allowed on the map after every ban and fallback (MIS-20..33), 0 when
  * banned, -1 for another kind or an index out of range. */
@@ -311,9 +320,25 @@ RMG_API rmg_status rmg_map_validate(const rmg_map *map, char **report, size_t *c
 RMG_API rmg_status rmg_map_to_json(const rmg_map *map, char **out, size_t *len);
 /* ASCII preview with a legend; same ownership. */
 RMG_API rmg_status rmg_map_to_text(const rmg_map *map, char **out, size_t *len);
-/* Writes a file chosen by extension: .json, .png, .txt. */
+/* Writes a file chosen by extension: .json, .png, .txt or .h3m (the .h3m with the default
+ * rmg_h3m_options; rmg/h3m.h). Another extension is RMG_ERR_INVALID_ARG. */
 RMG_API rmg_status rmg_map_save(const rmg_map *map, const char *path);
 RMG_API rmg_status rmg_map_save_png(const rmg_map *map, const char *path);
+
+/* ---- deprecated names (since 0.6.0; ABI.md) ------------------------------------------------ */
+
+RMG_API RMG_DEPRECATED_NAME("use rmg_map_zone_get")
+rmg_status rmg_map_zone(const rmg_map *map, size_t index, rmg_map_zone_info *out);
+RMG_API RMG_DEPRECATED_NAME("use rmg_map_connection_get")
+rmg_status rmg_map_connection(const rmg_map *map, size_t index, rmg_map_connection_info *out);
+RMG_API RMG_DEPRECATED_NAME("use rmg_map_object_get")
+rmg_status rmg_map_object(const rmg_map *map, size_t index, rmg_map_object_info *out);
+RMG_API RMG_DEPRECATED_NAME("use rmg_map_group_get")
+rmg_status rmg_map_group(const rmg_map *map, size_t index, rmg_map_group_info *out);
+RMG_API RMG_DEPRECATED_NAME("use rmg_map_setup_get")
+rmg_status rmg_map_setup(const rmg_map *map, rmg_map_setup_info *out);
+RMG_API RMG_DEPRECATED_NAME("use rmg_map_options_get")
+rmg_status rmg_map_options(const rmg_map *map, rmg_generate_options *out);
 
 #ifdef __cplusplus
 }

@@ -59,6 +59,7 @@ typedef struct rmg_place_zone_info {
     int mirror_of;                 /* map id of the surface zone it copies (mirror packs), 0 */
     int links, links_met;          /* connections with a placement recommendation / realized */
 } rmg_place_zone_info;
+RMG_API void rmg_place_zone_info_init(rmg_place_zone_info *info);
 
 /* How one connection's placement recommendation came out (CON-08..13). */
 typedef struct rmg_place_link_info {
@@ -70,13 +71,21 @@ typedef struct rmg_place_link_info {
     int stacked;                   /* 1 if the zones overlap on different levels */
     int met;                       /* 1 if the recommendation is realized */
 } rmg_place_link_info;
+RMG_API void rmg_place_link_info_init(rmg_place_link_info *info);
 
 /* Number of zones in the report (0 when the map has no placement report). */
 RMG_API size_t rmg_place_zone_count(const rmg_map *map);
-RMG_API rmg_status rmg_place_zone(const rmg_map *map, size_t index, rmg_place_zone_info *out);
+RMG_API rmg_status rmg_place_zone_get(const rmg_map *map, size_t index, rmg_place_zone_info *out);
 /* Connections in the report: the active ones of the template, in template order. */
 RMG_API size_t rmg_place_link_count(const rmg_map *map);
-RMG_API rmg_status rmg_place_link(const rmg_map *map, size_t index, rmg_place_link_info *out);
+RMG_API rmg_status rmg_place_link_get(const rmg_map *map, size_t index, rmg_place_link_info *out);
+
+/* ---- deprecated names (since 0.6.0; ABI.md) ------------------------------------------------ */
+
+RMG_API RMG_DEPRECATED_NAME("use rmg_place_zone_get")
+rmg_status rmg_place_zone(const rmg_map *map, size_t index, rmg_place_zone_info *out);
+RMG_API RMG_DEPRECATED_NAME("use rmg_place_link_get")
+rmg_status rmg_place_link(const rmg_map *map, size_t index, rmg_place_link_info *out);
 
 #ifdef __cplusplus
 }

@@ -58,14 +58,16 @@ typedef struct rmg_solve_zone {
     int owner;                 /* player 1..8, 0 none */
     int human;
 } rmg_solve_zone;
+RMG_API void rmg_solve_zone_init(rmg_solve_zone *info);
 
 RMG_API size_t rmg_solve_zone_count(const rmg_solve_result *result);
-RMG_API rmg_status rmg_solve_get_zone(const rmg_solve_result *result, size_t zone_index, rmg_solve_zone *out);
+RMG_API rmg_status rmg_solve_zone_get(const rmg_solve_result *result, size_t zone_index, rmg_solve_zone *out);
 /* Type of minimum neutral town k of a zone; -1 when out of range. */
 RMG_API int rmg_solve_neutral_town(const rmg_solve_result *result, size_t zone_index, size_t k);
 
-/* Per template connection: RMG_ROAD_MANDATORY = must carry a road, RMG_ROAD_RANDOM = may
- * (the standard road algorithm decides), RMG_ROAD_FORBIDDEN = never. -1 out of range. */
+/* Per template connection: RMG_ROAD_SETTING_MANDATORY = must carry a road,
+ * RMG_ROAD_SETTING_RANDOM = may (the standard road algorithm decides),
+ * RMG_ROAD_SETTING_FORBIDDEN = never. -1 out of range. */
 RMG_API size_t rmg_solve_connection_count(const rmg_solve_result *result);
 RMG_API int rmg_solve_road(const rmg_solve_result *result, size_t connection_index);
 
@@ -94,8 +96,16 @@ typedef struct rmg_solve_stats {
     size_t exact_components;   /* parts sampled exactly uniformly */
     int budget_exhausted;
 } rmg_solve_stats;
+RMG_API void rmg_solve_stats_init(rmg_solve_stats *info);
 
-RMG_API rmg_status rmg_solve_get_stats(const rmg_solve_result *result, rmg_solve_stats *out);
+RMG_API rmg_status rmg_solve_stats_get(const rmg_solve_result *result, rmg_solve_stats *out);
+
+/* ---- deprecated names (since 0.6.0; ABI.md) ------------------------------------------------ */
+
+RMG_API RMG_DEPRECATED_NAME("use rmg_solve_zone_get")
+rmg_status rmg_solve_get_zone(const rmg_solve_result *result, size_t zone_index, rmg_solve_zone *out);
+RMG_API RMG_DEPRECATED_NAME("use rmg_solve_stats_get")
+rmg_status rmg_solve_get_stats(const rmg_solve_result *result, rmg_solve_stats *out);
 
 #ifdef __cplusplus
 }

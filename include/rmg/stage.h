@@ -46,8 +46,8 @@ typedef enum rmg_plugin_policy {
 
 RMG_API void rmg_stage_plugin_init(rmg_stage_plugin *plugin);
 
-/* Registers a plugin for a stage (solve, place, build, objects, guard, finish; select cannot
- * be replaced). plugin NULL restores the built-in stage. The previous plugin's destroy is
+/* Registers a plugin for a stage (solve, place, connect, objects, guard, finish; select cannot
+ * be replaced: RMG_ERR_INVALID_ARG naming it). plugin NULL restores the built-in stage. The previous plugin's destroy is
  * called. */
 RMG_API rmg_status rmg_context_set_stage(rmg_context *ctx, rmg_stage_id stage, const rmg_stage_plugin *plugin,
                                          rmg_plugin_policy policy);
@@ -74,10 +74,10 @@ RMG_API rmg_status rmg_stage_run_builtin(rmg_stage_view *view);
 RMG_API rmg_status rmg_stage_place_zone(rmg_stage_view *view, size_t zone_index, int level, int cx, int cy);
 /* place: tile ownership (zone id = index + 1). Tiles left at 0 become rock. */
 RMG_API rmg_status rmg_stage_set_tile_zone(rmg_stage_view *view, int x, int y, int z, int zone_id);
-/* build, objects (before the built-in objects run): make a land tile an obstacle (1) or
+/* connect, objects (before the built-in objects run): make a land tile an obstacle (1) or
  * open it again (0); a reserved path tile cannot be blocked. */
 RMG_API rmg_status rmg_stage_set_blocked(rmg_stage_view *view, int x, int y, int z, int blocked);
-/* build, objects: reserve a tile as a free path that later stages keep passable. */
+/* connect, objects: reserve a tile as a free path that later stages keep passable. */
 RMG_API rmg_status rmg_stage_reserve_path(rmg_stage_view *view, int x, int y, int z);
 /* any stage: add a warning to the map. */
 RMG_API rmg_status rmg_stage_warn(rmg_stage_view *view, const char *message);

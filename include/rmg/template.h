@@ -88,11 +88,17 @@ typedef enum rmg_connection_placement {
     RMG_LINK_RANDOM = 4
 } rmg_connection_placement;
 
+/* A connection's road setting (CON-14..18). Since 0.6.0 its values are RMG_ROAD_SETTING_*:
+ * RMG_ROAD_* are the road types of rmg/finish.h (rmg_road_type). */
 typedef enum rmg_road_setting {
-    RMG_ROAD_FORBIDDEN = 0,
-    RMG_ROAD_RANDOM = 1,
-    RMG_ROAD_MANDATORY = 2   /* order matters: CON-18 merges by maximum */
+    RMG_ROAD_SETTING_FORBIDDEN = 0,
+    RMG_ROAD_SETTING_RANDOM = 1,
+    RMG_ROAD_SETTING_MANDATORY = 2   /* order matters: CON-18 merges by maximum */
 } rmg_road_setting;
+/* Deprecated since 0.6.0: the road settings' old names (same values). */
+#define RMG_ROAD_FORBIDDEN RMG_ROAD_SETTING_FORBIDDEN
+#define RMG_ROAD_RANDOM RMG_ROAD_SETTING_RANDOM
+#define RMG_ROAD_MANDATORY RMG_ROAD_SETTING_MANDATORY
 
 typedef enum rmg_rule_op { RMG_RULE_FORBID = 0, RMG_RULE_ALLOW = 1 } rmg_rule_op;
 
@@ -418,6 +424,7 @@ typedef struct rmg_message {
     int zone;                       /* zone number, -1 when not about a zone */
     int connection;                 /* connection index, -1 when not about a connection */
 } rmg_message;
+RMG_API void rmg_message_init(rmg_message *info);
 
 /* Checks the pack like a careful template editor. Returns RMG_OK when the check ran (even if
  * it found errors); the messages are in *out (free with rmg_validation_destroy). */

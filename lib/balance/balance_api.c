@@ -97,7 +97,7 @@ static void tile_xyz(const rmg_balance *b, uint32_t t, int *x, int *y, int *z)
     *x = (int)(t % (size_t)b->width);
 }
 
-rmg_status rmg_balance_player(const rmg_balance *b, size_t index, rmg_balance_player_info *out)
+rmg_status rmg_balance_player_get(const rmg_balance *b, size_t index, rmg_balance_player_info *out)
 {
     if (!b || !out || index >= b->n_players)
         return RMG_ERR_INVALID_ARG;
@@ -129,7 +129,7 @@ static const rmg__balance_path *path_at(const rmg_balance *b, size_t index, size
     return &b->players[index].to[path_index];
 }
 
-rmg_status rmg_balance_path(const rmg_balance *b, size_t index, size_t path_index, rmg_balance_path_info *out)
+rmg_status rmg_balance_path_get(const rmg_balance *b, size_t index, size_t path_index, rmg_balance_path_info *out)
 {
     const rmg__balance_path *p = path_at(b, index, path_index);
     if (!p || !out)
@@ -181,4 +181,31 @@ int rmg_balance_value(const rmg_balance *b, size_t index, size_t measure, double
 double rmg_balance_score(const rmg_balance *b)
 {
     return b ? b->score : 0.0;
+}
+
+/* Since 0.6.0: struct_size set, every field zero or its "none" value (issue 29). */
+void rmg_balance_player_info_init(rmg_balance_player_info *info)
+{
+    if (!rmg__struct_init(info, sizeof *info))
+        return;
+    for (int i = 0; i < RMG_BALANCE_RESOURCES; i++)
+        info->nearest_mine[i] = -1;
+}
+void rmg_balance_path_info_init(rmg_balance_path_info *info)
+{
+    if (!rmg__struct_init(info, sizeof *info))
+        return;
+    info->tiles = info->cost = -1;
+    info->strongest_guard = info->guard_sum = -1;
+}
+
+/* The names before 0.6.0 (deprecated, ABI.md): still exported for the programs that call them. */
+rmg_status rmg_balance_player(const rmg_balance *b, size_t index, rmg_balance_player_info *out)
+{
+    return rmg_balance_player_get(b, index, out);
+}
+
+rmg_status rmg_balance_path(const rmg_balance *b, size_t index, size_t path_index, rmg_balance_path_info *out)
+{
+    return rmg_balance_path_get(b, index, path_index, out);
 }

@@ -72,7 +72,7 @@ static rmg_status check(const rmg_content *content, rmg_content_kind kind, size_
     return index < rmg__content_count_of(content, kind) ? RMG_OK : RMG_ERR_NOT_FOUND;
 }
 
-rmg_status rmg_content_terrain(const rmg_content *content, size_t index, rmg_terrain_info *out)
+rmg_status rmg_content_terrain_get(const rmg_content *content, size_t index, rmg_terrain_info *out)
 {
     rmg_status st = check(content, RMG_CONTENT_TERRAIN, index, out);
     if (st)
@@ -83,7 +83,7 @@ rmg_status rmg_content_terrain(const rmg_content *content, size_t index, rmg_ter
     return deliver(out, &i, sizeof i);
 }
 
-rmg_status rmg_content_faction(const rmg_content *content, size_t index, rmg_faction_info *out)
+rmg_status rmg_content_faction_get(const rmg_content *content, size_t index, rmg_faction_info *out)
 {
     rmg_status st = check(content, RMG_CONTENT_FACTION, index, out);
     if (st)
@@ -94,7 +94,7 @@ rmg_status rmg_content_faction(const rmg_content *content, size_t index, rmg_fac
     return deliver(out, &i, sizeof i);
 }
 
-rmg_status rmg_content_creature(const rmg_content *content, size_t index, rmg_creature_info *out)
+rmg_status rmg_content_creature_get(const rmg_content *content, size_t index, rmg_creature_info *out)
 {
     rmg_status st = check(content, RMG_CONTENT_CREATURE, index, out);
     if (st)
@@ -106,7 +106,7 @@ rmg_status rmg_content_creature(const rmg_content *content, size_t index, rmg_cr
     return deliver(out, &i, sizeof i);
 }
 
-rmg_status rmg_content_object(const rmg_content *content, rmg_content_kind kind, size_t index, rmg_object_def_info *out)
+rmg_status rmg_content_object_get(const rmg_content *content, rmg_content_kind kind, size_t index, rmg_object_def_info *out)
 {
     if (kind != RMG_CONTENT_OBJECT && kind != RMG_CONTENT_MAP_OBJECT)
         return RMG_ERR_INVALID_ARG;
@@ -124,7 +124,7 @@ rmg_status rmg_content_object(const rmg_content *content, rmg_content_kind kind,
     return deliver(out, &i, sizeof i);
 }
 
-rmg_status rmg_content_artifact(const rmg_content *content, size_t index, rmg_artifact_info *out)
+rmg_status rmg_content_artifact_get(const rmg_content *content, size_t index, rmg_artifact_info *out)
 {
     rmg_status st = check(content, RMG_CONTENT_ARTIFACT, index, out);
     if (st)
@@ -134,7 +134,7 @@ rmg_status rmg_content_artifact(const rmg_content *content, size_t index, rmg_ar
     return deliver(out, &i, sizeof i);
 }
 
-rmg_status rmg_content_spell(const rmg_content *content, size_t index, rmg_spell_info *out)
+rmg_status rmg_content_spell_get(const rmg_content *content, size_t index, rmg_spell_info *out)
 {
     rmg_status st = check(content, RMG_CONTENT_SPELL, index, out);
     if (st)
@@ -144,7 +144,7 @@ rmg_status rmg_content_spell(const rmg_content *content, size_t index, rmg_spell
     return deliver(out, &i, sizeof i);
 }
 
-rmg_status rmg_content_skill(const rmg_content *content, size_t index, rmg_skill_info *out)
+rmg_status rmg_content_skill_get(const rmg_content *content, size_t index, rmg_skill_info *out)
 {
     rmg_status st = check(content, RMG_CONTENT_SKILL, index, out);
     if (st)
@@ -154,7 +154,7 @@ rmg_status rmg_content_skill(const rmg_content *content, size_t index, rmg_skill
     return deliver(out, &i, sizeof i);
 }
 
-rmg_status rmg_content_hero(const rmg_content *content, size_t index, rmg_hero_info *out)
+rmg_status rmg_content_hero_get(const rmg_content *content, size_t index, rmg_hero_info *out)
 {
     rmg_status st = check(content, RMG_CONTENT_HERO, index, out);
     if (st)
@@ -163,4 +163,68 @@ rmg_status rmg_content_hero(const rmg_content *content, size_t index, rmg_hero_i
     rmg_hero_info i = {sizeof i, h->key, h->name, h->hero_class, h->id, h->faction, h->campaign_only, h->is_hota,
                        h->water_rule};
     return deliver(out, &i, sizeof i);
+}
+
+/* Since 0.6.0: struct_size set, every field zero or its "none" value (issue 29). */
+RMG__ZERO_INIT(rmg_terrain_info)
+
+void rmg_faction_info_init(rmg_faction_info *info)
+{
+    if (!rmg__struct_init(info, sizeof *info))
+        return;
+    info->native_terrain = -1;
+}
+
+void rmg_creature_info_init(rmg_creature_info *info)
+{
+    if (!rmg__struct_init(info, sizeof *info))
+        return;
+    info->upgrade_of = -1;
+}
+
+RMG__ZERO_INIT(rmg_object_def_info)
+RMG__ZERO_INIT(rmg_artifact_info)
+RMG__ZERO_INIT(rmg_spell_info)
+RMG__ZERO_INIT(rmg_skill_info)
+RMG__ZERO_INIT(rmg_hero_info)
+
+/* The names before 0.6.0 (deprecated, ABI.md): still exported for the programs that call them. */
+rmg_status rmg_content_terrain(const rmg_content *content, size_t index, rmg_terrain_info *out)
+{
+    return rmg_content_terrain_get(content, index, out);
+}
+
+rmg_status rmg_content_faction(const rmg_content *content, size_t index, rmg_faction_info *out)
+{
+    return rmg_content_faction_get(content, index, out);
+}
+
+rmg_status rmg_content_creature(const rmg_content *content, size_t index, rmg_creature_info *out)
+{
+    return rmg_content_creature_get(content, index, out);
+}
+
+rmg_status rmg_content_object(const rmg_content *content, rmg_content_kind kind, size_t index, rmg_object_def_info *out)
+{
+    return rmg_content_object_get(content, kind, index, out);
+}
+
+rmg_status rmg_content_artifact(const rmg_content *content, size_t index, rmg_artifact_info *out)
+{
+    return rmg_content_artifact_get(content, index, out);
+}
+
+rmg_status rmg_content_spell(const rmg_content *content, size_t index, rmg_spell_info *out)
+{
+    return rmg_content_spell_get(content, index, out);
+}
+
+rmg_status rmg_content_skill(const rmg_content *content, size_t index, rmg_skill_info *out)
+{
+    return rmg_content_skill_get(content, index, out);
+}
+
+rmg_status rmg_content_hero(const rmg_content *content, size_t index, rmg_hero_info *out)
+{
+    return rmg_content_hero_get(content, index, out);
 }

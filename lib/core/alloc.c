@@ -123,6 +123,15 @@ void rmg_free(rmg_context *ctx, void *ptr)
 
 /* ---- versioned structs ------------------------------------------------------------------ */
 
+bool rmg__struct_init(void *info, size_t size)
+{
+    if (!info)
+        return false;
+    memset(info, 0, size);
+    memcpy(info, &size, sizeof size); /* struct_size, the first field */
+    return true;
+}
+
 rmg_status rmg__struct_out(void *dst, const void *full, size_t full_size, size_t min_size)
 {
     size_t have;

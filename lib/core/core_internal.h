@@ -163,6 +163,15 @@ rmg_status rmg__struct_out(void *dst, const void *full, size_t full_size, size_t
  * (smaller) struct fills its prefix; a newer (larger) one is accepted when its unknown tail is
  * zero (else RMG_ERR_UNSUPPORTED). RMG_ERR_INVALID_ARG when src's struct_size < min_size. */
 rmg_status rmg__struct_in(void *dst, size_t full_size, const void *src, size_t min_size);
+/* A versioned struct's defaults (its *_init): every byte 0, struct_size = size. False for a NULL
+ * struct (the init is then a no-op); the caller sets the fields whose "none" is -1 after it. */
+bool rmg__struct_init(void *info, size_t size);
+/* The *_init of a struct whose defaults are all zero. */
+#define RMG__ZERO_INIT(type)                                                                  \
+    void type##_init(type *info)                                                              \
+    {                                                                                         \
+        rmg__struct_init(info, sizeof *info);                                                 \
+    }
 
 /* ---- arenas: bump allocation for per-generation data, freed at once ---------------------- */
 

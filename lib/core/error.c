@@ -133,7 +133,7 @@ rmg_status rmg_context_errcode(const rmg_context *ctx)
     return ctx ? ctx->err.status : RMG_ERR_INVALID_ARG;
 }
 
-rmg_status rmg_context_error(const rmg_context *ctx, rmg_error_info *info)
+rmg_status rmg_context_error_get(const rmg_context *ctx, rmg_error_info *info)
 {
     if (!ctx || !info || info->struct_size < offsetof(rmg_error_info, stage) + sizeof(const char *))
         return RMG_ERR_INVALID_ARG;
@@ -302,4 +302,19 @@ rmg_status rmg__write_file(rmg_context *ctx, const char *path, const void *data,
     bool ok = fwrite(data, 1, len, f) == len;
     ok = fclose(f) == 0 && ok;
     return ok ? RMG_OK : rmg__error_at(ctx, RMG_ERR_IO, path, 0, 0, "write error");
+}
+
+/* Since 0.6.0: struct_size set, every field zero or its "none" value (issue 29). */
+void rmg_error_info_init(rmg_error_info *info)
+{
+    if (!rmg__struct_init(info, sizeof *info))
+        return;
+    info->zone = -1;
+    info->connection = -1;
+}
+
+/* The names before 0.6.0 (deprecated, ABI.md): still exported for the programs that call them. */
+rmg_status rmg_context_error(const rmg_context *ctx, rmg_error_info *info)
+{
+    return rmg_context_error_get(ctx, info);
 }

@@ -242,3 +242,6 @@ rmg_status rmg_generate_best_of(rmg_context *ctx, const struct rmg_pack *pack, c
     *out = j.best;
     return RMG_OK;
 }
+
+/* Since 0.6.0: struct_size set, every field zero or its "none" value (issue 29). */
+RMG__ZERO_INIT(rmg_best_of_info)

@@ -538,8 +538,10 @@ rmg_status rmg__generate(rmg_context *ctx, const struct rmg_pack *pack, const rm
         return st;
     }
     rmg__arena_init(&g.scratch, ctx, 64 * 1024);
-    uint64_t seed = ctx->seed;
-    g.base_seed = ctx->rng ? ctx->rng(ctx->rng_user) : seed;
+    /* With a host RNG, its word is the root of every stream and the seed the map records
+     * (rmg_map_seed, the JSON, the .h3m description): that seed alone remakes the map (issue 29;
+     * until 0.6.0 such maps recorded the context's unused seed, 0). */
+    g.base_seed = ctx->rng ? ctx->rng(ctx->rng_user) : ctx->seed;
     g.root_seed = g.base_seed;
     double t0 = now_ms();
     /* The budget counts from here; stages see it through rmg__check_cancel (lib/core). */
@@ -551,7 +553,7 @@ rmg_status rmg__generate(rmg_context *ctx, const struct rmg_pack *pack, const rm
     int max_attempts = asked.max_attempts ? asked.max_attempts : RMG_DEFAULT_MAX_ATTEMPTS;
     int n = 0;
     if (st == RMG_OK)
-        st = run_attempts(&g, seed, max_attempts, deadline, &n);
+        st = run_attempts(&g, g.base_seed, max_attempts, deadline, &n);
     if (st == RMG_OK && !g.map)
         st = rmg__error_gen(ctx, RMG_ERR_IMPOSSIBLE, "generate", -1, -1, "no attempt succeeded");
     if (st == RMG_OK) {

@@ -69,8 +69,14 @@ rmg_status rmg_context_set_stage(rmg_context *ctx, rmg_stage_id stage, const rmg
 {
     if (!ctx)
         return RMG_ERR_INVALID_ARG;
-    if ((unsigned)stage >= RMG_STAGE_COUNT || stage == RMG_STAGE_SELECT)
-        return rmg__error_set(ctx, RMG_ERR_INVALID_ARG, "stage %d cannot be replaced", (int)stage);
+    /* Issue 29: the message names the stage (its number said nothing to a host). */
+    if ((unsigned)stage >= RMG_STAGE_COUNT)
+        return rmg__error_set(ctx, RMG_ERR_INVALID_ARG, "unknown stage %d (RMG_STAGE_SOLVE..RMG_STAGE_FINISH)",
+                              (int)stage);
+    if (stage == RMG_STAGE_SELECT)
+        return rmg__error_set(ctx, RMG_ERR_INVALID_ARG,
+                              "stage select cannot be replaced (plugins replace solve, place, connect, objects, "
+                              "guard or finish)");
     if (policy != RMG_PLUGIN_FAIL && policy != RMG_PLUGIN_FALLBACK)
         return rmg__error_set(ctx, RMG_ERR_INVALID_ARG, "unknown plugin policy %d", (int)policy);
     if (plugin) {

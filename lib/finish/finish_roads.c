@@ -79,10 +79,10 @@ static rmg_status road_choices(roads *r)
 static rmg__road_rule road_rule(const roads *r, size_t i)
 {
     const rmg__connection *c = &r->b.g->tpl->connections[i];
-    if (c->type == RMG_CONNECTION_FICTIVE || c->roads == RMG_ROAD_FORBIDDEN)
+    if (c->type == RMG_CONNECTION_FICTIVE || c->roads == RMG_ROAD_SETTING_FORBIDDEN)
         return RMG__ROAD_NEVER;
-    return r->choice[i] == RMG_ROAD_MANDATORY ? RMG__ROAD_MUST
-           : r->choice[i] == RMG_ROAD_RANDOM  ? RMG__ROAD_MAY
+    return r->choice[i] == RMG_ROAD_SETTING_MANDATORY ? RMG__ROAD_MUST
+           : r->choice[i] == RMG_ROAD_SETTING_RANDOM  ? RMG__ROAD_MAY
                                                : RMG__ROAD_NEVER;
 }
 

@@ -120,7 +120,7 @@ static void fill_candidate(const candidate_query *q, size_t i, rmg_guard_candida
     c->mean = rmg_guard_mean_count((double)q->quarters / 4.0, cr->ai_value);
 }
 
-rmg_status rmg_guard_candidate_at(rmg_context *ctx, double total, uint32_t monster_factions, size_t index,
+rmg_status rmg_guard_candidate_get(rmg_context *ctx, double total, uint32_t monster_factions, size_t index,
                                   rmg_guard_candidate *out)
 {
     candidate_query q;
@@ -137,4 +137,24 @@ rmg_status rmg_guard_candidate_at(rmg_context *ctx, double total, uint32_t monst
         return copy_out(ctx, &c, sizeof c, out, offsetof(rmg_guard_candidate, mean) + sizeof c.mean);
     }
     return rmg__error_set(ctx, RMG_ERR_NOT_FOUND, "guard: no eligible creature at that position");
+}
+
+/* Since 0.6.0: struct_size set, every field zero or its "none" value (issue 29). */
+void rmg_guard_init(rmg_guard *info)
+{
+    if (!rmg__struct_init(info, sizeof *info))
+        return;
+    info->creature = -1;
+}
+void rmg_guard_candidate_init(rmg_guard_candidate *info)
+{
+    if (!rmg__struct_init(info, sizeof *info))
+        return;
+    info->creature = -1;
+}
+
+/* The names before 0.6.0 (deprecated, ABI.md): still exported for the programs that call them. */
+rmg_status rmg_guard_candidate_at(rmg_context *ctx, double total, uint32_t monster_factions, size_t index, rmg_guard_candidate *out)
+{
+    return rmg_guard_candidate_get(ctx, total, monster_factions, index, out);
 }

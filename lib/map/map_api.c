@@ -48,7 +48,7 @@ const char *rmg_map_description(const rmg_map *map)
     return map && map->description ? map->description : "";
 }
 
-rmg_status rmg_map_options(const rmg_map *map, rmg_generate_options *out)
+rmg_status rmg_map_options_get(const rmg_map *map, rmg_generate_options *out)
 {
     if (!map || !out)
         return RMG_ERR_INVALID_ARG;
@@ -217,7 +217,7 @@ size_t rmg_map_zone_count(const rmg_map *map)
     return map ? map->zones.count : 0;
 }
 
-rmg_status rmg_map_zone(const rmg_map *map, size_t index, rmg_map_zone_info *out)
+rmg_status rmg_map_zone_get(const rmg_map *map, size_t index, rmg_map_zone_info *out)
 {
     if (!map || !out || index >= map->zones.count)
         return RMG_ERR_INVALID_ARG;
@@ -264,7 +264,7 @@ size_t rmg_map_connection_count(const rmg_map *map)
     return map ? map->conns.count : 0;
 }
 
-rmg_status rmg_map_connection(const rmg_map *map, size_t index, rmg_map_connection_info *out)
+rmg_status rmg_map_connection_get(const rmg_map *map, size_t index, rmg_map_connection_info *out)
 {
     if (!map || !out || index >= map->conns.count)
         return RMG_ERR_INVALID_ARG;
@@ -317,7 +317,7 @@ size_t rmg_map_object_count(const rmg_map *map)
     return map ? map->objects.count : 0;
 }
 
-rmg_status rmg_map_object(const rmg_map *map, size_t index, rmg_map_object_info *out)
+rmg_status rmg_map_object_get(const rmg_map *map, size_t index, rmg_map_object_info *out)
 {
     if (!map || !out || index >= map->objects.count)
         return RMG_ERR_INVALID_ARG;
@@ -462,7 +462,7 @@ size_t rmg_map_group_count(const rmg_map *map)
     return map ? map->groups.count : 0;
 }
 
-rmg_status rmg_map_group(const rmg_map *map, size_t index, rmg_map_group_info *out)
+rmg_status rmg_map_group_get(const rmg_map *map, size_t index, rmg_map_group_info *out)
 {
     if (!map || !out || index >= map->groups.count)
         return RMG_ERR_INVALID_ARG;
@@ -515,4 +515,44 @@ uint32_t rmg__map_boat_spot(const struct rmg_map *m, uint32_t entry)
             return (uint32_t)t;
     }
     return UINT32_MAX;
+}
+
+/* Since 0.6.0: struct_size set, every field zero or its "none" value (issue 29). */
+RMG__ZERO_INIT(rmg_map_zone_info)
+RMG__ZERO_INIT(rmg_map_connection_info)
+
+void rmg_map_object_info_init(rmg_map_object_info *info)
+{
+    if (!rmg__struct_init(info, sizeof *info))
+        return;
+    info->color = -1;
+}
+
+RMG__ZERO_INIT(rmg_map_group_info)
+RMG__ZERO_INIT(rmg_map_setup_info)
+
+/* The names before 0.6.0 (deprecated, ABI.md): still exported for the programs that call them. */
+rmg_status rmg_map_zone(const rmg_map *map, size_t index, rmg_map_zone_info *out)
+{
+    return rmg_map_zone_get(map, index, out);
+}
+
+rmg_status rmg_map_connection(const rmg_map *map, size_t index, rmg_map_connection_info *out)
+{
+    return rmg_map_connection_get(map, index, out);
+}
+
+rmg_status rmg_map_object(const rmg_map *map, size_t index, rmg_map_object_info *out)
+{
+    return rmg_map_object_get(map, index, out);
+}
+
+rmg_status rmg_map_group(const rmg_map *map, size_t index, rmg_map_group_info *out)
+{
+    return rmg_map_group_get(map, index, out);
+}
+
+rmg_status rmg_map_options(const rmg_map *map, rmg_generate_options *out)
+{
+    return rmg_map_options_get(map, out);
 }

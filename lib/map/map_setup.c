@@ -28,7 +28,7 @@ int rmg__map_allowed(const struct rmg_map *m, rmg_content_kind kind, size_t inde
     return flags && index < n ? flags[index] != 0 : -1;
 }
 
-rmg_status rmg_map_setup(const rmg_map *map, rmg_map_setup_info *out)
+rmg_status rmg_map_setup_get(const rmg_map *map, rmg_map_setup_info *out)
 {
     if (!map || !out || out->struct_size < offsetof(rmg_map_setup_info, allowed_towns))
         return RMG_ERR_INVALID_ARG;
@@ -50,4 +50,10 @@ rmg_status rmg_map_setup(const rmg_map *map, rmg_map_setup_info *out)
 int rmg_map_allowed(const rmg_map *map, rmg_content_kind kind, size_t index)
 {
     return map ? rmg__map_allowed(map, kind, index) : -1;
+}
+
+/* The names before 0.6.0 (deprecated, ABI.md): still exported for the programs that call them. */
+rmg_status rmg_map_setup(const rmg_map *map, rmg_map_setup_info *out)
+{
+    return rmg_map_setup_get(map, out);
 }

@@ -106,7 +106,7 @@ size_t rmg_place_zone_count(const rmg_map *map)
     return map && map->place_report ? map->place_report->n_zones : 0;
 }
 
-rmg_status rmg_place_zone(const rmg_map *map, size_t index, rmg_place_zone_info *out)
+rmg_status rmg_place_zone_get(const rmg_map *map, size_t index, rmg_place_zone_info *out)
 {
     if (!map || !out)
         return RMG_ERR_INVALID_ARG;
@@ -139,7 +139,7 @@ size_t rmg_place_link_count(const rmg_map *map)
     return map && map->place_report ? map->place_report->n_links : 0;
 }
 
-rmg_status rmg_place_link(const rmg_map *map, size_t index, rmg_place_link_info *out)
+rmg_status rmg_place_link_get(const rmg_map *map, size_t index, rmg_place_link_info *out)
 {
     if (!map || !out)
         return RMG_ERR_INVALID_ARG;
@@ -157,4 +157,29 @@ rmg_status rmg_place_link(const rmg_map *map, size_t index, rmg_place_link_info 
     f.stacked = r->stacked;
     f.met = r->met;
     return rmg__struct_out(out, &f, sizeof f, offsetof(rmg_place_link_info, met) + sizeof f.met);
+}
+
+/* Since 0.6.0: struct_size set, every field zero or its "none" value (issue 29). */
+void rmg_place_zone_info_init(rmg_place_zone_info *info)
+{
+    if (!rmg__struct_init(info, sizeof *info))
+        return;
+    info->cell_col = info->cell_row = -1;
+}
+void rmg_place_link_info_init(rmg_place_link_info *info)
+{
+    if (!rmg__struct_init(info, sizeof *info))
+        return;
+    info->template_index = -1;
+}
+
+/* The names before 0.6.0 (deprecated, ABI.md): still exported for the programs that call them. */
+rmg_status rmg_place_zone(const rmg_map *map, size_t index, rmg_place_zone_info *out)
+{
+    return rmg_place_zone_get(map, index, out);
+}
+
+rmg_status rmg_place_link(const rmg_map *map, size_t index, rmg_place_link_info *out)
+{
+    return rmg_place_link_get(map, index, out);
 }

@@ -38,9 +38,9 @@ static bool conn_usable(const rmg__solve_input *in, size_t i, long *a, long *b)
 static rmg_road_setting conn_setting(const rmg__template *tpl, size_t i, long a, long b)
 {
     if (tpl->zones[a].kind == RMG_ZONE_WATER || tpl->zones[b].kind == RMG_ZONE_WATER)
-        return RMG_ROAD_FORBIDDEN; /* CON-16 */
+        return RMG_ROAD_SETTING_FORBIDDEN; /* CON-16 */
     rmg_road_setting s = tpl->connections[i].roads;
-    return s > RMG_ROAD_MANDATORY ? RMG_ROAD_RANDOM : s;
+    return s > RMG_ROAD_SETTING_MANDATORY ? RMG_ROAD_SETTING_RANDOM : s;
 }
 
 static bool augment(flow_net *f, size_t src, size_t sink)
@@ -145,19 +145,19 @@ rmg_status rmg__solve_road_choices(rmg_context *ctx, const rmg__solve_input *in,
     merge_parallel(in, road_group, merged, ends);
     size_t n_edges = 0;
     for (size_t i = 0; i < nc; i++) {
-        if (road_group[i] != (int)i || merged[i] != RMG_ROAD_MANDATORY)
+        if (road_group[i] != (int)i || merged[i] != RMG_ROAD_SETTING_MANDATORY)
             continue;
         edges[n_edges][0] = ends[i][0];
         edges[n_edges][1] = ends[i][1];
         edge_conn[n_edges++] = i;
     }
     for (size_t i = 0; i < nc; i++) /* group choice before CON-15 */
-        road_choice[i] = road_group[i] < 0                                ? RMG_ROAD_FORBIDDEN
-                         : merged[road_group[i]] == RMG_ROAD_FORBIDDEN ? RMG_ROAD_FORBIDDEN
-                                                                         : RMG_ROAD_RANDOM;
+        road_choice[i] = road_group[i] < 0                                ? RMG_ROAD_SETTING_FORBIDDEN
+                         : merged[road_group[i]] == RMG_ROAD_SETTING_FORBIDDEN ? RMG_ROAD_SETTING_FORBIDDEN
+                                                                         : RMG_ROAD_SETTING_RANDOM;
     for (size_t e = 0; e < n_edges; e++)
         if (on_town_path(&f, nz, (const long (*)[2])edges, n_edges, e, town))
-            road_choice[edge_conn[e]] = RMG_ROAD_MANDATORY;
+            road_choice[edge_conn[e]] = RMG_ROAD_SETTING_MANDATORY;
     for (size_t i = 0; i < nc; i++)
         if (road_group[i] >= 0)
             road_choice[i] = road_choice[road_group[i]];
@@ -185,7 +185,7 @@ rmg_status rmg__solve_roads(rmg_context *ctx, const rmg__solve_input *in, const 
         town[z] = (!in->zone_active || in->zone_active[z]) && rmg__zone_has_min_towns(&tpl->zones[z]);
     rmg_status st = rmg__solve_road_choices(ctx, in, town, x->road_choice, x->road_group);
     for (size_t i = 0; i < nc && st == RMG_OK; i++)
-        sol->road[i] = x->road_group[i] == (int)i && x->road_choice[i] == RMG_ROAD_MANDATORY;
+        sol->road[i] = x->road_group[i] == (int)i && x->road_choice[i] == RMG_ROAD_SETTING_MANDATORY;
     rmg__free(ctx, town);
     return st;
 }

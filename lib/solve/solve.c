@@ -276,7 +276,7 @@ size_t rmg_solve_zone_count(const rmg_solve_result *r)
     return r ? r->n_zones : 0;
 }
 
-rmg_status rmg_solve_get_zone(const rmg_solve_result *r, size_t zone_index, rmg_solve_zone *out)
+rmg_status rmg_solve_zone_get(const rmg_solve_result *r, size_t zone_index, rmg_solve_zone *out)
 {
     if (!r || !out || zone_index >= r->n_zones)
         return RMG_ERR_INVALID_ARG;
@@ -382,7 +382,7 @@ const char *rmg_solve_warning(const rmg_solve_result *r, size_t index)
     return r && index < r->x.warnings.count ? r->x.warnings.items[index] : NULL;
 }
 
-rmg_status rmg_solve_get_stats(const rmg_solve_result *r, rmg_solve_stats *out)
+rmg_status rmg_solve_stats_get(const rmg_solve_result *r, rmg_solve_stats *out)
 {
     if (!r || !out)
         return RMG_ERR_INVALID_ARG;
@@ -395,4 +395,25 @@ rmg_status rmg_solve_get_stats(const rmg_solve_result *r, rmg_solve_stats *out)
     s.exact_components = r->x.stats.exact_components;
     s.budget_exhausted = r->x.stats.budget_exhausted;
     return rmg__struct_out(out, &s, sizeof s, sizeof(size_t));
+}
+
+/* Since 0.6.0: struct_size set, every field zero or its "none" value (issue 29). */
+void rmg_solve_zone_init(rmg_solve_zone *info)
+{
+    if (!rmg__struct_init(info, sizeof *info))
+        return;
+    info->player_town_type = -1;
+}
+
+RMG__ZERO_INIT(rmg_solve_stats)
+
+/* The names before 0.6.0 (deprecated, ABI.md): still exported for the programs that call them. */
+rmg_status rmg_solve_get_zone(const rmg_solve_result *r, size_t zone_index, rmg_solve_zone *out)
+{
+    return rmg_solve_zone_get(r, zone_index, out);
+}
+
+rmg_status rmg_solve_get_stats(const rmg_solve_result *r, rmg_solve_stats *out)
+{
+    return rmg_solve_stats_get(r, out);
 }

@@ -64,7 +64,7 @@ void rmg__connection_defaults(rmg__connection *c)
     memset(c, 0, sizeof *c);
     c->type = RMG_CONNECTION_STANDARD;
     c->placement = RMG_LINK_DEFAULT;
-    c->roads = RMG_ROAD_RANDOM; /* CON-14 */
+    c->roads = RMG_ROAD_SETTING_RANDOM; /* CON-14 */
 }
 
 void rmg__rule_defaults(rmg__rule *r)
@@ -215,7 +215,7 @@ rmg_status rmg__pack_keep_error(struct rmg_pack *pack)
     rmg_error_info e;
     memset(&e, 0, sizeof e);
     e.struct_size = sizeof e;
-    rmg_context_error(pack->ctx, &e);
+    rmg_context_error_get(pack->ctx, &e);
     char *text = rmg__arena_strdup(&pack->arena, without_place(e.message ? e.message : "", e.file));
     rmg__load_note *note =
         text ? rmg__arena_grow(&pack->arena, (void **)&pack->load_errors, &pack->n_load_errors, sizeof *note) : NULL;

@@ -302,7 +302,7 @@ static void check_connections(rmg__checker *ck, const rmg__template *t)
             ERR(ck, "value-range", &c->loc, -1, ci, "unknown connection type %d", (int)c->type);
         if ((int)c->placement < RMG_LINK_DEFAULT || c->placement > RMG_LINK_RANDOM)
             ERR(ck, "value-range", &c->loc, -1, ci, "unknown connection placement %d", (int)c->placement);
-        if ((int)c->roads < RMG_ROAD_FORBIDDEN || c->roads > RMG_ROAD_MANDATORY)
+        if ((int)c->roads < RMG_ROAD_SETTING_FORBIDDEN || c->roads > RMG_ROAD_SETTING_MANDATORY)
             ERR(ck, "value-range", &c->loc, -1, ci, "unknown road setting %d", (int)c->roads);
         if (c->type == RMG_CONNECTION_BORDER_GUARD)
             WARN(ck, "border-guard", &c->loc, -1, ci,
@@ -750,4 +750,14 @@ RMG_API void rmg_validation_destroy(rmg_validation *v)
     rmg__arena_free(&v->arena);
     rmg__free(ctx, v);
     rmg__context_release(ctx);
+}
+
+/* Since 0.6.0: struct_size set, every field zero or its "none" value (issue 29). */
+void rmg_message_init(rmg_message *info)
+{
+    if (!rmg__struct_init(info, sizeof *info))
+        return;
+    info->template_index = -1;
+    info->zone = -1;
+    info->connection = -1;
 }

@@ -39,6 +39,14 @@ def test_host_rng_values_are_taken_modulo_2_64() -> None:
     assert rmg.Context(rng=lambda: 5).generate(size="S").fingerprint == first
 
 
+def test_a_host_rng_map_records_the_seed_that_remakes_it() -> None:
+    # Issue 29: the map's seed is the word drawn from the host RNG (it was 0), and that seed
+    # alone makes the same map.
+    m = rmg.Context(rng=lambda: 0xDEADBEEF12345).generate(size="S")
+    assert m.seed == 0xDEADBEEF12345
+    assert rmg.Context(seed=0xDEADBEEF12345).generate(size="S").fingerprint == m.fingerprint
+
+
 def test_rng_that_raises_propagates_and_the_context_recovers() -> None:
     calls = []
 

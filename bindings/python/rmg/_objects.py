@@ -194,9 +194,9 @@ _FETCH: List[Any] = []
 
 
 def _fetch_function() -> Any:
-    """rmg_map_object taking the struct's address as an integer (no ctypes object per call)."""
+    """rmg_map_object_get taking the struct's address as an integer (no ctypes object per call)."""
     if not _FETCH:
-        _FETCH.append(_lib.raw_function("rmg_map_object", [c_void_p, c_size_t, c_void_p], ctypes.c_int))
+        _FETCH.append(_lib.raw_function("rmg_map_object_get", [c_void_p, c_size_t, c_void_p], ctypes.c_int))
     return _FETCH[0]
 
 

@@ -175,7 +175,7 @@ class Context:
     def last_error(self, status: Optional[int] = None) -> Error:
         """The context's last error as an exception object (not raised)."""
         info = S.sized(S.ErrorInfo)
-        self._lib.rmg_context_error(self.handle, byref(info))
+        self._lib.rmg_context_error_get(self.handle, byref(info))
         code = status if status is not None else info.status
         message = S.decode(info.message) or S.decode(self._lib.rmg_status_name(code)) or ""
         return error_class(code)(

@@ -225,7 +225,7 @@ class Map(ContextObject):
     def options(self) -> Dict[str, Any]:
         """The generation options as resolved for this map."""
         opts = S.sized(S.GenerateOptions)
-        self._ctx.check(self._lib.rmg_map_options(self.handle, byref(opts)))
+        self._ctx.check(self._lib.rmg_map_options_get(self.handle, byref(opts)))
         return {
             "width": opts.width,
             "height": opts.height,
@@ -238,7 +238,7 @@ class Map(ContextObject):
 
     @property
     def setup(self) -> Dict[str, Any]:
-        """The game setup the map carries (rmg_map_setup, spec §0): ``max_battle_rounds`` (None =
+        """The game setup the map carries (rmg_map_setup_get, spec §0): ``max_battle_rounds`` (None =
         no limit), ``forbid_hiring_heroes``, ``special_weeks``, ``spell_research``, ``gem_spell``
         (spell key or None), ``interference_to_resistance``, ``allowed_towns`` (faction keys) and
         ``banned`` (``{"artifacts"|"spells"|"skills"|"heroes": [keys]}`` after every ban and
@@ -248,7 +248,7 @@ class Map(ContextObject):
     def _read_setup(self) -> Dict[str, Any]:
         lib, h = self._lib, self.handle
         info = S.sized(S.MapSetupInfo)
-        self._ctx.check(lib.rmg_map_setup(h, byref(info)))
+        self._ctx.check(lib.rmg_map_setup_get(h, byref(info)))
         content = c_void_p()
         self._ctx.check(lib.rmg_context_content(self._ctx.handle, byref(content)))
 
@@ -383,7 +383,7 @@ class Map(ContextObject):
                 treasure_exhausted=tuple(bool(e) for e in info.treasure_exhausted),
             )
 
-        return self._cached("zones", lambda: self._records(lib.rmg_map_zone_count, lib.rmg_map_zone, S.MapZoneInfo, make))
+        return self._cached("zones", lambda: self._records(lib.rmg_map_zone_count, lib.rmg_map_zone_get, S.MapZoneInfo, make))
 
     @property
     def connections(self) -> Tuple[Connection, ...]:
@@ -396,7 +396,7 @@ class Map(ContextObject):
             return _from_info(Connection, info, tiles=tiles, guards=guards)
 
         return self._cached(
-            "connections", lambda: self._records(lib.rmg_map_connection_count, lib.rmg_map_connection, S.MapConnectionInfo, make)
+            "connections", lambda: self._records(lib.rmg_map_connection_count, lib.rmg_map_connection_get, S.MapConnectionInfo, make)
         )
 
     @property
@@ -412,7 +412,7 @@ class Map(ContextObject):
         def make(i: int, info: S.MapGroupInfo) -> Group:
             return _from_info(Group, info, objects=self._ids(lib.rmg_map_group_objects, i, info.object_count))
 
-        return self._cached("groups", lambda: self._records(lib.rmg_map_group_count, lib.rmg_map_group, S.MapGroupInfo, make))
+        return self._cached("groups", lambda: self._records(lib.rmg_map_group_count, lib.rmg_map_group_get, S.MapGroupInfo, make))
 
     # ---- validation and exports ------------------------------------------------------------
 

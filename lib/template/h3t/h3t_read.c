@@ -733,11 +733,11 @@ static rmg_status read_road(reader *r, int c, rmg_road_setting *roads)
 {
     const char *s = cell_at(r, c);
     if (blank(s))
-        *roads = RMG_ROAD_RANDOM;
+        *roads = RMG_ROAD_SETTING_RANDOM;
     else if (strcmp(s, "+") == 0)
-        *roads = RMG_ROAD_MANDATORY;
+        *roads = RMG_ROAD_SETTING_MANDATORY;
     else if (strcmp(s, "-") == 0)
-        *roads = RMG_ROAD_FORBIDDEN;
+        *roads = RMG_ROAD_SETTING_FORBIDDEN;
     else
         return rmg__h3t_error(&r->base, c, "Connections/Road", "expected +, - or empty, found '%.40s'", s);
     return RMG_OK;
@@ -767,11 +767,11 @@ static rmg_status read_mirror_link(reader *r, int zone)
 {
     const rmg__h3t_layout *l = &r->lay;
     pending_mirror m = {.zone = zone, .row = r->base.row, .col = l->conn0};
-    rmg_road_setting roads = RMG_ROAD_RANDOM;
+    rmg_road_setting roads = RMG_ROAD_SETTING_RANDOM;
     rmg_status st = int_at(r, l->c_value, "Connections/Value", 0, INT64_MAX, 0, &m.link.value);
     if (st == RMG_OK && l->conn_new > 0)
         st = read_road(r, l->c_new, &roads);
-    m.link.roads = roads == RMG_ROAD_MANDATORY;
+    m.link.roads = roads == RMG_ROAD_SETTING_MANDATORY;
     if (l->conn_new > 3)
         m.link.monolith_repulsion = flag_at(r, l->c_new + 3);
     if (st == RMG_OK)

@@ -494,7 +494,7 @@ static void write_connection(writer *w, const rmg__template *t, size_t index, co
     cell_flag(w, l->c_wide, c->type == RMG_CONNECTION_WIDE);
     cell_flag(w, l->c_guard, c->type == RMG_CONNECTION_BORDER_GUARD);
     if (l->conn_new > 0)
-        cell_str(w, l->c_new, c->roads == RMG_ROAD_MANDATORY ? "+" : c->roads == RMG_ROAD_FORBIDDEN ? "-" : "");
+        cell_str(w, l->c_new, c->roads == RMG_ROAD_SETTING_MANDATORY ? "+" : c->roads == RMG_ROAD_SETTING_FORBIDDEN ? "-" : "");
     if (l->conn_new > 1 && (unsigned)c->placement < RMG__ARRAY_LEN(placement))
         cell_str(w, l->c_new + 1, placement[c->placement]);
     if (l->conn_new > 2)

@@ -471,18 +471,18 @@ static rmg_status read_road(rmg__vcmi *r, rmg__connection *c, const rmg__json *v
 {
     /* VCMI writes the road setting as a string; a JSON boolean is accepted as well. */
     if (v->type == RMG__JSON_BOOL) {
-        c->roads = v->boolean ? RMG_ROAD_MANDATORY : RMG_ROAD_FORBIDDEN;
+        c->roads = v->boolean ? RMG_ROAD_SETTING_MANDATORY : RMG_ROAD_SETTING_FORBIDDEN;
         return RMG_OK;
     }
     rmg_status st = rmg__vcmi_expect(r, v, RMG__JSON_STRING, 0, "connection road");
     if (st != RMG_OK)
         return st;
     if (strcmp(v->string, "true") == 0)
-        c->roads = RMG_ROAD_MANDATORY;
+        c->roads = RMG_ROAD_SETTING_MANDATORY;
     else if (strcmp(v->string, "false") == 0)
-        c->roads = RMG_ROAD_FORBIDDEN;
+        c->roads = RMG_ROAD_SETTING_FORBIDDEN;
     else if (strcmp(v->string, "random") == 0)
-        c->roads = RMG_ROAD_RANDOM;
+        c->roads = RMG_ROAD_SETTING_RANDOM;
     else
         return rmg__vcmi_error(r, v, 0, "connection %zu: road '%.40s' is not true, false or random", ci + 1,
                                v->string);
@@ -497,7 +497,7 @@ static rmg_status read_connection(rmg__vcmi *r, rmg__template *t, const rmg__jso
     rmg__connection c;
     rmg__connection_defaults(&c);
     /* VCMI builds a road on every passage unless told otherwise. */
-    c.roads = RMG_ROAD_MANDATORY;
+    c.roads = RMG_ROAD_SETTING_MANDATORY;
     c.loc = (rmg__srcloc){v->line, v->column};
     bool has_a = false, has_b = false, keep = true;
     for (size_t i = 0; i < v->count && st == RMG_OK; i++) {
