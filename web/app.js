@@ -189,7 +189,7 @@ function drawGraph() {
   const idx = new Map(t.zones.map((z, i) => [z.id, i]));
   const pos = t.zones.map((z, i) => ({ x: W / 2 + 150 * Math.cos(2 * Math.PI * i / n), y: H / 2 + 150 * Math.sin(2 * Math.PI * i / n) }));
   const edges = t.connections.filter((c) => idx.has(c.a) && idx.has(c.b)).map((c) => [idx.get(c.a), idx.get(c.b), c]);
-  const k = Math.sqrt(W * H / Math.max(1, n)) * 0.6;
+  const k = Math.sqrt(W * H / Math.max(1, n)) * 0.75;
   for (let it = 0; it < 300; it++) {
     const f = pos.map(() => ({ x: 0, y: 0 }));
     for (let i = 0; i < n; i++) for (let j = i + 1; j < n; j++) {
@@ -351,11 +351,17 @@ function renderMap() {
     if (x + 1 < W && zone[t] !== zone[t + 1]) g.fillRect(x * S + S - 1, y * S, 1, S);
     if (y + 1 < H && zone[t] !== zone[t + W]) g.fillRect(x * S, y * S + S - 1, S, 1);
   }
-  // towns: a frame in the owner's colour around the footprint's anchor
-  for (const o of v.objects) if (o.z === z && o.kind === 1) {
-    g.strokeStyle = '#000'; g.lineWidth = 2;
-    g.strokeRect((o.x - 4) * S + 1, (o.y - 2) * S + 1, 5 * S - 2, 3 * S - 2);
+  // towns: a black frame around the tiles they cover
+  const boxes = new Map();
+  for (let y = 0; y < H; y++) for (let x = 0; x < W; x++) {
+    const id = object[off + y * W + x], o = id ? v.objects[id - 1] : null;
+    if (!o || o.kind !== 1) continue;
+    const b = boxes.get(id) || { x0: x, y0: y, x1: x, y1: y };
+    b.x0 = Math.min(b.x0, x); b.y0 = Math.min(b.y0, y); b.x1 = Math.max(b.x1, x); b.y1 = Math.max(b.y1, y);
+    boxes.set(id, b);
   }
+  g.strokeStyle = '#000'; g.lineWidth = 2;
+  for (const b of boxes.values()) g.strokeRect(b.x0 * S + 1, b.y0 * S + 1, (b.x1 - b.x0 + 1) * S - 2, (b.y1 - b.y0 + 1) * S - 2);
   levelImage = img;
   drawMap();
 }

@@ -49,7 +49,7 @@ add_deb_src() {
   if [ -s "$list.tmp" ]; then
     $SUDO mv "$list.tmp" "$list.list"
   else
-    rm -f "$list.tmp"
+    rm -f "$list.tmp" "$list.sources.tmp"
     for f in /etc/apt/sources.list.d/*.sources; do
       [ -f "$f" ] || continue
       # deb822 stanzas: the same stanza with source types.
@@ -73,7 +73,7 @@ fetch() { # source package, folder prefix, the binary package of the native buil
     ver="$(dpkg-query -W -f='${source:Version}' "$3" 2>/dev/null || true)"
     (cd "$srcdir" && { { [ -n "$ver" ] && apt-get source -qq "$pkg=$ver" >/dev/null 2>&1; } ||
                        apt-get source -qq "$pkg/$codename" >/dev/null 2>&1 ||
-                       apt-get source -qq "$pkg" >/dev/null 2>&1 || apt-get source "$pkg"; })
+                       apt-get source -qq "$pkg" >/dev/null 2>&1 || apt-get source "$pkg" >&2; })
     dir="$(find "$srcdir" -maxdepth 1 -mindepth 1 -type d -name "$2-*" | head -n1)"
   fi
   [ -n "$dir" ] || { echo "web: could not get the source package $pkg" >&2; exit 1; }

@@ -36,6 +36,7 @@ import zlib
 from selenium import webdriver
 from selenium.common.exceptions import TimeoutException
 from selenium.webdriver.chrome.service import Service
+from selenium.webdriver.common.action_chains import ActionChains
 from selenium.webdriver.common.by import By
 from selenium.webdriver.support.ui import WebDriverWait
 
@@ -232,6 +233,18 @@ def main():
                     check(same, f"{name} seed {seed}: the downloaded .h3m is byte-identical to native "
                                 f"({len(page_h3m or b'')} bytes)")
                     compared += bool(same and m and fp == m.group(1))
+                    if name == CORPUS[0] and seed == SEEDS[0]:
+                        # The library's PNG preview and the pack as YAML, as the command writes them.
+                        png = os.path.join(work, "native.png")
+                        native(rmg, ["generate", path, "--seed", str(seed), "-o", png])
+                        with open(png, "rb") as fh:
+                            check(take_download(downloads, "dl-png", driver) == fh.read(),
+                                  "the PNG preview download is byte-identical to rmg generate -o map.png")
+                        yml = os.path.join(work, "native.yaml")
+                        native(rmg, ["convert", path, yml])
+                        with open(yml, "rb") as fh:
+                            check(take_download(downloads, "dl-yaml", driver) == fh.read(),
+                                  "the pack .yaml download is byte-identical to rmg convert")
             print(f"compared with native: {compared} of {len(CORPUS) * len(SEEDS)} (templates x seeds)")
 
         # -- a screenshot of the drawn map: several colours ----------------------------------------
@@ -239,8 +252,12 @@ def main():
             driver.find_element(By.ID, "builtin").click()
             wait_text(driver, "pack-name", lambda t: t == "built-in pack")
             generate(driver, 1)
-        colours = png_colours(driver.find_element(By.ID, "map").screenshot_as_png)
+        canvas = driver.find_element(By.ID, "map")
+        colours = png_colours(canvas.screenshot_as_png)
         check(len(colours) >= 8, f"the drawn map has {len(colours)} colours (at least 8)")
+        ActionChains(driver).move_to_element_with_offset(canvas, 40, 60).perform()
+        hover = wait_text(driver, "hover", lambda t: "zone" in t, timeout=10)
+        check(re.match(r"\(\d+, \d+, 0\) [a-z]+, zone \d+", hover), f"hovering a tile tells about it: {hover}")
         if args.screenshot:
             driver.save_screenshot(args.screenshot)
             print(f"screenshot: {args.screenshot}")
@@ -260,6 +277,35 @@ def main():
         check(driver.find_element(By.ID, "source-view").is_displayed(), "clicking a diagnostic shows its line")
         fp, err = generate(driver, 1)
         check(fp is None and "zone size -5" in (err or ""), "generating it shows the errors", err or "")
+
+        # -- a pack dropped on the page is opened like a picked one ----------------------------------
+        driver.execute_script("document.getElementById('diag-count').textContent = '';"
+                              "const dt = new DataTransfer();"
+                              "dt.items.add(new File([arguments[0]], 'dropped.yaml'));"
+                              "document.dispatchEvent(new DragEvent('drop', {dataTransfer: dt, bubbles: true}));",
+                              BROKEN_YAML)
+        count = wait_text(driver, "diag-count", lambda t: "error" in t)
+        check(count.startswith("(2 error(s)") and driver.find_element(By.ID, "pack-name").text == "dropped.yaml",
+              f"a dropped pack is opened and checked: {count}")
+
+        # -- progress is shown while a map is made, and cancel stops it --------------------------------
+        driver.find_element(By.ID, "builtin").click()
+        wait_text(driver, "pack-name", lambda t: t == "built-in pack")
+        driver.execute_script("document.getElementById('opt-best-of').value = 200;"
+                              "document.getElementById('opt-size').value = 'L';"
+                              "document.getElementById('progress-stage').textContent = '';")
+        driver.find_element(By.ID, "generate").click()
+        stage = wait_text(driver, "progress-stage", lambda t: t not in ("", "starting"), timeout=60)
+        progress = float(driver.find_element(By.ID, "progress").get_attribute("value"))
+        driver.find_element(By.ID, "cancel").click()
+        end = wait_text(driver, "progress-stage", lambda t: t in ("cancelled", "done", "failed"), timeout=30)
+        check(stage and end == "cancelled", f"progress shown (stage {stage}, {progress:.2f}) and the generation cancelled")
+        driver.execute_script("document.getElementById('opt-best-of').value = 1;"
+                              "document.getElementById('opt-size').value = '';")
+        n = native(rmg, ["generate", "--seed", "3"])
+        m = re.search(r"^fingerprint ([0-9a-f]{16})$", n.stdout, re.M)
+        fp, err = generate(driver, 3)
+        check(m and fp == m.group(1), f"after a cancel the next map is generated as native: {fp}", err or "")
 
         # -- an impossible setup shows the failure reason --------------------------------------------
         driver.find_element(By.ID, "builtin").click()
