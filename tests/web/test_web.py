@@ -19,6 +19,7 @@ The corpus is read from ../shared (or RMG_SHARED_DIR); without it those comparis
 with a SKIPPED: line.
 """
 import argparse
+import base64
 import functools
 import gzip
 import http.server
@@ -325,6 +326,22 @@ def main():
         n = native(rmg, ["generate", "--size", "M", "--seed", "1"])
         m = re.search(r"^fingerprint ([0-9a-f]{16})$", n.stdout, re.M)
         check(m and r.get("fp") == m.group(1), f"rmg.generate(null, {{size: 'M', seed: 1}}) gives native's fingerprint {r}")
+        # Other paths of the options: the SoD ruleset and .h3m edition, and the fairest of N.
+        for opts, cli in (({"size": "M", "seed": 5, "game": "sod"}, ["--size", "M", "--seed", "5", "--game", "sod"]),
+                          ({"size": "M", "seed": 2, "best_of": 3}, ["--size", "M", "--seed", "2", "--best-of", "3"])):
+            r = driver.execute_async_script(
+                "const done = arguments[arguments.length - 1];"
+                "rmg.generate(null, arguments[0]).then(r => done({fp: r.fingerprint,"
+                " h3m: btoa(Array.from(r.h3m, b => String.fromCharCode(b)).join(''))}), e => done({error: e.message}));",
+                opts)
+            out = os.path.join(work, "native.h3m")
+            n = native(rmg, ["generate"] + cli + ["-o", out])
+            m = re.search(r"^fingerprint ([0-9a-f]{16})$", n.stdout, re.M)
+            with open(out, "rb") as fh:
+                same = r.get("h3m") == base64.b64encode(fh.read()).decode()
+            check(m and r.get("fp") == m.group(1) and same,
+                  f"rmg.generate(null, {opts}) gives native's fingerprint and .h3m bytes ({r.get('fp')})",
+                  f"native {m and m.group(1)}, page {r.get('fp') or r.get('error')}")
         times = driver.execute_async_script(
             "const done = arguments[arguments.length - 1]; const t = [];"
             "(async () => { for (let i = 0; i < 7; i++) { const s = performance.now();"
