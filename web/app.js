@@ -288,6 +288,10 @@ async function generate() {
     setLink('dl-h3m', r.h3m, `${baseName()}.h3m`);
     setLink('dl-json', new TextEncoder().encode(r.json), `${baseName()}.json`, 'application/json');
     $('result').hidden = false;
+    // The graph follows the template the map was made from.
+    const templates = (state.check && state.check.pack && state.check.pack.templates) || [];
+    const k = templates.findIndex((t) => t.name === i.template);
+    if (k >= 0 && +$('graph-template').value !== k) { $('graph-template').value = k; drawGraph(); }
     const lv = $('level');
     lv.replaceChildren(el('option', { value: 0 }, 'surface'));
     if (i.levels > 1) lv.append(el('option', { value: 1 }, 'underground'));
