@@ -178,7 +178,7 @@ function showSource(line, column) {
   view.hidden = false;
 }
 
-// ---- the zone graph: a small force layout, the same for the same template -----------------------------
+// ---- the zone graph: a stress layout, the same picture for the same template -------------------------
 
 function drawGraph() {
   const g = $('graph');
@@ -189,24 +189,35 @@ function drawGraph() {
   const idx = new Map(t.zones.map((z, i) => [z.id, i]));
   const pos = t.zones.map((z, i) => ({ x: W / 2 + 150 * Math.cos(2 * Math.PI * i / n), y: H / 2 + 150 * Math.sin(2 * Math.PI * i / n) }));
   const edges = t.connections.filter((c) => idx.has(c.a) && idx.has(c.b)).map((c) => [idx.get(c.a), idx.get(c.b), c]);
-  const k = Math.sqrt(W * H / Math.max(1, n)) * 0.75;
-  for (let it = 0; it < 300; it++) {
-    const f = pos.map(() => ({ x: 0, y: 0 }));
-    for (let i = 0; i < n; i++) for (let j = i + 1; j < n; j++) {
-      const dx = pos[i].x - pos[j].x, dy = pos[i].y - pos[j].y, d = Math.max(1, Math.hypot(dx, dy)), r = k * k / d / d;
-      f[i].x += dx * r; f[i].y += dy * r; f[j].x -= dx * r; f[j].y -= dy * r;
+  // Stress layout: screen distances follow the hops between zones (disconnected ones a hop
+  // further than the farthest), nearer pairs weighing more.
+  const hops = t.zones.map((_, i) => {
+    const d = new Array(n).fill(Infinity);
+    d[i] = 0;
+    for (let queue = [i]; queue.length;) {
+      const a = queue.shift();
+      for (const [p, q] of edges) for (const [u, v] of [[p, q], [q, p]]) if (u === a && d[v] === Infinity) { d[v] = d[a] + 1; queue.push(v); }
     }
-    for (const [a, b] of edges) {
-      if (a === b) continue;
-      const dx = pos[a].x - pos[b].x, dy = pos[a].y - pos[b].y, d = Math.max(1, Math.hypot(dx, dy)), s = d / k;
-      f[a].x -= dx * s / 2; f[a].y -= dy * s / 2; f[b].x += dx * s / 2; f[b].y += dy * s / 2;
+    return d;
+  });
+  const far = Math.max(1, ...hops.flat().filter(Number.isFinite)) + 1;
+  for (let it = 0; it < 400; it++) {
+    const rate = 0.5 * (1 - it / 400) + 0.02;
+    for (let i = 0; i < n; i++) for (let j = 0; j < n; j++) {
+      if (i === j) continue;
+      const want = (Number.isFinite(hops[i][j]) ? hops[i][j] : far) * 60;
+      const dx = pos[i].x - pos[j].x, dy = pos[i].y - pos[j].y, d = Math.max(1e-3, Math.hypot(dx, dy));
+      const w = Math.min(1, rate / (want / 60) ** 2), move = w * (d - want) / d / 2;
+      pos[i].x -= dx * move; pos[i].y -= dy * move;
     }
-    const step = 10 * (1 - it / 300) + 0.5;
-    pos.forEach((p, i) => {
-      const m = Math.max(1e-9, Math.hypot(f[i].x, f[i].y));
-      p.x = Math.min(W - 30, Math.max(30, p.x + f[i].x / m * Math.min(step, m)));
-      p.y = Math.min(H - 30, Math.max(30, p.y + f[i].y / m * Math.min(step, m)));
-    });
+  }
+  // Scaled into the picture, with room for the labels.
+  const x0 = Math.min(...pos.map((p) => p.x)), x1 = Math.max(...pos.map((p) => p.x));
+  const y0 = Math.min(...pos.map((p) => p.y)), y1 = Math.max(...pos.map((p) => p.y));
+  const scale = Math.min((W - 100) / Math.max(1, x1 - x0), (H - 90) / Math.max(1, y1 - y0));
+  for (const p of pos) {
+    p.x = W / 2 + (p.x - (x0 + x1) / 2) * scale;
+    p.y = H / 2 - 5 + (p.y - (y0 + y1) / 2) * scale;
   }
   for (const [a, b, c] of edges) {
     const attrs = { x1: pos[a].x, y1: pos[a].y, x2: pos[b].x, y2: pos[b].y, stroke: c.roads === 2 ? '#b07a20' : c.roads === 0 ? '#999' : '#666',
@@ -426,6 +437,13 @@ function describeTile(x, y) {
   return s;
 }
 
+// The map's colours, under it.
+function drawLegend() {
+  const items = OBJECT_KINDS.map((name, k) => [k === 1 ? "town (its owner's colour)" : name, k === 1 ? PLAYER_COLOURS[1] : k === 12 ? 'rgba(0,0,0,0.45)' : OBJECT_COLOURS[k]])
+    .concat([['road', ROAD_COLOURS[1]], ['river', RIVER_COLOURS[1]], ['zone border', '#101010']]);
+  $('legend').replaceChildren(...items.map(([name, colour]) => el('span', {}, el('i', { style: `background:${colour}` }), name)));
+}
+
 function setupMapEvents() {
   const c = $('map');
   let drag = null;
@@ -509,6 +527,7 @@ function setup() {
   $('dl-yaml').onclick = (ev) => { ev.preventDefault(); convert('yaml'); };
   $('dl-h3t').onclick = (ev) => { ev.preventDefault(); convert('h3t'); };
   setupMapEvents();
+  drawLegend();
   rmg.version().then((v) => { $('version').textContent = 'librmg ' + v; });
   openPack(null, 'builtin');
 }
