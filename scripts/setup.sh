@@ -6,6 +6,14 @@ pkgs=(build-essential cmake pkg-config libyaml-dev libxxhash-dev libpng-dev zlib
 if [ "${1:-}" = "--test" ]; then
   pkgs+=(clang libclang-rt-14-dev)
 fi
+# The page (issue 31, docs/web.md): Emscripten and the tools of `apt-get source` for `make web`,
+# a headless browser for its test.
+if [ "${1:-}" = "--web" ]; then
+  pkgs+=(emscripten dpkg-dev gzip)
+fi
+if [ "${1:-}" = "--browser" ]; then
+  pkgs+=(chromium chromium-driver python3-selenium)
+fi
 missing=()
 for p in "${pkgs[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")

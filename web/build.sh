@@ -19,17 +19,7 @@ jobs="$(nproc 2>/dev/null || echo 2)"
 
 SUDO=""
 [ "$(id -u)" -eq 0 ] || SUDO="sudo"
-export DEBIAN_FRONTEND=noninteractive
-
-need=()
-for p in emscripten dpkg-dev cmake pkg-config python3 libxxhash-dev gzip; do
-  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || need+=("$p")
-done
-if [ ${#need[@]} -gt 0 ]; then
-  echo "web: installing ${need[*]}"
-  $SUDO apt-get update -qq
-  $SUDO apt-get install -y -qq "${need[@]}"
-fi
+"$root/scripts/setup.sh" --web
 # Debian's emscripten runs its JS tools with node and finds their modules (acorn, ...) in
 # Debian's node folder: a node from elsewhere needs to be told where.
 export NODE_PATH="${NODE_PATH:+$NODE_PATH:}/usr/share/nodejs"

@@ -7,19 +7,7 @@ set -euo pipefail
 cd "$(dirname "$0")/../.."
 rmg="${1:-build/release/rmg}"
 shift || true
-pkgs=(chromium chromium-driver python3-selenium)
-missing=()
-for p in "${pkgs[@]}"; do
-  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
-done
-if [ ${#missing[@]} -gt 0 ]; then
-  echo "web test: installing ${missing[*]}"
-  SUDO=""
-  [ "$(id -u)" -eq 0 ] || SUDO="sudo"
-  export DEBIAN_FRONTEND=noninteractive
-  $SUDO apt-get update -qq
-  $SUDO apt-get install -y -qq "${missing[@]}"
-fi
+./scripts/setup.sh --browser
 site="${RMG_WEB_BUILD:-build/web}/site"
 [ -f "$site/rmg.wasm" ] || bash web/build.sh
 [ -x "$rmg" ] || make build
