@@ -328,7 +328,11 @@ def main():
         check(m and r.get("fp") == m.group(1), f"rmg.generate(null, {{size: 'M', seed: 1}}) gives native's fingerprint {r}")
         # Other paths of the options: the SoD ruleset and .h3m edition, and the fairest of N.
         for opts, cli in (({"size": "M", "seed": 5, "game": "sod"}, ["--size", "M", "--seed", "5", "--game", "sod"]),
-                          ({"size": "M", "seed": 2, "best_of": 3}, ["--size", "M", "--seed", "2", "--best-of", "3"])):
+                          ({"size": "M", "seed": 2, "best_of": 3}, ["--size", "M", "--seed", "2", "--best-of", "3"]),
+                          ({"size": "L", "seed": 6, "underground": True, "players": 2, "humans": 2, "monsters": "strong",
+                            "water": "normal", "towns": {"1": "tower"}, "template": "Duet"},
+                           ["--size", "L", "--seed", "6", "--underground", "--players", "2", "--humans", "2",
+                            "--monsters", "strong", "--water", "normal", "--town", "1=tower", "--template", "Duet"])):
             r = driver.execute_async_script(
                 "const done = arguments[arguments.length - 1];"
                 "rmg.generate(null, arguments[0]).then(r => done({fp: r.fingerprint,"
