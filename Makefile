@@ -38,3 +38,14 @@ bench: build
 
 clean:
 	rm -rf build $(OUT)
+
+# The template workbench in the browser (issue 31, docs/web.md): librmg compiled to WebAssembly
+# with one static page, into build/web/site; a third, optional command (it installs Emscripten
+# and builds libyaml, zlib and libpng for wasm from Debian's sources). `make web-test` drives the
+# page in headless Chromium against the native command.
+.PHONY: web web-test
+web:
+	bash web/build.sh
+
+web-test: web build
+	bash tests/web/run.sh $(RELEASE_DIR)/rmg

@@ -6,6 +6,17 @@ pkgs=(build-essential cmake pkg-config libyaml-dev libxxhash-dev libpng-dev zlib
 if [ "${1:-}" = "--test" ]; then
   pkgs+=(clang libclang-rt-14-dev)
 fi
+# The page (issue 31, docs/web.md): Emscripten and the tools of `apt-get source` for `make web`,
+# a headless browser for its test; without the desktop's recommended packages, which neither uses.
+opts=()
+if [ "${1:-}" = "--web" ]; then
+  pkgs+=(emscripten dpkg-dev gzip)
+  opts=(--no-install-recommends)
+fi
+if [ "${1:-}" = "--browser" ]; then
+  pkgs+=(chromium chromium-driver python3-selenium)
+  opts=(--no-install-recommends)
+fi
 missing=()
 for p in "${pkgs[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
@@ -16,5 +27,5 @@ if [ ${#missing[@]} -gt 0 ]; then
   [ "$(id -u)" -eq 0 ] || SUDO="sudo"
   export DEBIAN_FRONTEND=noninteractive
   $SUDO apt-get update -qq
-  $SUDO apt-get install -y -qq "${missing[@]}"
+  $SUDO apt-get install -y -qq "${opts[@]}" "${missing[@]}"
 fi
