@@ -454,7 +454,7 @@ static void test_bad_input_messages(void **state)
     (void)state;
     expect_error("name: x\nbogus: 1\n", RMG_ERR_PARSE, "bad.yaml:2:1: unknown key 'bogus' in pack");
     expect_error("templates:\n  - name: t\n    zones:\n      - {id: 1, sise: 2}\n", RMG_ERR_PARSE,
-                 "bad.yaml:4:17: unknown key 'sise' in zone");
+                 "bad.yaml:4:17: unknown key 'sise' in zone; did you mean 'size'?");
     expect_error("templates:\n  - name: t\n    min_size: big\n", RMG_ERR_PARSE,
                  "bad.yaml:3:15: 'min_size': expected an integer, got 'big'");
     expect_error("templates:\n  - name: t\n    min_size: 99999999999\n", RMG_ERR_PARSE, "out of range");
@@ -463,7 +463,17 @@ static void test_bad_input_messages(void **state)
     expect_error("mirror: maybe\n", RMG_ERR_PARSE, "'mirror': expected true or false");
     expect_error("templates: {a: 1}\n", RMG_ERR_PARSE, "'templates': expected a list");
     expect_error("templates:\n  - name: t\n    zones:\n      - {id: 1, kind: castle}\n", RMG_ERR_PARSE,
-                 "'kind': unknown value 'castle'");
+                 "'kind': unknown value 'castle' (one of human_start, computer_start, treasure, junction, water, "
+                 "rock)");
+    /* Issue 29: the valid values, and the nearest key or value when one is a slip. */
+    expect_error("templates:\n  - name: t\n    connections:\n      - {a: 1, b: 2, type: wyde}\n", RMG_ERR_PARSE,
+                 "bad.yaml:4:28: 'type': unknown value 'wyde'; did you mean 'wide'? (one of standard, wide, "
+                 "border_guard, fictive)");
+    expect_error("templates:\n  - name: t\n    connections:\n      - {a: 1, b: 2, tpye: wide}\n", RMG_ERR_PARSE,
+                 "bad.yaml:4:22: unknown key 'tpye' in connection; did you mean 'type'?");
+    expect_error("allowed_towns: [rampat]\n", RMG_ERR_PARSE,
+                 "'allowed_towns': unknown value 'rampat'; did you mean 'rampart'? (one of castle, rampart, tower, "
+                 "inferno, necropolis, dungeon, stronghold, fortress, conflux, cove, factory, bulwark, neutral)");
     expect_error("allowed_towns: [castle, castle]\n", RMG_ERR_PARSE, "listed twice");
     expect_error("allowed_towns: [atlantis]\n", RMG_ERR_PARSE, "unknown value 'atlantis'");
     expect_error("heroes: [12]\n", RMG_ERR_PARSE, "expected +id (allow) or -id (ban)");

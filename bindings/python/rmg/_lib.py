@@ -40,6 +40,7 @@ FUNCTIONS: Sequence[Tuple[str, List[Any], Any]] = (
     ("rmg_version", [], c_uint),
     ("rmg_version_string", [], c_char_p),
     ("rmg_status_name", [c_int], c_char_p),
+    ("rmg_name_suggest", [c_char_p, POINTER(c_char_p), c_size_t], c_int),
     ("rmg_context_options_init", [POINTER(S.ContextOptions)], None),
     ("rmg_context_create", [_pp, POINTER(S.ContextOptions)], _status),
     ("rmg_context_destroy", [_p], None),
