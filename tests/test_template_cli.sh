@@ -112,6 +112,24 @@ if head -4 "$tmp/b17.h3t" | tail -1 | grep -q "^11	10	4	8	10	18	4	"; then pass=$
 check "bad h3t version" 2 "$rmg" convert --h3t 1.9 builtin "$tmp/x.h3t"
 check "bad format" 2 "$rmg" convert --from klingon builtin "$tmp/x.yaml"
 
+# One vocabulary across commands (issue 29): check reads --from as convert does (--format stays
+# its alias); an output that cannot be written exits 2 in convert as in generate; bad values name
+# the valid ones and the nearest.
+check "check --from" 0 "$rmg" check --quiet --from yaml "$tmp/b.yaml"
+check "check --format (alias)" 0 "$rmg" check --quiet --format yaml "$tmp/b.yaml"
+check "check --from bad" 2 "$rmg" check --from klingon "$tmp/b.yaml"
+check "convert: unwritable output" 2 "$rmg" convert builtin "$tmp/no/such/dir/x.yaml"
+check "generate: unwritable output" 2 "$rmg" generate --size S -o "$tmp/no/such/dir/x.json"
+check "generate: near value" 2 "$rmg" generate --water nromal
+contains "the nearest value" "$tmp/err" "bad value 'nromal' for --water; did you mean 'normal'? (one of none, normal, islands)"
+check "generate: town" 2 "$rmg" generate --town 1=neutral
+contains "the towns accepted" "$tmp/err" "(one of castle, rampart, tower, inferno, necropolis, dungeon, stronghold, fortress, conflux, cove, factory, random)"
+check "unknown command" 2 "$rmg" genrate
+contains "the nearest command" "$tmp/err" "unknown command 'genrate'; did you mean 'generate'?"
+printf 'templates:\n  - name: t\n    connections:\n      - {a: 1, b: 2, type: wyde}\n' >"$tmp/wyde.yaml"
+check "a bad value in a template" 1 "$rmg" check --quiet "$tmp/wyde.yaml"
+contains "the template's nearest value" "$tmp/out" "'type': unknown value 'wyde'; did you mean 'wide'? (one of standard, wide, border_guard, fictive)"
+
 # A corpus h3t pack converts when the importer is built in (2 = unsupported format otherwise).
 h3t="$shared/corpus/h3t/sokie__heroes3-template-util__templates__hota_complete__Jebus_Cross.h3t"
 if have_shared "${h3t#"$shared"/}"; then
