@@ -120,6 +120,15 @@ check "check --format (alias)" 0 "$rmg" check --quiet --format yaml "$tmp/b.yaml
 check "check --from bad" 2 "$rmg" check --from klingon "$tmp/b.yaml"
 check "convert: unwritable output" 2 "$rmg" convert builtin "$tmp/no/such/dir/x.yaml"
 check "generate: unwritable output" 2 "$rmg" generate --size S -o "$tmp/no/such/dir/x.json"
+# Every output is checked before generating (issue 29): a size the .h3m format lacks is refused
+# before anything is written, the PNG named first included.
+check "generate: an .h3m size the game lacks" 2 "$rmg" generate --size 50x70 -o "$tmp/x.png" -o "$tmp/x.h3m"
+contains "the size refusal" "$tmp/err" "cannot write '$tmp/x.h3m': the format holds square maps of 36, 72, 108, 144, 180, 216 or 252 tiles; this one is 50x70"
+if [ -e "$tmp/x.png" ]; then fail=$((fail + 1)); echo "FAIL: the PNG was written before the .h3m was refused"; else
+    pass=$((pass + 1)); fi
+check "generate: a SoD map larger than XL" 2 "$rmg" generate --size XH --game sod -o "$tmp/x.h3m"
+contains "the SoD refusal" "$tmp/err" "SoD maps are at most 144x144 (XL)"
+check "generate: a non-square map without .h3m" 0 "$rmg" generate --quiet --size 40x30 -o "$tmp/x.png"
 check "generate: near value" 2 "$rmg" generate --water nromal
 contains "the nearest value" "$tmp/err" "bad value 'nromal' for --water; did you mean 'normal'? (one of none, normal, islands)"
 check "generate: town" 2 "$rmg" generate --town 1=neutral

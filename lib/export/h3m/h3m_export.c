@@ -101,14 +101,23 @@ static const char *size_name(int side)
     return NULL;
 }
 
+const char *rmg__h3m_size_refusal(int width, int height, bool hota, char *buf, size_t size)
+{
+    if (width != height || !size_name(width))
+        snprintf(buf, size, "the format holds square maps of 36, 72, 108, 144, 180, 216 or 252 tiles; this one is %dx%d",
+                 width, height);
+    else if (!hota && width > 144)
+        snprintf(buf, size, "SoD maps are at most 144x144 (XL); this one is %dx%d: write it for HotA", width, height);
+    else
+        return NULL;
+    return buf;
+}
+
 static rmg_status check_size(exporter *e)
 {
-    const struct rmg_map *m = e->m;
-    if (m->width != m->height || !size_name(m->width))
-        return refuse(e, "the format holds square maps of 36, 72, 108, 144, 180, 216 or 252 tiles; this one is %dx%d",
-                      m->width, m->height);
-    if (!e->hota && m->width > 144)
-        return refuse(e, "SoD maps are at most 144x144 (XL); this one is %dx%d: write it for HotA", m->width, m->height);
+    char why[160];
+    if (rmg__h3m_size_refusal(e->m->width, e->m->height, e->hota, why, sizeof why))
+        return refuse(e, "%s", why);
     return RMG_OK;
 }
 
