@@ -128,7 +128,7 @@ if [ -e "$tmp/x.png" ]; then fail=$((fail + 1)); echo "FAIL: the PNG was written
     pass=$((pass + 1)); fi
 check "generate: a SoD map larger than XL" 2 "$rmg" generate --size XH --game sod -o "$tmp/x.h3m"
 contains "the SoD refusal" "$tmp/err" "SoD maps are at most 144x144 (XL)"
-check "generate: a non-square map without .h3m" 0 "$rmg" generate --quiet --size 40x30 -o "$tmp/x.png"
+check "generate: a non-square map without .h3m" 0 "$rmg" generate --quiet --size 72x60 -o "$tmp/x.png"
 check "generate: near value" 2 "$rmg" generate --water nromal
 contains "the nearest value" "$tmp/err" "bad value 'nromal' for --water; did you mean 'normal'? (one of none, normal, islands)"
 check "generate: town" 2 "$rmg" generate --town 1=neutral
