@@ -121,22 +121,14 @@ static rmg_status check_size(exporter *e)
     return RMG_OK;
 }
 
+/* The map's description as it is (rmg_map_description: for a generated map the pack author's
+ * text and the generator's line, lib/driver/generate.c; for a map read from a file its own). */
 static rmg_status write_header(exporter *e)
 {
     const struct rmg_map *m = e->m;
-    static const char *const water[] = {"no water", "normal water", "islands"};
-    static const char *const monsters[] = {"weak", "normal", "strong"};
-    const rmg_generate_options *o = &m->options;
-    char text[DESCRIPTION_MAX + 1];
-    snprintf(text, sizeof text,
-             "Random map by librmg " RMG_VERSION_STRING ". Template %s (pack %s), seed %llu, size %s%s, %d players "
-             "(%d human), %s, %s monsters.",
-             m->template_name, m->pack_name, (unsigned long long)m->seed, size_name(m->width),
-             m->levels > 1 ? " with underground" : "", o->players, o->humans,
-             (unsigned)o->water < 3 ? water[o->water] : water[0], (unsigned)o->monsters < 3 ? monsters[o->monsters] : "normal");
     rmg_status st = set_text(e, &e->doc->basic.name, m->template_name[0] ? m->template_name : "librmg map", NAME_MAX);
     if (st == RMG_OK)
-        st = set_text(e, &e->doc->basic.description, text, DESCRIPTION_MAX);
+        st = set_text(e, &e->doc->basic.description, m->description ? m->description : "", DESCRIPTION_MAX);
     e->doc->basic.difficulty = 1; /* normal */
     return st;
 }
