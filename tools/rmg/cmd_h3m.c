@@ -21,27 +21,53 @@ static const char *format_name(const rmg__h3m_doc *d)
     return hota;
 }
 
-/* Objects by class, most frequent first (at most 12 lines). */
-static void print_classes(const rmg__h3m_doc *d)
+/* The ruleset's name of a map object's key (a zone object's or a map object's), else the key. */
+static const char *object_name(const rmg_content *c, const char *key)
 {
-    enum { MAX_CLASS = 1024 };
-    static unsigned count[MAX_CLASS];
-    memset(count, 0, sizeof count);
-    for (uint32_t i = 0; i < d->object_count; i++) {
-        uint32_t c = d->templates[d->objects[i].template_index].class_id;
-        count[c < MAX_CLASS ? c : MAX_CLASS - 1]++;
+    static const rmg_content_kind kinds[] = {RMG_CONTENT_OBJECT, RMG_CONTENT_MAP_OBJECT};
+    for (size_t k = 0; key && k < sizeof kinds / sizeof kinds[0]; k++) {
+        long i = rmg_content_find(c, kinds[k], key);
+        const char *name = i >= 0 ? rmg_content_entity_name(c, kinds[k], (size_t)i) : NULL;
+        if (name && *name)
+            return name;
     }
-    printf("objects   %u in %u templates; by class:\n", d->object_count, d->template_count);
+    return key ? key : "?";
+}
+
+/* Objects by kind (class and subclass), most frequent first (at most 12 lines), each named by
+ * the ruleset (rmg_map_from_h3m keys them by class and subclass). */
+static void print_classes(const rmg__h3m_doc *d, const rmg_map *map, const rmg_content *content)
+{
+    enum { MAX_KINDS = 4096 };
+    typedef struct kind_count {
+        uint32_t class_id, subclass, count, first;
+    } kind_count;
+    static kind_count kinds[MAX_KINDS];
+    size_t n = 0;
+    for (uint32_t i = 0; i < d->object_count; i++) {
+        const rmg__h3m_template *t = &d->templates[d->objects[i].template_index];
+        size_t k = 0;
+        while (k < n && (kinds[k].class_id != t->class_id || kinds[k].subclass != t->subclass))
+            k++;
+        if (k == n && n == MAX_KINDS)
+            continue; /* a file of more kinds than the game has: the rest go uncounted */
+        if (k == n)
+            kinds[n++] = (kind_count){t->class_id, t->subclass, 0, i};
+        kinds[k].count++;
+    }
+    printf("objects   %u in %u templates, %zu kinds; the most frequent:\n", d->object_count, d->template_count, n);
     for (int line = 0; line < 12; line++) {
-        unsigned best = 0;
-        int at = -1;
-        for (int c = 0; c < MAX_CLASS; c++)
-            if (count[c] > best)
-                best = count[c], at = c;
-        if (at < 0)
+        size_t at = n;
+        for (size_t k = 0; k < n; k++)
+            if (kinds[k].count && (at == n || kinds[k].count > kinds[at].count))
+                at = k;
+        if (at == n)
             break;
-        printf("  class %-4d %6u\n", at, best);
-        count[at] = 0;
+        rmg_map_object_info o = {.struct_size = sizeof o};
+        const char *key = rmg_map_object(map, kinds[at].first, &o) == RMG_OK ? o.key : NULL;
+        printf("  %6u  %-32s class %u, subclass %u\n", kinds[at].count, object_name(content, key), kinds[at].class_id,
+               kinds[at].subclass);
+        kinds[at].count = 0;
     }
 }
 
@@ -49,9 +75,15 @@ static const char *const kind_names[] = {"treasure", "town", "mine", "resource",
                                          "border_guard", "keymaster_tent", "seer_hut", "shipyard",
                                          "airship_yard", "obstacle", "boat"};
 
-static void print_text(const rmg__h3m_doc *d, const rmg_map *map, const char *path)
+static void print_text(const rmg__h3m_doc *d, const rmg_map *map, const rmg_content *content, const char *path)
 {
     printf("file      %s\nformat    %s\nname      %s\n", path, format_name(d), rmg_map_template_name(map));
+    /* The description, each of its lines indented under the first. */
+    const char *text = rmg_map_description(map);
+    printf("about     ");
+    for (const char *p = text; *p; p++)
+        fputs(*p == '\n' ? "\n          " : (char[2]){*p, 0}, stdout);
+    printf("%s\n", *text ? "" : "(no description)");
     printf("size      %ux%ux%d\n", d->basic.size, d->basic.size, d->basic.two_levels ? 2 : 1);
     for (int p = 0; p < RMG__H3M_PLAYERS; p++) {
         const rmg__h3m_player *pl = &d->players[p];
@@ -62,7 +94,7 @@ static void print_text(const rmg__h3m_doc *d, const rmg_map *map, const char *pa
             printf(", main town at %u,%u,%u", pl->main_town.x, pl->main_town.y, pl->main_town.z);
         printf("\n");
     }
-    print_classes(d);
+    print_classes(d, map, content);
 }
 
 static void print_counts(const char *name, const size_t *count, int n)
@@ -206,7 +238,7 @@ int rmg_cmd_info_h3m(const char *path, bool json)
     if (json)
         print_json(d, map, c, path);
     else
-        print_text(d, map, path);
+        print_text(d, map, c, path);
     rmg_map_destroy(map);
     rmg__h3m_doc_free(d);
     rmg_context_destroy(ctx);
