@@ -129,6 +129,22 @@ if [ -e "$tmp/x.png" ]; then fail=$((fail + 1)); echo "FAIL: the PNG was written
 check "generate: a SoD map larger than XL" 2 "$rmg" generate --size XH --game sod -o "$tmp/x.h3m"
 contains "the SoD refusal" "$tmp/err" "SoD maps are at most 144x144 (XL)"
 check "generate: a non-square map without .h3m" 0 "$rmg" generate --quiet --size 72x60 -o "$tmp/x.png"
+# A wide link the map cannot open on the ground says so in the warnings and the JSON (issue 29).
+cat >"$tmp/widelevels.yaml" <<'YAML'
+templates:
+  - name: Levels
+    players: {min_total: 2, max_total: 2}
+    zones:
+      - {id: 1, kind: human_start, owner: 1, size: 20, player_towns: {castles: 1}, placement: surface}
+      - {id: 2, kind: human_start, owner: 2, size: 20, player_towns: {castles: 1}, placement: surface}
+      - {id: 3, kind: treasure, size: 20, placement: underground}
+    connections:
+      - {a: 1, b: 2, value: 4000}
+      - {a: 2, b: 3, type: wide}
+YAML
+check "generate: a wide link on two levels" 0 "$rmg" generate "$tmp/widelevels.yaml" --size M --underground -o "$tmp/wl.json"
+contains "the warning" "$tmp/out" "connection 2 (zones 2-3) is wide, built as a subterranean gate pair, unguarded: the zones lie on different levels"
+contains "the JSON's why" "$tmp/wl.json" '"why":"wide, built as a subterranean gate pair, unguarded: the zones lie on different levels"'
 check "generate: near value" 2 "$rmg" generate --water nromal
 contains "the nearest value" "$tmp/err" "bad value 'nromal' for --water; did you mean 'normal'? (one of none, normal, islands)"
 check "generate: town" 2 "$rmg" generate --town 1=neutral
