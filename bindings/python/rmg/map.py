@@ -85,8 +85,9 @@ class Connection:
     ``id``, ``template_index`` (its place in the template's list, -1 for a mirror link),
     ``zone_a``, ``zone_b`` (map zone ids), ``kind`` (:class:`rmg.ConnectionType`), ``realized``
     (:class:`rmg.Realization`), ``value`` (the guard value), ``road`` (1 if a road runs through
-    it), ``tile_count``, ``guard_count``, ``why`` (the reason when unrealized, or why a wide link is a teleport; else None),
-    ``tiles`` (passage or teleport tiles as tile indexes) and ``guards`` (monster object ids)."""
+    it), ``tile_count``, ``guard_count``, ``why`` (the reason when unrealized, or why a wide link
+    is a teleport; else None), ``tiles`` (passage or teleport tiles as tile indexes) and
+    ``guards`` (monster object ids)."""
 
     id: int
     template_index: int
