@@ -495,6 +495,33 @@ static void test_bad_input_messages(void **state)
     expect_error("{[a]: 1}\n", RMG_ERR_PARSE, "keys must be plain names");
 }
 
+/* Issue 29: YAML leaves out what is default. Of the three treasure ranges an empty one is `{}`
+ * in its place, and the empty ones at the end and a zone without treasure write nothing; the
+ * text reads back as the same pack. */
+static void test_yaml_leaves_out_empty_treasure_ranges(void **state)
+{
+    (void)state;
+    rmg_context *ctx = rmg_test_context(NULL, 1);
+    rmg_pack *p = load(ctx, "name: t\ntemplates:\n  - name: a\n    zones:\n"
+                            "      - {id: 1, treasure: [{min: 0, max: 0, density: 0}, {min: 100, max: 200, density: 3},"
+                            " {min: 0, max: 0, density: 0}]}\n"
+                            "      - {id: 2, treasure: [{min: 0, max: 0, density: 0}]}\n");
+    char *text = NULL;
+    assert_int_equal(rmg_pack_to_yaml(p, &text, NULL), RMG_OK);
+    assert_non_null(strstr(text, "    treasure:\n    - {}\n    - {min: 100, max: 200, density: 3}\n"));
+    assert_null(strstr(text, "min: 0"));
+    assert_null(strstr(text, "[]"));
+    assert_null(strstr(strstr(text, "id: 2"), "treasure:"));
+    rmg_pack *q = load(ctx, text);
+    char why[200];
+    if (!rmg__pack_equal(p, q, why, sizeof why))
+        fail_msg("changed: %s", why);
+    rmg_free(ctx, text);
+    rmg_pack_destroy(q);
+    rmg_pack_destroy(p);
+    rmg_context_destroy(ctx);
+}
+
 /* Anchors and aliases: an alias bomb is refused at its first alias; nothing is expanded. */
 static void test_alias_bomb_is_refused(void **state)
 {
@@ -741,6 +768,7 @@ int main(void)
         cmocka_unit_test(test_documented_example),
         cmocka_unit_test(test_format_detection),
         cmocka_unit_test(test_bad_input_messages),
+        cmocka_unit_test(test_yaml_leaves_out_empty_treasure_ranges),
         cmocka_unit_test(test_alias_bomb_is_refused),
         cmocka_unit_test(test_deep_nesting_is_refused),
         cmocka_unit_test(test_huge_input_is_refused),

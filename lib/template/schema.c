@@ -239,7 +239,7 @@ static const rmg__field zone_fields[] = {
      false, NULL},
     FG("terrain", terrain_group),
     FG("monsters", monster_group),
-    {"treasure", RMG__F_FIXED, offsetof(rmg__zone, treasure), 0, &treasure_schema, NULL, 3, true, NULL},
+    {"treasure", RMG__F_FIXED, offsetof(rmg__zone, treasure), 0, &treasure_schema, NULL, 3, false, NULL},
     FG("airship_yards", airship_group),
     F(rmg__zone, "max_block_value", RMG__F_INT64, max_block_value),
     FL(rmg__zone, "rules", rules.items, rules.count, rule_schema),
