@@ -13,7 +13,7 @@ _rmg_options() {
         info) echo "--content --sod --load --merge --list --json --help" ;;
         stats) echo "$gen --runs --threads --first-seed --balance --json --fingerprints --help" ;;
         balance) echo "$gen $best --json -o --help" ;;
-        render) echo "-o --help" ;;
+        render) echo "-o --legend --sod --help" ;;
     esac
 }
 

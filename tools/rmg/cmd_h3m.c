@@ -8,6 +8,7 @@
 
 #include "cli.h"
 #include "commands.h"
+#include "export/export_internal.h" /* rmg__png_legend */
 #include "export/h3m/h3m_doc.h"
 
 static const char *const player_names[8] = {"red", "blue", "tan", "green", "orange", "purple", "teal", "pink"};
@@ -247,21 +248,61 @@ int rmg_cmd_info_h3m(const char *path, bool json)
 
 static const char render_help[] =
     "usage: rmg render MAP.h3m -o FILE [-o FILE]...\n"
+    "       rmg render --legend [--sod]\n"
     "\n"
     "Reads an .h3m map (SoD, or HotA up to 1.8 without scripts) and writes it as the project's\n"
     "exports, chosen by extension: .png (the preview), .json, .txt, .h3m.\n"
+    "--legend prints what the colours of the PNG preview mean (also of rmg generate -o map.png),\n"
+    "from the table the picture is drawn with; terrains in the colours of the HotA ruleset, or\n"
+    "of SoD's with --sod.\n"
     "\n"
     "exit status: 0 done, 1 the file is malformed or of an unsupported format, 2 bad usage or an\n"
     "unreadable or unwritable file\n";
+
+/* The preview's colours, as `rmg render --legend` prints them (docs/png-preview.md). */
+static int print_legend(bool sod)
+{
+    rmg_context *ctx = NULL;
+    const rmg_content *c = NULL;
+    if (rmg_context_create(&ctx, NULL) != RMG_OK ||
+        (sod && rmg_context_set_content_variant(ctx, RMG_CONTENT_SOD) != RMG_OK) ||
+        rmg_context_content(ctx, &c) != RMG_OK) {
+        fprintf(stderr, "rmg render: %s\n", ctx ? rmg_context_errmsg(ctx) : "out of memory");
+        rmg_context_destroy(ctx);
+        return 2;
+    }
+    printf("PNG preview: each level side by side (the surface left), one square of pixels a tile.\n"
+           "terrain\n");
+    for (size_t i = 0; i < rmg_content_count(c, RMG_CONTENT_TERRAIN); i++) {
+        rmg_terrain_info t = {.struct_size = sizeof t};
+        if (rmg_content_terrain(c, i, &t) == RMG_OK)
+            printf("  #%06x  %s\n", rmg__png_terrain_rgb(c, t.id), t.key);
+    }
+    printf("tiles, roads, borders and objects\n");
+    uint32_t rgb;
+    for (size_t i = 0; rmg__png_legend(i, &rgb); i++) {
+        if (rgb <= 0xffff && strstr(rmg__png_legend(i, NULL), "brightness"))
+            printf("  %2u/%-2u    %s\n", rgb >> 8, rgb & 0xff, rmg__png_legend(i, NULL));
+        else
+            printf("  #%06x  %s\n", rgb, rmg__png_legend(i, NULL));
+    }
+    rmg_context_destroy(ctx);
+    return 0;
+}
 
 int rmg_cmd_render(int argc, char **argv)
 {
     const char *input = NULL, *outputs[16];
     int n_out = 0;
+    bool legend = false, sod = false;
     for (int i = 1; i < argc; i++) {
         if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
             fputs(render_help, stdout);
             return 0;
+        } else if (!strcmp(argv[i], "--legend")) {
+            legend = true;
+        } else if (!strcmp(argv[i], "--sod")) {
+            sod = true;
         } else if (!strcmp(argv[i], "-o") && i + 1 < argc && n_out < 16) {
             outputs[n_out++] = argv[++i];
         } else if (argv[i][0] != '-' && !input) {
@@ -271,7 +312,9 @@ int rmg_cmd_render(int argc, char **argv)
             return 2;
         }
     }
-    if (!input || !n_out) {
+    if (legend && !input && !n_out)
+        return print_legend(sod);
+    if (!input || !n_out || legend || sod) {
         fputs(render_help, stderr);
         return 2;
     }
