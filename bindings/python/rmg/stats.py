@@ -14,7 +14,7 @@ import math
 import os
 import struct
 import time
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any, Dict, List, Optional, Sequence, Union
 
 from .errors import Error, as_int, invalid_argument
@@ -80,20 +80,22 @@ def _distribution(values: List[float], width: int, decimals: int) -> str:
 @dataclass
 class StatsReport:
     """What :func:`stats` gathered: ``results``, one record per seed in seed order (see
-    :func:`run_seeds`), and ``first_seed``."""
+    :func:`run_seeds`), ``first_seed``, the ``workers`` that ran them (1 without a cluster) and
+    the wall-clock ``seconds`` it took."""
 
     results: List[Dict[str, Any]]
     first_seed: int
     workers: int = 1
     seconds: float = 0.0
-    extra: Dict[str, Any] = field(default_factory=dict)
 
     @property
     def runs(self) -> int:
+        """How many seeds were run."""
         return len(self.results)
 
     @property
     def failed(self) -> int:
+        """How many of them gave no map."""
         return sum(1 for r in self.results if not r["ok"])
 
     @property
