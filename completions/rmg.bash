@@ -6,14 +6,14 @@ _rmg_options() {
     local best="--best-of --threads --day-points"
     case "$1" in
         generate) echo "$gen $best -o --timings --quiet --help" ;;
-        check) echo "--quiet --errors --format --water --game --help" ;;
+        check) echo "--quiet --errors --from --format --water --game --help" ;;
         convert) echo "--from --h3t --help" ;;
         objects) echo "--zone --template --json --help" ;;
         guard) echo "--value --zone-strength --map-strength --connection --factions --creatures --seed --json --help" ;;
         info) echo "--content --sod --load --merge --list --json --help" ;;
         stats) echo "$gen --runs --threads --first-seed --balance --json --fingerprints --help" ;;
         balance) echo "$gen $best --json -o --help" ;;
-        render) echo "-o --help" ;;
+        render) echo "-o --legend --sod --help" ;;
     esac
 }
 

@@ -4,7 +4,8 @@ set -euo pipefail
 pkgs=(build-essential cmake pkg-config libyaml-dev libxxhash-dev libpng-dev zlib1g-dev libcmocka-dev
       python3 python3-pytest python3-jsonschema python3-numpy python3-pip)
 if [ "${1:-}" = "--test" ]; then
-  pkgs+=(clang libclang-rt-14-dev)
+  # python3-distributed: the Dask test of bulk generation (tests/python/test_dask.py, issue 29).
+  pkgs+=(clang libclang-rt-14-dev python3-distributed)
 fi
 # The page (issue 31, docs/web.md): Emscripten and the tools of `apt-get source` for `make web`,
 # a headless browser for its test; without the desktop's recommended packages, which neither uses.

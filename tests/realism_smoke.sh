@@ -42,6 +42,12 @@ assert any(i["kind"] == "obstacle" for i in info["objects"])
 assert all(t["def"].lower().endswith(".def") for t in info["templates"])
 print("rmg info --json agrees with the map JSON:", len(info["objects"]), "objects")
 EOF
+# rmg info's text (issue 29): the map's description, and kinds of objects by the ruleset's names.
+"$rmg" info "$out/gen.h3m" > "$out/gen.info.txt"
+grep -q '^about     The built-in template pack of librmg\.$' "$out/gen.info.txt" || { echo "no description"; exit 1; }
+grep -q '^          Random map by librmg .*, seed 3, size S' "$out/gen.info.txt" || { echo "no generator's line"; exit 1; }
+grep -qE '^ +[0-9]+  Resource: [A-Z][a-z]+ +class 79, subclass [0-6]$' "$out/gen.info.txt" || { echo "no named kind"; cat "$out/gen.info.txt"; exit 1; }
+if grep -qE '^ +class [0-9]+ +[0-9]+$' "$out/gen.info.txt"; then echo "a kind without a name"; exit 1; fi
 
 . "$src/tests/support/shared.sh"
 need_shared real-maps/Generated2.h3m real-maps/Generated4.h3m real-maps/settings.tsv \
@@ -55,6 +61,10 @@ doc = json.loads(open(sys.argv[1], "rb").read().decode("utf-8"))   # strict: rai
 assert doc["template"]["name"] == "16Dec03 0141 Ihromant vs \u041a\u043e\u043c\u043f\u044c\u044e\u0442\u0435\u0440", doc["template"]["name"]
 assert doc["description"].startswith("Map created by the Random Map Generator.  Template was Jebus Cross")
 EOF
+"$rmg" info "$shared/real-maps/Generated2.h3m" > "$out/real.info.txt"
+grep -q '^about     Map created by the Random Map Generator\.  Template was Jebus Cross' "$out/real.info.txt" &&
+    grep -qE '^ +[0-9]+  Mountain +class 134, subclass 0$' "$out/real.info.txt" ||
+    { echo "rmg info of a game map: no description or names"; cat "$out/real.info.txt"; exit 1; }
 
 mkdir "$out/real"
 cp "$shared/real-maps/Generated2.h3m" "$shared/real-maps/Generated4.h3m" "$shared/real-maps/settings.tsv" "$out/real/"

@@ -64,5 +64,25 @@ check "stats --balance: distributions and the fairest seeds" $?
 "$rmg" stats --size S --runs 3 --balance --json | python3 -c "import json,sys; d=json.load(sys.stdin); assert all('score' in r['balance'] for r in d['results'])"
 check "stats --balance --json: a score per map" $?
 
+# A mine no player has reads "-" in both commands (issue 29), never 0 (a mine at the town).
+cat >"$tmp/nomines.yaml" <<'YAML'
+version: 1
+name: no mines
+templates:
+  - name: Pair
+    min_size: 1
+    max_size: 8
+    players: {min_total: 2, max_total: 2}
+    zones:
+      - {id: 1, kind: human_start, owner: 1, size: 20, player_towns: {castles: 1}}
+      - {id: 2, kind: human_start, owner: 2, size: 20, player_towns: {castles: 1}}
+    connections:
+      - {a: 1, b: 2, value: 4000}
+YAML
+[ "$("$rmg" balance "$tmp/nomines.yaml" --size S | grep -c '^mine_gold  *-  *-  ')" = 1 ]
+check "balance: a missing mine is -" $?
+[ "$("$rmg" stats "$tmp/nomines.yaml" --size S --runs 2 --balance | grep -c '^  mine_gold  *-  *-  *-  ')" = 1 ]
+check "stats --balance: a missing mine is - as in balance" $?
+
 echo "$passed passed, $failed failed"
 [ "$failed" -eq 0 ]

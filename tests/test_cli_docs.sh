@@ -31,6 +31,16 @@ for c in $commands; do
     done
 done
 
+# The PNG legend (issue 29): docs/png-preview.md holds every line rmg render --legend prints from
+# the table the picture is drawn with.
+legend=$("$rmg" render --legend | tail -n +2)
+[ "$(wc -l <<<"$legend")" -ge 40 ] && ok || bad "rmg render --legend prints too little"
+while IFS= read -r line; do
+    grep -qxF -- "$line" "$src/docs/png-preview.md" || { bad "docs/png-preview.md lacks '$line'"; break; }
+done <<<"$legend"
+ok
+"$rmg" render --legend --sod | grep -q '^  #[0-9a-f]\{6\}  dirt$' && ok || bad "rmg render --legend --sod"
+
 if command -v groff >/dev/null; then
     warnings=$(groff -man -Tutf8 -ww -z "$man" 2>&1)
     [ -z "$warnings" ] && ok || bad "groff warns about the man page: $warnings"

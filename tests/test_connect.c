@@ -418,6 +418,14 @@ static void test_con12_monolith_even_when_adjacent(void **state)
     fx_done(&f);
 }
 
+static bool has_warning(const rmg_map *m, const char *text)
+{
+    for (size_t i = 0; i < m->warnings.count; i++)
+        if (strcmp(m->warnings.items[i], text) == 0)
+            return true;
+    return false;
+}
+
 static void test_con09_not_adjacent_becomes_monolith(void **state)
 {
     (void)state;
@@ -428,6 +436,10 @@ static void test_con09_not_adjacent_becomes_monolith(void **state)
     assert_int_equal(rmg__stage_connect(&f.g), RMG_OK);
     assert_int_equal(conn_of(&f, 0)->realized, RMG_REALIZED_MONOLITH);
     assert_int_equal(conn_of(&f, 0)->guard_slots.count, 0); /* CON-04: wide never guarded */
+    /* Issue 29: the template asked for open ground; the map says what it built instead and why. */
+    assert_string_equal(conn_of(&f, 0)->why, "wide, built as a monolith pair, unguarded: the zones share no border");
+    assert_true(has_warning(f.m, "connection 1 (zones 1-3) is wide, built as a monolith pair, unguarded: the zones "
+                                 "share no border"));
     /* CON-06: fictive builds nothing. */
     assert_int_equal(conn_of(&f, 1)->realized, RMG_REALIZED_FICTIVE);
     assert_int_equal(conn_of(&f, 1)->tiles.count, 0);
@@ -444,6 +456,32 @@ static void stacked_pair(fx *f, uint64_t seed)
     fx_rect(f, a, 0, 0, 29, 29, 0);
     fx_rect(f, b, 0, 0, 29, 29, 1);
     fx_layout_done(f);
+}
+
+/* Issue 29: a wide link between zones on two levels is a gate pair and says why; one whose
+ * template asks for a monolith is the template's choice and says nothing. */
+static void test_wide_built_otherwise_warns(void **state)
+{
+    (void)state;
+    fx f;
+    stacked_pair(&f, 16);
+    assert_non_null(fx_conn(&f, 1, 2, RMG_CONNECTION_WIDE, RMG_LINK_DEFAULT, 0));
+    assert_int_equal(rmg__stage_connect(&f.g), RMG_OK);
+    assert_int_equal(conn_of(&f, 0)->realized, RMG_REALIZED_GATE);
+    assert_int_equal(conn_of(&f, 0)->guard_slots.count, 0);
+    assert_string_equal(conn_of(&f, 0)->why,
+                        "wide, built as a subterranean gate pair, unguarded: the zones lie on different levels");
+    assert_true(has_warning(f.m, "connection 1 (zones 1-2) is wide, built as a subterranean gate pair, unguarded: "
+                                 "the zones lie on different levels"));
+    fx_done(&f);
+    two_strips(&f, 40, 24, 14);
+    assert_non_null(fx_conn(&f, 1, 2, RMG_CONNECTION_WIDE, RMG_LINK_MONOLITH, 0));
+    assert_int_equal(rmg__stage_connect(&f.g), RMG_OK);
+    assert_int_equal(conn_of(&f, 0)->realized, RMG_REALIZED_MONOLITH);
+    assert_null(conn_of(&f, 0)->why);
+    for (size_t i = 0; i < f.m->warnings.count; i++)
+        assert_null(strstr(f.m->warnings.items[i], "is wide"));
+    fx_done(&f);
 }
 
 static void test_con09_stacked_zones_get_gates_and_zon14_terrain(void **state)
@@ -1512,6 +1550,7 @@ int main(void)
         cmocka_unit_test(test_con12_monolith_even_when_adjacent),
         cmocka_unit_test(test_con09_not_adjacent_becomes_monolith),
         cmocka_unit_test(test_con09_stacked_zones_get_gates_and_zon14_terrain),
+        cmocka_unit_test(test_wide_built_otherwise_warns),
         cmocka_unit_test(test_con10_11_13_placement_choices),
         cmocka_unit_test(test_zon14_lava_stays_underground_and_rock_water_zones),
         cmocka_unit_test(test_thin_water_grows_two_wide),

@@ -254,6 +254,32 @@ static void test_allocator_failure_harness_over_core(void **state)
     assert_true(needed > 3);
 }
 
+/* Issue 29: the one "did you mean" of every message naming a bad key or value. */
+static void test_name_suggest(void **state)
+{
+    (void)state;
+    static const char *const kinds[] = {"standard", "wide", "border_guard", "fictive"};
+    assert_int_equal(rmg__edit_distance("wyde", "wide"), 1);
+    assert_int_equal(rmg__edit_distance("tpye", "type"), 1);      /* a swap of neighbours is one edit */
+    assert_int_equal(rmg__edit_distance("kitten", "sitting"), 3);
+    assert_int_equal(rmg__edit_distance("Border-Guard", "border_guard"), 0);
+    assert_int_equal(rmg__edit_distance("", "wide"), 4);
+    assert_int_equal(rmg_name_suggest("wyde", kinds, 4), 1);
+    assert_int_equal(rmg_name_suggest("bordr_guard", kinds, 4), 2);
+    assert_int_equal(rmg_name_suggest("standart", kinds, 4), 0);
+    assert_int_equal(rmg_name_suggest("xyz", kinds, 4), -1);        /* 4 edits from "wide": no slip */
+    assert_int_equal(rmg_name_suggest("wi", kinds, 4), -1);         /* 2 edits of a 4-letter word: more than a third */
+    assert_int_equal(rmg_name_suggest("", kinds, 4), -1);
+    assert_int_equal(rmg_name_suggest(NULL, kinds, 4), -1);
+    static const char *const holes[] = {NULL, "", "castle"};
+    assert_int_equal(rmg_name_suggest("castel", holes, 3), 2);
+    char longword[100];
+    memset(longword, 'a', sizeof longword - 1);
+    longword[sizeof longword - 1] = '\0';
+    assert_int_equal(rmg__edit_distance(longword, "a"), SIZE_MAX);
+    assert_int_equal(rmg_name_suggest(longword, kinds, 4), -1);
+}
+
 static void test_cancel_flag(void **state)
 {
     (void)state;
@@ -285,6 +311,7 @@ int main(void)
         cmocka_unit_test(test_shuffle_is_a_permutation),
         cmocka_unit_test(test_allocator_failure_harness_over_core),
         cmocka_unit_test(test_cancel_flag),
+        cmocka_unit_test(test_name_suggest),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

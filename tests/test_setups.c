@@ -121,39 +121,6 @@ static void test_template_water_choice(void **state)
     assert_int_equal(rmg__template_water(&t, RMG_WATER_TEMPLATE), RMG_WATER_NONE);
 }
 
-/* Duet of `pack` at side x side asked for water level `asked`: the map's level and description. */
-static void expect_water(rmg_context *ctx, const rmg_pack *pack, int side, rmg_water_level asked,
-                         rmg_water_level used_level, const char *description)
-{
-    rmg_map *map = generate_named(ctx, pack, "Duet", side, 0, asked);
-    rmg_generate_options used;
-    rmg_generate_options_init(&used);
-    assert_int_equal(rmg_map_options(map, &used), RMG_OK);
-    assert_int_equal(used.water, used_level);
-    assert_string_equal(rmg_map_description(map), description);
-    rmg_map_destroy(map);
-}
-
-/* A template whose filter names water levels only gets the first by default, and the map's
- * options and description say so; a template that accepts every level keeps no water and its
- * description (issue 30 item 4). */
-static void test_generate_takes_the_templates_water(void **state)
-{
-    (void)state;
-    rmg_context *ctx = rmg_test_context(NULL, 3);
-    char *yaml = builtin_yaml_with("    players: {min_total: 2, max_total: 2}", "    water: [islands, normal]\n");
-    rmg_pack *pack = load_yaml(ctx, yaml);
-    expect_water(ctx, pack, 72, RMG_WATER_TEMPLATE, RMG_WATER_NORMAL, /* normal comes before islands */
-                 "The built-in template pack of librmg.\nWater: normal (the template's choice).");
-    /* An explicit level is taken as asked, and the description stays the pack's. */
-    expect_water(ctx, pack, 72, RMG_WATER_ISLANDS, RMG_WATER_ISLANDS, "The built-in template pack of librmg.");
-    rmg_pack_destroy(pack);
-    free(yaml);
-    /* The built-in pack accepts every level: no water, as before issue 30. */
-    expect_water(ctx, NULL, 36, RMG_WATER_TEMPLATE, RMG_WATER_NONE, "The built-in template pack of librmg.");
-    rmg_context_destroy(ctx);
-}
-
 /* The map written as an .h3m file of `edition` and read back by the project's reader, which
  * keeps the objects in the map's order. */
 static rmg_map *h3m_read_back(rmg_context *ctx, const rmg_map *map, rmg_h3m_edition edition)
@@ -169,6 +136,50 @@ static rmg_map *h3m_read_back(rmg_context *ctx, const rmg_map *map, rmg_h3m_edit
     rmg_free(ctx, file);
     assert_int_equal(rmg_map_object_count(back), rmg_map_object_count(map));
     return back;
+}
+
+/* Duet of `pack` at side x side asked for water level `asked`: the map's level and description. */
+static void expect_water(rmg_context *ctx, const rmg_pack *pack, int side, rmg_water_level asked,
+                         rmg_water_level used_level, const char *description)
+{
+    rmg_map *map = generate_named(ctx, pack, "Duet", side, 0, asked);
+    rmg_generate_options used;
+    rmg_generate_options_init(&used);
+    assert_int_equal(rmg_map_options(map, &used), RMG_OK);
+    assert_int_equal(used.water, used_level);
+    assert_string_equal(rmg_map_description(map), description);
+    /* One description (issue 29): the .h3m holds the same text (ASCII, within its 300
+     * characters), which the reader gives back. */
+    rmg_map *back = h3m_read_back(ctx, map, RMG_H3M_HOTA);
+    assert_string_equal(rmg_map_description(back), description);
+    rmg_map_destroy(back);
+    rmg_map_destroy(map);
+}
+
+/* The generator's line under the pack's text (issue 29): what made the map. */
+#define GENERATED_BY "The built-in template pack of librmg.\nRandom map by librmg " RMG_VERSION_STRING ". Template Duet (pack librmg default), seed 3, "
+
+/* A template whose filter names water levels only gets the first by default, and the map's
+ * options and description say so; a template that accepts every level keeps no water
+ * (issue 30 item 4). */
+static void test_generate_takes_the_templates_water(void **state)
+{
+    (void)state;
+    rmg_context *ctx = rmg_test_context(NULL, 3);
+    char *yaml = builtin_yaml_with("    players: {min_total: 2, max_total: 2}", "    water: [islands, normal]\n");
+    rmg_pack *pack = load_yaml(ctx, yaml);
+    expect_water(ctx, pack, 72, RMG_WATER_TEMPLATE, RMG_WATER_NORMAL, /* normal comes before islands */
+                 GENERATED_BY "size M with underground, 2 players (1 human), normal water (the template's choice), "
+                              "normal monsters.");
+    /* An explicit level is taken as asked, and the description says so. */
+    expect_water(ctx, pack, 72, RMG_WATER_ISLANDS, RMG_WATER_ISLANDS,
+                 GENERATED_BY "size M with underground, 2 players (1 human), islands, normal monsters.");
+    rmg_pack_destroy(pack);
+    free(yaml);
+    /* The built-in pack accepts every level: no water, as before issue 30. */
+    expect_water(ctx, NULL, 36, RMG_WATER_TEMPLATE, RMG_WATER_NONE,
+                 GENERATED_BY "size S with underground, 2 players (1 human), no water, normal monsters.");
+    rmg_context_destroy(ctx);
 }
 
 /* ---- item 3: players not in the game ---------------------------------------------------------- */

@@ -454,7 +454,7 @@ static void test_bad_input_messages(void **state)
     (void)state;
     expect_error("name: x\nbogus: 1\n", RMG_ERR_PARSE, "bad.yaml:2:1: unknown key 'bogus' in pack");
     expect_error("templates:\n  - name: t\n    zones:\n      - {id: 1, sise: 2}\n", RMG_ERR_PARSE,
-                 "bad.yaml:4:17: unknown key 'sise' in zone");
+                 "bad.yaml:4:17: unknown key 'sise' in zone; did you mean 'size'?");
     expect_error("templates:\n  - name: t\n    min_size: big\n", RMG_ERR_PARSE,
                  "bad.yaml:3:15: 'min_size': expected an integer, got 'big'");
     expect_error("templates:\n  - name: t\n    min_size: 99999999999\n", RMG_ERR_PARSE, "out of range");
@@ -463,7 +463,17 @@ static void test_bad_input_messages(void **state)
     expect_error("mirror: maybe\n", RMG_ERR_PARSE, "'mirror': expected true or false");
     expect_error("templates: {a: 1}\n", RMG_ERR_PARSE, "'templates': expected a list");
     expect_error("templates:\n  - name: t\n    zones:\n      - {id: 1, kind: castle}\n", RMG_ERR_PARSE,
-                 "'kind': unknown value 'castle'");
+                 "'kind': unknown value 'castle' (one of human_start, computer_start, treasure, junction, water, "
+                 "rock)");
+    /* Issue 29: the valid values, and the nearest key or value when one is a slip. */
+    expect_error("templates:\n  - name: t\n    connections:\n      - {a: 1, b: 2, type: wyde}\n", RMG_ERR_PARSE,
+                 "bad.yaml:4:28: 'type': unknown value 'wyde'; did you mean 'wide'? (one of standard, wide, "
+                 "border_guard, fictive)");
+    expect_error("templates:\n  - name: t\n    connections:\n      - {a: 1, b: 2, tpye: wide}\n", RMG_ERR_PARSE,
+                 "bad.yaml:4:22: unknown key 'tpye' in connection; did you mean 'type'?");
+    expect_error("allowed_towns: [rampat]\n", RMG_ERR_PARSE,
+                 "'allowed_towns': unknown value 'rampat'; did you mean 'rampart'? (one of castle, rampart, tower, "
+                 "inferno, necropolis, dungeon, stronghold, fortress, conflux, cove, factory, bulwark, neutral)");
     expect_error("allowed_towns: [castle, castle]\n", RMG_ERR_PARSE, "listed twice");
     expect_error("allowed_towns: [atlantis]\n", RMG_ERR_PARSE, "unknown value 'atlantis'");
     expect_error("heroes: [12]\n", RMG_ERR_PARSE, "expected +id (allow) or -id (ban)");
@@ -483,6 +493,33 @@ static void test_bad_input_messages(void **state)
     expect_error("templates:\n  - name: t\n    zones:\n      - id: 1\n        mines: {silver: {min: 1}}\n",
                  RMG_ERR_PARSE, "unknown value 'silver'");
     expect_error("{[a]: 1}\n", RMG_ERR_PARSE, "keys must be plain names");
+}
+
+/* Issue 29: YAML leaves out what is default. Of the three treasure ranges an empty one is `{}`
+ * in its place, and the empty ones at the end and a zone without treasure write nothing; the
+ * text reads back as the same pack. */
+static void test_yaml_leaves_out_empty_treasure_ranges(void **state)
+{
+    (void)state;
+    rmg_context *ctx = rmg_test_context(NULL, 1);
+    rmg_pack *p = load(ctx, "name: t\ntemplates:\n  - name: a\n    zones:\n"
+                            "      - {id: 1, treasure: [{min: 0, max: 0, density: 0}, {min: 100, max: 200, density: 3},"
+                            " {min: 0, max: 0, density: 0}]}\n"
+                            "      - {id: 2, treasure: [{min: 0, max: 0, density: 0}]}\n");
+    char *text = NULL;
+    assert_int_equal(rmg_pack_to_yaml(p, &text, NULL), RMG_OK);
+    assert_non_null(strstr(text, "    treasure:\n    - {}\n    - {min: 100, max: 200, density: 3}\n"));
+    assert_null(strstr(text, "min: 0"));
+    assert_null(strstr(text, "[]"));
+    assert_null(strstr(strstr(text, "id: 2"), "treasure:"));
+    rmg_pack *q = load(ctx, text);
+    char why[200];
+    if (!rmg__pack_equal(p, q, why, sizeof why))
+        fail_msg("changed: %s", why);
+    rmg_free(ctx, text);
+    rmg_pack_destroy(q);
+    rmg_pack_destroy(p);
+    rmg_context_destroy(ctx);
 }
 
 /* Anchors and aliases: an alias bomb is refused at its first alias; nothing is expanded. */
@@ -731,6 +768,7 @@ int main(void)
         cmocka_unit_test(test_documented_example),
         cmocka_unit_test(test_format_detection),
         cmocka_unit_test(test_bad_input_messages),
+        cmocka_unit_test(test_yaml_leaves_out_empty_treasure_ranges),
         cmocka_unit_test(test_alias_bomb_is_refused),
         cmocka_unit_test(test_deep_nesting_is_refused),
         cmocka_unit_test(test_huge_input_is_refused),

@@ -216,6 +216,16 @@ RMG_API uint64_t rmg_rng_derive(uint64_t parent, const char *label, uint64_t ind
  * is supplied, once per call of this function). */
 RMG_API rmg_status rmg_context_stream(rmg_context *ctx, const char *label, uint64_t index, rmg_rng *out);
 
+/* ---- names ------------------------------------------------------------------------------- */
+
+/* "Did you mean": the index of the name in names[0..count) nearest to `word` when it is close
+ * enough to be a slip (an edit distance, counting insertions, deletions, substitutions and
+ * swaps of neighbours, of at most a third of the longer word and at least one; ASCII case and
+ * '-', ' ' against '_' ignored); -1 when none is (or word is NULL or empty). NULL or empty
+ * names are skipped; of equally near names the first wins. The library's own messages about a
+ * bad key or value (templates, the rmg command) use it. Since 0.6.0. */
+RMG_API int rmg_name_suggest(const char *word, const char *const *names, size_t count);
+
 /* ---- memory ------------------------------------------------------------------------------- */
 
 /* Allocation through the context's hook, for hosts and plugins that hand memory to librmg or

@@ -205,7 +205,8 @@ typedef struct rmg_map_connection_info {
     int64_t value;
     int road;                      /* 1 if it carries a road */
     size_t tile_count, guard_count;
-    const char *why;               /* reason when unrealized, else NULL */
+    const char *why;               /* reason when unrealized, or (since 0.6.0) why a wide link is a
+                                      teleport or water travel; else NULL */
 } rmg_map_connection_info;
 RMG_API void rmg_map_connection_info_init(rmg_map_connection_info *info);
 

@@ -646,6 +646,31 @@ static rmg_status setup_border_guard(rmg__connect_state *s, link *l)
                          l->index + 1, l->tc->zone_a, l->tc->zone_b);
 }
 
+/* Issue 29: a wide connection (CON-04) the map could not open on the ground, built as a gate,
+ * a monolith pair or water travel instead (unguarded, as the wide link is), says so and why, in
+ * the map's warnings and the connection's `why`: the template maker asked for open ground. A
+ * placement that asks for a gate or a monolith, or draws one (random), is the template's
+ * choice and says nothing. */
+static rmg_status wide_elsewhere(rmg__connect_state *s, link *l, bool same_level, bool adjacent)
+{
+    static const char *const built[] = {[RMG_REALIZED_GATE] = "a subterranean gate pair",
+                                        [RMG_REALIZED_MONOLITH] = "a monolith pair",
+                                        [RMG_REALIZED_ONE_WAY_MONOLITH] = "one-way monoliths",
+                                        [RMG_REALIZED_WATER] = "water travel"};
+    const char *what = (size_t)l->c.realized < RMG__ARRAY_LEN(built) && built[l->c.realized] ? built[l->c.realized]
+                                                                                              : "another way";
+    const char *why = !same_level ? "the zones lie on different levels"
+                      : !adjacent ? "the zones share no border"
+                                  : "no stretch of their border opens onto both zones";
+    char text[200];
+    snprintf(text, sizeof text, "wide, built as %s, unguarded: %s", what, why);
+    l->c.why = rmg__arena_strdup(&s->b.m->arena, text);
+    if (!l->c.why)
+        return rmg__error_nomem(s->b.ctx);
+    return rmg__map_warn(s->b.m, "connection %zu (zones %d-%d) is %s", l->index + 1, l->tc->zone_a, l->tc->zone_b,
+                         text);
+}
+
 static rmg_status realize_link(rmg__connect_state *s, link *l)
 {
     size_t length = 0;
@@ -654,14 +679,23 @@ static rmg_status realize_link(rmg__connect_state *s, link *l)
     if (za->level == zb->level && (st = border_candidates(s, l->a, l->b, &length)) != RMG_OK)
         return st;
     way ways[WAY_COUNT];
-    size_t n = plan_ways(s, l, s->scratch.count > 0, ways);
+    bool adjacent = s->scratch.count > 0, ground_tried = false;
+    size_t n = plan_ways(s, l, adjacent, ways);
     bool ok = false;
     for (size_t i = 0; i < n && !ok && st == RMG_OK; i++) {
-        if (ways[i] == WAY_GROUND)
+        if (ways[i] == WAY_GROUND) {
+            ground_tried = true;
             st = l->tc->type == RMG_CONNECTION_WIDE ? realize_wide(s, l, &ok) : realize_passages(s, l, length, &ok);
-        else
+        } else {
             st = realize_pair(s, l, ways[i], &ok);
+        }
     }
+    bool asked_teleport = l->tc->placement == RMG_LINK_MONOLITH ||
+                          (l->tc->placement == RMG_LINK_UNDERGROUND_GATE && s->b.levels > 1) ||
+                          (l->tc->placement == RMG_LINK_RANDOM && adjacent && !ground_tried);
+    if (st == RMG_OK && ok && l->tc->type == RMG_CONNECTION_WIDE && l->c.realized != RMG_REALIZED_WIDE &&
+        !asked_teleport)
+        st = wide_elsewhere(s, l, za->level == zb->level, adjacent);
     if (st != RMG_OK)
         return st;
     if (!ok) {

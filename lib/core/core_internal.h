@@ -55,6 +55,10 @@ static inline int rmg__high_bit64(uint64_t v)
 #define RMG__MIN(a, b) ((a) < (b) ? (a) : (b))
 #define RMG__MAX(a, b) ((a) > (b) ? (a) : (b))
 
+/* Edit distance between a and b (rmg_name_suggest's, core/suggest.c); SIZE_MAX when either
+ * is longer than 64 bytes. */
+size_t rmg__edit_distance(const char *a, const char *b);
+
 /* Error detail kept by the context (see rmg_error_info). */
 typedef struct rmg__error {
     rmg_status status;

@@ -172,6 +172,39 @@ static rmg_status run_stage(rmg__gen *g, rmg_stage_id id)
     return st;
 }
 
+/* The map's one description (issue 29): the pack's text as its author wrote it (PCK-05), then
+ * on a line of its own what made the map, so the map can be made again: generator, template,
+ * seed, size, players, water (and whether it was the template's choice, issue 30), monsters.
+ * rmg_map_description, the JSON and the .h3m (cut to the 300 characters the game's header
+ * holds, in its 8-bit code page) say the same. */
+static char *compose_description(rmg__gen *g, uint64_t seed)
+{
+    static const char *const sizes[] = {"S", "M", "L", "XL", "H", "XH", "G"};
+    static const char *const water[] = {"no water", "normal water", "islands"};
+    static const char *const monsters[] = {"weak", "normal", "strong"};
+    const rmg_generate_options *o = &g->opt;
+    const char *pack_text = g->pack->description ? g->pack->description : "";
+    size_t len = strlen(pack_text);
+    while (len && (pack_text[len - 1] == '\n' || pack_text[len - 1] == ' '))
+        len--; /* the author's text, then the line below it: no blank lines between */
+    rmg__buf b;
+    rmg__buf_init(&b, g->ctx);
+    rmg__buf_append(&b, pack_text, len);
+    rmg__buf_printf(&b, "%sRandom map by librmg " RMG_VERSION_STRING ". Template %s (pack %s), seed %llu, size ",
+                    len ? "\n" : "", g->tpl->name ? g->tpl->name : "", g->pack->name ? g->pack->name : "",
+                    (unsigned long long)seed);
+    int side = o->width == o->height && o->width % 36 == 0 ? o->width / 36 : 0;
+    if (side >= 1 && side <= 7)
+        rmg__buf_puts(&b, sizes[side - 1]);
+    else
+        rmg__buf_printf(&b, "%dx%d", o->width, o->height);
+    rmg__buf_printf(&b, "%s, %d players (%d human), %s%s, %s monsters.", o->levels > 1 ? " with underground" : "",
+                    o->players, o->humans, (unsigned)o->water < 3 ? water[o->water] : water[0],
+                    g->water_from_template && o->water != RMG_WATER_NONE ? " (the template's choice)" : "",
+                    (unsigned)o->monsters < 3 ? monsters[o->monsters] : "normal");
+    return rmg__buf_take(&b);
+}
+
 static rmg_status set_metadata(rmg__gen *g, uint64_t seed)
 {
     struct rmg_map *m = g->map;
@@ -180,24 +213,9 @@ static rmg_status set_metadata(rmg__gen *g, uint64_t seed)
     m->options.template_name = NULL;
     m->pack_name = rmg__arena_strdup(&m->arena, g->pack->name ? g->pack->name : "");
     m->template_name = rmg__arena_strdup(&m->arena, g->tpl->name ? g->tpl->name : "");
-    /* PCK-05: a non-empty pack description becomes the map's description. Issue 30: when the
-     * template's choice of water level (the default) gave water, the description says so (a
-     * choice of no water leaves it as it was: the maps of templates without water are unchanged). */
-    const char *pack_text = g->pack->description ? g->pack->description : "";
-    if (g->water_from_template && g->opt.water != RMG_WATER_NONE) {
-        char text[64];
-        snprintf(text, sizeof text, "%sWater: %s (the template's choice).", *pack_text ? "\n" : "",
-                 g->opt.water == RMG_WATER_ISLANDS ? "islands" : "normal");
-        size_t a = strlen(pack_text), b = strlen(text);
-        char *d = rmg__arena_alloc(&m->arena, a + b + 1);
-        if (d) {
-            memcpy(d, pack_text, a);
-            memcpy(d + a, text, b + 1);
-        }
-        m->description = d;
-    } else {
-        m->description = rmg__arena_strdup(&m->arena, pack_text);
-    }
+    char *text = compose_description(g, seed);
+    m->description = text ? rmg__arena_strdup(&m->arena, text) : NULL;
+    rmg__free(g->ctx, text);
     if (!m->pack_name || !m->template_name || !m->description)
         return rmg__error_nomem(g->ctx);
     return RMG_OK;

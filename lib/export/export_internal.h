@@ -6,4 +6,11 @@
 
 #include "map/map_internal.h"
 
+/* The PNG preview's colours (png.c), one table for the picture and its legend: entry i's
+ * meaning and its 0xRRGGBB in *value (the blocked-tile entry holds a brightness share 0xNNDD,
+ * NN/DD), NULL past the last. */
+const char *rmg__png_legend(size_t i, uint32_t *value);
+/* The colour of terrain `id` in the preview: the ruleset's (c may be NULL), else a fallback. */
+uint32_t rmg__png_terrain_rgb(const struct rmg_content *c, int id);
+
 #endif

@@ -19,6 +19,60 @@ typedef struct canvas {
     uint8_t *px; /* w*h*3 */
 } canvas;
 
+/* The picture's colours: the one table the drawing below and its legend (rmg__png_legend,
+ * `rmg render --legend`, docs/png-preview.md) read. Terrains take their ruleset colours
+ * (rmg__png_terrain_rgb). */
+typedef enum png_colour {
+    C_ROCK, C_BLOCKED, C_PASSAGE, C_RIVER, C_ICY_RIVER, C_ROAD, C_COBBLESTONE, C_BORDER,
+    C_NEUTRAL, C_PLAYER1, C_PLAYER2, C_PLAYER3, C_PLAYER4, C_PLAYER5, C_PLAYER6, C_PLAYER7, C_PLAYER8, C_MAIN_TOWN,
+    C_MINE, C_RESOURCE, C_TREASURE, C_MONSTER, C_MONOLITH, C_GATE, C_BORDER_GUARD, C_SEER_HUT, C_SHIPYARD,
+    C_OTHER, C_OUTLINE, C_COUNT
+} png_colour;
+
+static const struct {
+    uint32_t rgb; /* 0xRRGGBB; C_BLOCKED: the share of the terrain's brightness, 0xNNDD = NN/DD */
+    const char *what;
+} colours[C_COUNT] = {
+    [C_ROCK] = {0x2a2a2a, "rock (no land, no water)"},
+    [C_BLOCKED] = {0x0b14, "a tile under an obstacle: its terrain at 11/20 of the brightness"},
+    [C_PASSAGE] = {0xf4f0d0, "a passage through a zone border"},
+    [C_RIVER] = {0x3c78d8, "a river"},
+    [C_ICY_RIVER] = {0x9cd4f0, "an icy river"},
+    [C_ROAD] = {0xd8b878, "a road (dirt or gravel)"},
+    [C_COBBLESTONE] = {0xb8b0a0, "a cobblestone road"},
+    [C_BORDER] = {0x101010, "a zone border (a line between tiles of two zones)"},
+    [C_NEUTRAL] = {0xa0a0a0, "a neutral town"},
+    [C_PLAYER1] = {0xe02020, "a town of player 1 (red)"},
+    [C_PLAYER2] = {0x2050e0, "a town of player 2 (blue)"},
+    [C_PLAYER3] = {0xc8a070, "a town of player 3 (tan)"},
+    [C_PLAYER4] = {0x30b030, "a town of player 4 (green)"},
+    [C_PLAYER5] = {0xf08020, "a town of player 5 (orange)"},
+    [C_PLAYER6] = {0x9030c0, "a town of player 6 (purple)"},
+    [C_PLAYER7] = {0x20b0b0, "a town of player 7 (teal)"},
+    [C_PLAYER8] = {0xf070b0, "a town of player 8 (pink)"},
+    [C_MAIN_TOWN] = {0xffffff, "the tile that places a main town (its position), inside it"},
+    [C_MINE] = {0xff9a00, "a mine"},
+    [C_RESOURCE] = {0xffd060, "a resource pile"},
+    [C_TREASURE] = {0xffee00, "treasure (artifacts, boxes, dwellings, other visitable objects)"},
+    [C_MONSTER] = {0xd00000, "a guard (monster), drawn over what it guards"},
+    [C_MONOLITH] = {0xff00ff, "a monolith (teleport)"},
+    [C_GATE] = {0x8000ff, "a subterranean gate"},
+    [C_BORDER_GUARD] = {0x00e0ff, "a border guard or keymaster's tent"},
+    [C_SEER_HUT] = {0x60ff60, "a seer's hut"},
+    [C_SHIPYARD] = {0x80c0ff, "a shipyard, airship yard or boat"},
+    [C_OTHER] = {0xffffff, "any other object"},
+    [C_OUTLINE] = {0x000000, "the outline of each object tile (at 3 pixels a tile and more)"},
+};
+
+const char *rmg__png_legend(size_t i, uint32_t *value)
+{
+    if (i >= C_COUNT)
+        return NULL;
+    if (value)
+        *value = colours[i].rgb;
+    return colours[i].what;
+}
+
 static rgb hex(uint32_t c)
 {
     rgb v = {(uint8_t)(c >> 16), (uint8_t)(c >> 8), (uint8_t)c};
@@ -53,16 +107,26 @@ static int tile_px(const canvas *cv, const struct rmg_map *m, int x, int z)
     return (z * (m->width * cv->scale + cv->gap)) + x * cv->scale;
 }
 
-static rgb terrain_colour(const struct rmg_content *c, int id)
+uint32_t rmg__png_terrain_rgb(const struct rmg_content *c, int id)
 {
     static const uint32_t fallback[RMG_TERRAIN_COUNT] = {0x8c6a3e, 0xdccb8a, 0x4f9a3a, 0xe8eef2, 0x4b6b4a, 0x9c8a62,
                                                          0x6a5a4a, 0x4a4040, 0x2f64b8, 0x303030, 0x7aa07a, 0xa58a5a};
     if (c) {
         long i = rmg__content_find_terrain_id(c, id);
         if (i >= 0 && c->terrains[i].color_rgb)
-            return hex(c->terrains[i].color_rgb);
+            return c->terrains[i].color_rgb;
     }
-    return hex(id >= 0 && id < RMG_TERRAIN_COUNT ? fallback[id] : 0x000000);
+    return id >= 0 && id < RMG_TERRAIN_COUNT ? fallback[id] : 0x000000;
+}
+
+static rgb terrain_colour(const struct rmg_content *c, int id)
+{
+    return hex(rmg__png_terrain_rgb(c, id));
+}
+
+static rgb colour(png_colour k)
+{
+    return hex(colours[k].rgb);
 }
 
 static bool under_obstacle(const struct rmg_map *m, size_t t)
@@ -81,17 +145,17 @@ static void draw_terrain(canvas *cv, const struct rmg_map *m, const struct rmg_c
                 rgb col = terrain_colour(c, m->terrain[t]);
                 uint16_t f = m->flags[t];
                 if (f & RMG__T_ROCK)
-                    col = hex(0x2a2a2a);
-                else if (under_obstacle(m, t))
-                    col = shade(col, 11, 20); /* as the game blocks: under an obstacle object */
+                    col = colour(C_ROCK);
+                else if (under_obstacle(m, t)) /* as the game blocks: under an obstacle object */
+                    col = shade(col, (int)(colours[C_BLOCKED].rgb >> 8), (int)(colours[C_BLOCKED].rgb & 0xff));
                 if (f & RMG__T_PASSAGE)
-                    col = hex(0xf4f0d0);
+                    col = colour(C_PASSAGE);
                 /* Icy rivers paler; as in the game, an obstacle hides a river under it and a road is
                  * drawn over one. */
                 if (m->river[t] && !under_obstacle(m, t))
-                    col = m->river[t] == RMG_RIVER_ICY ? hex(0x9cd4f0) : hex(0x3c78d8);
+                    col = colour(m->river[t] == RMG_RIVER_ICY ? C_ICY_RIVER : C_RIVER);
                 if (m->road[t])
-                    col = m->road[t] == 3 ? hex(0xb8b0a0) : hex(0xd8b878);
+                    col = colour(m->road[t] == 3 ? C_COBBLESTONE : C_ROAD);
                 fill_rect(cv, tile_px(cv, m, x, z), y * cv->scale, cv->scale, cv->scale, col);
             }
 }
@@ -99,7 +163,7 @@ static void draw_terrain(canvas *cv, const struct rmg_map *m, const struct rmg_c
 /* Zone borders: darken the pixel edge between tiles of different zones. */
 static void draw_borders(canvas *cv, const struct rmg_map *m)
 {
-    rgb line = hex(0x101010);
+    rgb line = colour(C_BORDER);
     for (int z = 0; z < m->levels; z++)
         for (int y = 0; y < m->height; y++)
             for (int x = 0; x < m->width; x++) {
@@ -112,43 +176,36 @@ static void draw_borders(canvas *cv, const struct rmg_map *m)
             }
 }
 
-static rgb player_colour(int owner)
-{
-    static const uint32_t players[] = {0xa0a0a0, 0xe02020, 0x2050e0, 0xc8a070, 0x30b030,
-                                       0xf08020, 0x9030c0, 0x20b0b0, 0xf070b0};
-    return hex(players[owner >= 0 && owner <= 8 ? owner : 0]);
-}
-
 static rgb object_colour(const rmg__map_object *o)
 {
     switch (o->kind) {
     case RMG_OBJECT_TOWN:
-        return player_colour(o->owner);
+        return colour((png_colour)(C_NEUTRAL + (o->owner >= 0 && o->owner <= 8 ? o->owner : 0)));
     case RMG_OBJECT_MINE:
-        return hex(0xff9a00);
+        return colour(C_MINE);
     case RMG_OBJECT_RESOURCE:
-        return hex(0xffd060);
+        return colour(C_RESOURCE);
     case RMG_OBJECT_MONSTER:
-        return hex(0xd00000);
+        return colour(C_MONSTER);
     case RMG_OBJECT_MONOLITH:
-        return hex(0xff00ff);
+        return colour(C_MONOLITH);
     case RMG_OBJECT_GATE:
-        return hex(0x8000ff);
+        return colour(C_GATE);
     case RMG_OBJECT_BORDER_GUARD:
     case RMG_OBJECT_KEYMASTER_TENT:
-        return hex(0x00e0ff);
+        return colour(C_BORDER_GUARD);
     case RMG_OBJECT_SEER_HUT:
-        return hex(0x60ff60);
+        return colour(C_SEER_HUT);
     case RMG_OBJECT_SHIPYARD:
     case RMG_OBJECT_AIRSHIP_YARD:
     case RMG_OBJECT_BOAT:
-        return hex(0x80c0ff);
-    case RMG_OBJECT_OBSTACLE:
-        return hex(0x404040);
+        return colour(C_SHIPYARD);
     case RMG_OBJECT_TREASURE:
-        return hex(0xffee00);
+        return colour(C_TREASURE);
+    case RMG_OBJECT_OBSTACLE: /* never drawn: the tiles under it are shaded (C_BLOCKED) */
+        break;
     }
-    return hex(0xffffff);
+    return colour(C_OTHER);
 }
 
 typedef struct mark_ctx {
@@ -167,7 +224,7 @@ static void mark_tile(void *user, int x, int y)
     canvas *cv = mc->cv;
     int px = tile_px(cv, mc->m, x, mc->z), py = y * cv->scale;
     if (mc->outline && cv->scale >= 3) {
-        fill_rect(cv, px, py, cv->scale, cv->scale, hex(0x000000));
+        fill_rect(cv, px, py, cv->scale, cv->scale, colour(C_OUTLINE));
         fill_rect(cv, px + 1, py + 1, cv->scale - 2, cv->scale - 2, mc->col);
     } else {
         fill_rect(cv, px, py, cv->scale, cv->scale, mc->col);
@@ -186,7 +243,7 @@ static void draw_objects(canvas *cv, const struct rmg_map *m)
             mark_ctx mc = {cv, m, o->z, object_colour(o), true};
             rmg__footprint_tiles(o->block | o->visit, o->x, o->y, mark_tile, &mc);
             if (o->kind == RMG_OBJECT_TOWN && o->main) {
-                mc.col = hex(0xffffff);
+                mc.col = colour(C_MAIN_TOWN);
                 mc.outline = false;
                 mark_tile(&mc, o->x, o->y);
             }

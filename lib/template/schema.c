@@ -52,6 +52,40 @@ long rmg__names_find(const rmg__names *n, const char *name)
     return -1;
 }
 
+static size_t hint_suggest(char *buf, size_t size, const char *const *names, size_t count, const char *word)
+{
+    if (!size)
+        return 0;
+    buf[0] = '\0';
+    int k = rmg_name_suggest(word, names, count);
+    int n = k >= 0 ? snprintf(buf, size, "; did you mean '%s'?", names[k]) : 0;
+    return n > 0 ? RMG__MIN((size_t)n, size - 1) : 0;
+}
+
+void rmg__names_hint(char *buf, size_t size, const rmg__names *n, const char *word)
+{
+    size_t len = hint_suggest(buf, size, n->names, n->count, word);
+    const char *sep = " (one of ";
+    for (size_t i = 0; i < n->count && len + 1 < size; i++) {
+        if (!n->names[i])
+            continue;
+        int w = snprintf(buf + len, size - len, "%s%s", sep, n->names[i]);
+        len += w > 0 ? RMG__MIN((size_t)w, size - len - 1) : 0;
+        sep = ", ";
+    }
+    if (len + 1 < size && *sep == ',')
+        snprintf(buf + len, size - len, ")");
+}
+
+void rmg__schema_key_hint(char *buf, size_t size, const struct rmg__schema *s, const char *word)
+{
+    const char *keys[128];
+    size_t n = RMG__MIN(s->n_fields, RMG__ARRAY_LEN(keys));
+    for (size_t i = 0; i < n; i++)
+        keys[i] = s->fields[i].key;
+    hint_suggest(buf, size, keys, n, word);
+}
+
 /* ---- field tables ------------------------------------------------------------------------- */
 
 #define F(T, key, kind, member) {key, kind, offsetof(T, member), 0, NULL, NULL, 0, false, NULL}
@@ -205,7 +239,7 @@ static const rmg__field zone_fields[] = {
      false, NULL},
     FG("terrain", terrain_group),
     FG("monsters", monster_group),
-    {"treasure", RMG__F_FIXED, offsetof(rmg__zone, treasure), 0, &treasure_schema, NULL, 3, true, NULL},
+    {"treasure", RMG__F_FIXED, offsetof(rmg__zone, treasure), 0, &treasure_schema, NULL, 3, false, NULL},
     FG("airship_yards", airship_group),
     F(rmg__zone, "max_block_value", RMG__F_INT64, max_block_value),
     FL(rmg__zone, "rules", rules.items, rules.count, rule_schema),

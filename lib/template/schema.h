@@ -72,6 +72,11 @@ const char *rmg__names_get(const rmg__names *n, long v);
 /* Value of a name in a table, or -1. */
 long rmg__names_find(const rmg__names *n, const char *name);
 
+/* What a message about the bad value `word` of a name table adds: "; did you mean 'x'?" when
+ * a name is near (rmg_name_suggest) and " (one of a, b, c)" (NUL-terminated, cut to size). */
+void rmg__names_hint(char *buf, size_t size, const rmg__names *n, const char *word);
+/* "; did you mean 'key'?" when a key of the schema is near the unknown key `word`, else "". */
+void rmg__schema_key_hint(char *buf, size_t size, const struct rmg__schema *s, const char *word);
 /* A STR field's text, NULL when absent or redundant. */
 const char *rmg__field_text(const rmg__field *f, const void *obj);
 /* Field equality (deep). `path` accumulates the location of a difference. */

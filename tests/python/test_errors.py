@@ -87,6 +87,62 @@ def test_python_side_argument_errors(ctx: rmg.Context) -> None:
         rmg.Template()
 
 
+def test_bad_options_raise_invalid_argument_error_with_the_valid_values(ctx: rmg.Context) -> None:
+    """Issue 29: every bad option is an rmg.InvalidArgumentError (a ValueError) listing what is
+    valid, with the library's "did you mean" (rmg_name_suggest)."""
+    cases = [
+        (dict(size="XXXL"), "unknown map size 'XXXL'"),
+        (dict(size="m"), None),
+        (dict(size=(36,)), "size: expected (width, height)"),
+        (dict(size="S", water="nromal"), "unknown water level 'nromal'; did you mean 'normal'?"),
+        (dict(size="S", monsters="strnog"), "did you mean 'strong'?"),
+        (dict(size="S", players="many"), "players: expected a whole number, got 'many'"),
+        (dict(size="S", humans=1.5), "humans: expected a whole number"),
+        (dict(size="S", towns={1: "rampat"}), "unknown town for player 1 'rampat'; did you mean 'rampart'?"),
+        (dict(size="S", towns={1: "neutral"}), "unknown town for player 1 'neutral'"),
+        (dict(size="S", towns={9: "castle"}), "not within 1..8"),
+        (dict(size="S", best_of="two"), "best_of: expected a whole number"),
+    ]
+    for kwargs, text in cases:
+        if text is None:
+            continue
+        with pytest.raises(rmg.InvalidArgumentError) as info:
+            ctx.generate(**kwargs)
+        assert isinstance(info.value, ValueError)
+        assert info.value.status == rmg.Status.ERR_INVALID_ARG
+        assert text in str(info.value), (kwargs, str(info.value))
+    # The town names listed are exactly those accepted: every town type and "random", never "neutral".
+    with pytest.raises(rmg.InvalidArgumentError) as info:
+        ctx.generate(size="S", towns={1: "elves"})
+    listed = str(info.value).split("(one of ", 1)[1].split(")")[0]
+    names = [n.strip().strip("'") for n in listed.split(",")]
+    assert names == ["castle", "rampart", "tower", "inferno", "necropolis", "dungeon", "stronghold", "fortress",
+                     "conflux", "cove", "factory", "random"]
+    for name in names:
+        ctx.generate(size="S", players=2, towns={1: name}).close()
+    with pytest.raises(rmg.InvalidArgumentError, match="did you mean 'sod'"):
+        rmg.Context(game="sd")
+    with pytest.raises(rmg.InvalidArgumentError, match="empty range"):
+        rmg.Rng(1).range(3, 2)
+    with pytest.raises(rmg.InvalidArgumentError, match="did you mean 'weak'"):
+        rmg.guard_strength(100, "waek", "normal")
+
+
+def test_no_bare_value_error_is_raised_by_the_bindings(src: Path) -> None:
+    """Issue 29: the package raises rmg.Error subclasses (InvalidArgumentError for bad
+    arguments) and TypeError, never a bare ValueError of its own."""
+    import ast
+
+    bare = []
+    for path in sorted((src / "bindings" / "python" / "rmg").glob("*.py")):
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.Raise) and node.exc is not None:
+                call = node.exc.func if isinstance(node.exc, ast.Call) else node.exc
+                if isinstance(call, ast.Name) and call.id == "ValueError":
+                    bare.append(f"{path.name}:{node.lineno}")
+    assert bare == []
+
+
 def test_a_context_keeps_working_after_an_error(ctx: rmg.Context) -> None:
     with pytest.raises(rmg.Error):
         ctx.generate(size="S", template_name="missing")

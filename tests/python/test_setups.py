@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 
 import rmg
+from rmg import _lib
 from conftest import SMALL_YAML
 
 
@@ -18,12 +19,15 @@ def test_water_is_the_templates_choice_by_default(ctx: rmg.Context) -> None:
     m = ctx.generate(pack, size="S")
     assert m.options["water"] == rmg.Water.NORMAL
     assert json.loads(m.to_json())["options"]["water"] == "normal"
-    assert m.description == "Water: normal (the template's choice)."
+    version = _lib.lib().rmg_version_string().decode()
+    assert m.description == (f"Random map by librmg {version}. Template Pair (pack python test pack), "
+                             f"seed {ctx.seed}, size S, 2 players (1 human), normal water (the template's choice), "
+                             "normal monsters.")
     same = rmg.Context(seed=ctx.seed).generate(pack, size="S", water="template")
     assert same.fingerprint == m.fingerprint
     assert ctx.generate(pack, size="S", water="islands").options["water"] == rmg.Water.ISLANDS
     dry = rmg.Context(seed=1).generate(rmg.Template.from_yaml(SMALL_YAML), size="S")
-    assert dry.options["water"] == rmg.Water.NONE and dry.description == ""
+    assert dry.options["water"] == rmg.Water.NONE and ", no water, " in dry.description
 
 
 def test_absent_players_start_zone_is_neutral(ctx: rmg.Context) -> None:

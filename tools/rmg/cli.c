@@ -78,34 +78,6 @@ static bool parse_size(const char *s, int *w, int *h)
     return false;
 }
 
-/* "P=TOWN": player P (1..8) plays TOWN (a faction key of the public enum, or "random"). */
-static bool parse_town(const char *s, rmg_generate_options *o)
-{
-    static const char *const towns[] = {"castle",     "rampart",  "tower",   "inferno", "necropolis", "dungeon",
-                                        "stronghold", "fortress", "conflux", "cove",    "factory"};
-    const char *eq = strchr(s, '=');
-    int player;
-    char number[4];
-    if (!eq || eq == s || (size_t)(eq - s) >= sizeof number)
-        return false;
-    memcpy(number, s, (size_t)(eq - s));
-    number[eq - s] = '\0';
-    if (!cli_parse_int(number, 1, 8, &player))
-        return false;
-    uint32_t bit = 1u << (player - 1);
-    if (strcmp(eq + 1, "random") == 0) {
-        o->towns_chosen &= ~bit;
-        return true;
-    }
-    for (int t = 0; t < (int)(sizeof towns / sizeof towns[0]); t++)
-        if (strcmp(eq + 1, towns[t]) == 0) {
-            o->towns_chosen |= bit;
-            o->towns[player - 1] = t; /* the names follow the faction ids (rmg/content.h) */
-            return true;
-        }
-    return false;
-}
-
 static int pick(const char *s, const char *const *names, int n)
 {
     for (int i = 0; i < n; i++)
@@ -114,10 +86,53 @@ static int pick(const char *s, const char *const *names, int n)
     return -1;
 }
 
+/* The town names --town takes: the faction keys of the public enum (rmg/content.h, in the order
+ * of their ids), then "random". */
+static const char *const town_names[] = {"castle",     "rampart",  "tower",   "inferno", "necropolis", "dungeon",
+                                         "stronghold", "fortress", "conflux", "cove",    "factory",    "random"};
+#define TOWN_RANDOM 11
+
+/* "P=TOWN": player P (1..8) plays TOWN. Returns 1 done, 0 a bad player, -1 a bad town. */
+static int parse_town(const char *s, rmg_generate_options *o)
+{
+    const char *eq = strchr(s, '=');
+    int player;
+    char number[4];
+    if (!eq || eq == s || (size_t)(eq - s) >= sizeof number)
+        return 0;
+    memcpy(number, s, (size_t)(eq - s));
+    number[eq - s] = '\0';
+    if (!cli_parse_int(number, 1, 8, &player))
+        return 0;
+    uint32_t bit = 1u << (player - 1);
+    int t = pick(eq + 1, town_names, TOWN_RANDOM + 1);
+    if (t < 0)
+        return -1;
+    if (t == TOWN_RANDOM) {
+        o->towns_chosen &= ~bit;
+    } else {
+        o->towns_chosen |= bit;
+        o->towns[player - 1] = t; /* the names follow the faction ids (rmg/content.h) */
+    }
+    return 1;
+}
+
+void cli_bad_name(const char *cmd, const char *option, const char *value, const char *const *names, int n)
+{
+    fprintf(stderr, "rmg %s: bad value '%s' for %s", cmd, value, option);
+    int k = rmg_name_suggest(value, names, (size_t)n);
+    if (k >= 0)
+        fprintf(stderr, "; did you mean '%s'?", names[k]);
+    for (int i = 0; i < n; i++)
+        fprintf(stderr, "%s%s", i ? ", " : " (one of ", names[i]);
+    fputs(n ? ")\n" : "\n", stderr);
+}
+
+static const char *const water_names[] = {"none", "normal", "islands"}; /* rmg_water_level order */
+
 int cli_water_level(const char *s)
 {
-    static const char *const water[] = {"none", "normal", "islands"}; /* rmg_water_level order */
-    return pick(s, water, 3);
+    return pick(s, water_names, 3);
 }
 
 int cli_gen_option(cli_gen *g, int argc, char **argv, int *i, const char *cmd)
@@ -143,13 +158,22 @@ int cli_gen_option(cli_gen *g, int argc, char **argv, int *i, const char *cmd)
         return -1;
     }
     (*i)++;
+    static const char *const games[] = {"hota", "sod"};
+    static const char *const sizes[] = {"S", "M", "L", "XL", "H", "XH", "G", "WxH"};
     bool ok = true;
+    const char *const *names = NULL;  /* the names the option takes, for a bad value's message */
+    int n_names = 0, town;
     if (strcmp(a, "--template") == 0) {
         g->opt.template_name = v;
     } else if (strcmp(a, "--size") == 0) {
         ok = parse_size(v, &g->opt.width, &g->opt.height);
+        names = sizes, n_names = 8;
     } else if (strcmp(a, "--town") == 0) {
-        ok = parse_town(v, &g->opt);
+        ok = (town = parse_town(v, &g->opt)) > 0;
+        if (town < 0) {
+            cli_bad_name(cmd, "--town", strchr(v, '=') + 1, town_names, TOWN_RANDOM + 1);
+            return -1;
+        }
     } else if (strcmp(a, "--players") == 0) {
         ok = cli_parse_int(v, 1, 8, &g->opt.players);
     } else if (strcmp(a, "--humans") == 0) {
@@ -158,21 +182,23 @@ int cli_gen_option(cli_gen *g, int argc, char **argv, int *i, const char *cmd)
         int w = cli_water_level(v);
         ok = w >= 0;
         g->opt.water = (rmg_water_level)(w < 0 ? 0 : w);
+        names = water_names, n_names = 3;
     } else if (strcmp(a, "--game") == 0) {
-        static const char *const games[] = {"hota", "sod"};
         int k = pick(v, games, 2);
         ok = k >= 0;
         g->game = k == 1 ? RMG_CONTENT_SOD : RMG_CONTENT_HOTA;
+        names = games, n_names = 2;
     } else if (strcmp(a, "--monsters") == 0) {
         int m = pick(v, monsters, 3);
         ok = m >= 0;
         g->opt.monsters = (rmg_map_monsters)(m < 0 ? 1 : m);
+        names = monsters, n_names = 3;
     } else {
         ok = cli_parse_u64(v, &g->seed);
         g->seed_given = true;
     }
     if (!ok) {
-        fprintf(stderr, "rmg %s: bad value '%s' for %s\n", cmd, v, a);
+        cli_bad_name(cmd, a, v, names, n_names);
         return -1;
     }
     return 1;

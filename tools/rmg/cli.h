@@ -35,6 +35,9 @@ bool cli_parse_u64(const char *s, uint64_t *out);
 bool cli_parse_int(const char *s, int lo, int hi, int *out);
 /* "none", "normal" or "islands" as an rmg_water_level; -1 for anything else. */
 int cli_water_level(const char *s);
+/* "rmg CMD: bad value 'V' for OPTION; did you mean 'x'? (one of a, b, c)" on stderr (the
+ * suggestion when one of the n names is near, rmg_name_suggest). */
+void cli_bad_name(const char *cmd, const char *option, const char *value, const char *const *names, int n);
 /* Online cores (1..64). */
 int cli_cores(void);
 

@@ -10,11 +10,11 @@
 #include "template/importers.h" /* rmg__pack_load_checked */
 
 static const char check_help[] =
-    "usage: rmg check [--quiet] [--errors] [--format auto|yaml|h3t|sod|vcmi]\n"
+    "usage: rmg check [--quiet] [--errors] [--from auto|yaml|h3t|sod|vcmi]\n"
     "                 [--water none|normal|islands] [--game hota|sod] FILE...\n"
     "\n"
     "Checks template packs (native YAML, HotA .h3t, SoD or HotA rmg.txt, VCMI JSON; the format is detected\n"
-    "from the content unless --format is given) like a careful template editor, and prints every problem\n"
+    "from the content unless --from is given) like a careful template editor, and prints every problem\n"
     "found, going on after the first, one line each as compilers do:\n"
     "  FILE:LINE:COLUMN: error: what is wrong [code]      (the template cannot be generated as written)\n"
     "  FILE:LINE:COLUMN: warning: what is odd [code]      (it can, but probably not as meant)\n"
@@ -23,6 +23,7 @@ static const char check_help[] =
     "\n"
     "  --quiet    print nothing but the problems (no count)\n"
     "  --errors   print errors only\n"
+    "  --from F   read the files in format F, as `rmg convert --from` (--format, its old name, still works)\n"
     "  --water L  check for maps generated at water level L (on water levels also what the guide\n"
     "             warns about on water maps); without it, for the levels each template names\n"
     "  --game G   check for maps of game G (hota, the default, or sod): object rules naming what\n"
@@ -140,7 +141,7 @@ int rmg_cmd_check(int argc, char **argv)
                 return 2;
             }
             o.game = strcmp(argv[i], "sod") == 0 ? RMG_CONTENT_SOD : RMG_CONTENT_HOTA;
-        } else if (strcmp(argv[i], "--format") == 0 && i + 1 < argc) {
+        } else if ((strcmp(argv[i], "--from") == 0 || strcmp(argv[i], "--format") == 0) && i + 1 < argc) {
             if ((o.format = rmg_cli_parse_format(argv[++i])) < 0) {
                 fprintf(stderr, "rmg check: unknown format '%s'\n", argv[i]);
                 return 2;

@@ -20,7 +20,8 @@ static const char convert_help[] =
     "                --h3t 1.7 or 1.8 chooses (1.7: 11 towns; 1.8: 12 towns, Bulwark)\n"
     "Warnings of the import, and what the .h3t file cannot hold (left out), go to standard error.\n"
     "\n"
-    "exit status: 0 converted, 1 the output could not be written, 2 bad usage or unreadable input\n";
+    "exit status: 0 converted, 2 bad usage, unreadable input or an output that cannot be written (as\n"
+    "rmg generate)\n";
 
 typedef enum output_format { OUT_UNKNOWN, OUT_YAML, OUT_H3T } output_format;
 
@@ -57,7 +58,7 @@ static int write_output(rmg_context *ctx, const rmg_pack *pack, const char *out,
     }
     if (st != RMG_OK) {
         fprintf(stderr, "rmg convert: %s\n", rmg_context_errmsg(ctx));
-        return 1;
+        return 2;
     }
     return 0;
 }

@@ -7,6 +7,7 @@
 
 #include "cli.h"
 #include "commands.h"
+#include "export/h3m/h3m_export.h" /* rmg__h3m_size_refusal */
 
 static void usage(FILE *out)
 {
@@ -36,8 +37,10 @@ static bool has_suffix(const char *s, const char *suffix)
 }
 
 /* Whether the map can be written to `path`, told before generating (a G+U map takes a while):
- * a known extension and a folder that exists and takes new files (or a writable file). */
-static bool output_writable(const char *path)
+ * a known extension, a folder that exists and takes new files (or a writable file), and for
+ * .h3m a size the game's format holds (when --size names one; the template's own sizes are
+ * the game's). */
+static bool output_writable(const char *path, const cli_gen *g)
 {
     static const char *const kinds[] = {".json", ".png", ".txt", ".h3m"};
     bool known = false;
@@ -45,6 +48,12 @@ static bool output_writable(const char *path)
         known = known || has_suffix(path, kinds[i]);
     if (!known) {
         fprintf(stderr, "rmg generate: cannot write '%s': the output is .json, .png, .txt or .h3m\n", path);
+        return false;
+    }
+    char why[160];
+    if (has_suffix(path, ".h3m") && g->opt.width > 0 &&
+        rmg__h3m_size_refusal(g->opt.width, g->opt.height, g->game != RMG_CONTENT_SOD, why, sizeof why)) {
+        fprintf(stderr, "rmg generate: cannot write '%s': %s\n", path, why);
         return false;
     }
     if (access(path, F_OK) == 0) {
@@ -138,7 +147,7 @@ int rmg_cmd_generate(int argc, char **argv)
         }
     }
     for (int i = 0; i < n_out; i++)
-        if (!output_writable(outputs[i]))
+        if (!output_writable(outputs[i], &g))
             return 2;
     rmg_context_options co;
     rmg_context_options_init(&co);

@@ -8,6 +8,7 @@
 
 #include "cli.h"
 #include "commands.h"
+#include "export/export_internal.h" /* rmg__png_legend */
 #include "export/h3m/h3m_doc.h"
 
 static const char *const player_names[8] = {"red", "blue", "tan", "green", "orange", "purple", "teal", "pink"};
@@ -21,27 +22,53 @@ static const char *format_name(const rmg__h3m_doc *d)
     return hota;
 }
 
-/* Objects by class, most frequent first (at most 12 lines). */
-static void print_classes(const rmg__h3m_doc *d)
+/* The ruleset's name of a map object's key (a zone object's or a map object's), else the key. */
+static const char *object_name(const rmg_content *c, const char *key)
 {
-    enum { MAX_CLASS = 1024 };
-    static unsigned count[MAX_CLASS];
-    memset(count, 0, sizeof count);
-    for (uint32_t i = 0; i < d->object_count; i++) {
-        uint32_t c = d->templates[d->objects[i].template_index].class_id;
-        count[c < MAX_CLASS ? c : MAX_CLASS - 1]++;
+    static const rmg_content_kind kinds[] = {RMG_CONTENT_OBJECT, RMG_CONTENT_MAP_OBJECT};
+    for (size_t k = 0; key && k < sizeof kinds / sizeof kinds[0]; k++) {
+        long i = rmg_content_find(c, kinds[k], key);
+        const char *name = i >= 0 ? rmg_content_entity_name(c, kinds[k], (size_t)i) : NULL;
+        if (name && *name)
+            return name;
     }
-    printf("objects   %u in %u templates; by class:\n", d->object_count, d->template_count);
+    return key ? key : "?";
+}
+
+/* Objects by kind (class and subclass), most frequent first (at most 12 lines), each named by
+ * the ruleset (rmg_map_from_h3m keys them by class and subclass). */
+static void print_classes(const rmg__h3m_doc *d, const rmg_map *map, const rmg_content *content)
+{
+    enum { MAX_KINDS = 4096 };
+    typedef struct kind_count {
+        uint32_t class_id, subclass, count, first;
+    } kind_count;
+    static kind_count kinds[MAX_KINDS];
+    size_t n = 0;
+    for (uint32_t i = 0; i < d->object_count; i++) {
+        const rmg__h3m_template *t = &d->templates[d->objects[i].template_index];
+        size_t k = 0;
+        while (k < n && (kinds[k].class_id != t->class_id || kinds[k].subclass != t->subclass))
+            k++;
+        if (k == n && n == MAX_KINDS)
+            continue; /* a file of more kinds than the game has: the rest go uncounted */
+        if (k == n)
+            kinds[n++] = (kind_count){t->class_id, t->subclass, 0, i};
+        kinds[k].count++;
+    }
+    printf("objects   %u in %u templates, %zu kinds; the most frequent:\n", d->object_count, d->template_count, n);
     for (int line = 0; line < 12; line++) {
-        unsigned best = 0;
-        int at = -1;
-        for (int c = 0; c < MAX_CLASS; c++)
-            if (count[c] > best)
-                best = count[c], at = c;
-        if (at < 0)
+        size_t at = n;
+        for (size_t k = 0; k < n; k++)
+            if (kinds[k].count && (at == n || kinds[k].count > kinds[at].count))
+                at = k;
+        if (at == n)
             break;
-        printf("  class %-4d %6u\n", at, best);
-        count[at] = 0;
+        rmg_map_object_info o = {.struct_size = sizeof o};
+        const char *key = rmg_map_object(map, kinds[at].first, &o) == RMG_OK ? o.key : NULL;
+        printf("  %6u  %-32s class %u, subclass %u\n", kinds[at].count, object_name(content, key), kinds[at].class_id,
+               kinds[at].subclass);
+        kinds[at].count = 0;
     }
 }
 
@@ -49,9 +76,15 @@ static const char *const kind_names[] = {"treasure", "town", "mine", "resource",
                                          "border_guard", "keymaster_tent", "seer_hut", "shipyard",
                                          "airship_yard", "obstacle", "boat"};
 
-static void print_text(const rmg__h3m_doc *d, const rmg_map *map, const char *path)
+static void print_text(const rmg__h3m_doc *d, const rmg_map *map, const rmg_content *content, const char *path)
 {
     printf("file      %s\nformat    %s\nname      %s\n", path, format_name(d), rmg_map_template_name(map));
+    /* The description, each of its lines indented under the first. */
+    const char *text = rmg_map_description(map);
+    printf("about     ");
+    for (const char *p = text; *p; p++)
+        fputs(*p == '\n' ? "\n          " : (char[2]){*p, 0}, stdout);
+    printf("%s\n", *text ? "" : "(no description)");
     printf("size      %ux%ux%d\n", d->basic.size, d->basic.size, d->basic.two_levels ? 2 : 1);
     for (int p = 0; p < RMG__H3M_PLAYERS; p++) {
         const rmg__h3m_player *pl = &d->players[p];
@@ -62,7 +95,7 @@ static void print_text(const rmg__h3m_doc *d, const rmg_map *map, const char *pa
             printf(", main town at %u,%u,%u", pl->main_town.x, pl->main_town.y, pl->main_town.z);
         printf("\n");
     }
-    print_classes(d);
+    print_classes(d, map, content);
 }
 
 static void print_counts(const char *name, const size_t *count, int n)
@@ -206,7 +239,7 @@ int rmg_cmd_info_h3m(const char *path, bool json)
     if (json)
         print_json(d, map, c, path);
     else
-        print_text(d, map, path);
+        print_text(d, map, c, path);
     rmg_map_destroy(map);
     rmg__h3m_doc_free(d);
     rmg_context_destroy(ctx);
@@ -215,21 +248,61 @@ int rmg_cmd_info_h3m(const char *path, bool json)
 
 static const char render_help[] =
     "usage: rmg render MAP.h3m -o FILE [-o FILE]...\n"
+    "       rmg render --legend [--sod]\n"
     "\n"
     "Reads an .h3m map (SoD, or HotA up to 1.8 without scripts) and writes it as the project's\n"
     "exports, chosen by extension: .png (the preview), .json, .txt, .h3m.\n"
+    "--legend prints what the colours of the PNG preview mean (also of rmg generate -o map.png),\n"
+    "from the table the picture is drawn with; terrains in the colours of the HotA ruleset, or\n"
+    "of SoD's with --sod.\n"
     "\n"
     "exit status: 0 done, 1 the file is malformed or of an unsupported format, 2 bad usage or an\n"
     "unreadable or unwritable file\n";
+
+/* The preview's colours, as `rmg render --legend` prints them (docs/png-preview.md). */
+static int print_legend(bool sod)
+{
+    rmg_context *ctx = NULL;
+    const rmg_content *c = NULL;
+    if (rmg_context_create(&ctx, NULL) != RMG_OK ||
+        (sod && rmg_context_set_content_variant(ctx, RMG_CONTENT_SOD) != RMG_OK) ||
+        rmg_context_content(ctx, &c) != RMG_OK) {
+        fprintf(stderr, "rmg render: %s\n", ctx ? rmg_context_errmsg(ctx) : "out of memory");
+        rmg_context_destroy(ctx);
+        return 2;
+    }
+    printf("PNG preview: each level side by side (the surface left), one square of pixels a tile.\n"
+           "terrain\n");
+    for (size_t i = 0; i < rmg_content_count(c, RMG_CONTENT_TERRAIN); i++) {
+        rmg_terrain_info t = {.struct_size = sizeof t};
+        if (rmg_content_terrain(c, i, &t) == RMG_OK)
+            printf("  #%06x  %s\n", rmg__png_terrain_rgb(c, t.id), t.key);
+    }
+    printf("tiles, roads, borders and objects\n");
+    uint32_t rgb;
+    for (size_t i = 0; rmg__png_legend(i, &rgb); i++) {
+        if (rgb <= 0xffff && strstr(rmg__png_legend(i, NULL), "brightness"))
+            printf("  %2u/%-2u    %s\n", rgb >> 8, rgb & 0xff, rmg__png_legend(i, NULL));
+        else
+            printf("  #%06x  %s\n", rgb, rmg__png_legend(i, NULL));
+    }
+    rmg_context_destroy(ctx);
+    return 0;
+}
 
 int rmg_cmd_render(int argc, char **argv)
 {
     const char *input = NULL, *outputs[16];
     int n_out = 0;
+    bool legend = false, sod = false;
     for (int i = 1; i < argc; i++) {
         if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
             fputs(render_help, stdout);
             return 0;
+        } else if (!strcmp(argv[i], "--legend")) {
+            legend = true;
+        } else if (!strcmp(argv[i], "--sod")) {
+            sod = true;
         } else if (!strcmp(argv[i], "-o") && i + 1 < argc && n_out < 16) {
             outputs[n_out++] = argv[++i];
         } else if (argv[i][0] != '-' && !input) {
@@ -239,7 +312,9 @@ int rmg_cmd_render(int argc, char **argv)
             return 2;
         }
     }
-    if (!input || !n_out) {
+    if (legend && !input && !n_out)
+        return print_legend(sod);
+    if (!input || !n_out || legend || sod) {
         fputs(render_help, stderr);
         return 2;
     }

@@ -51,7 +51,14 @@ int main(int argc, char **argv)
     for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++)
         if (strcmp(argv[1], commands[i].name) == 0)
             return commands[i].run(argc - 1, argv + 1);
-    fprintf(stderr, "rmg: unknown command '%s'\n", argv[1]);
+    const char *names[sizeof commands / sizeof commands[0]];
+    for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++)
+        names[i] = commands[i].name;
+    int near = rmg_name_suggest(argv[1], names, sizeof names / sizeof names[0]);
+    if (near >= 0)
+        fprintf(stderr, "rmg: unknown command '%s'; did you mean '%s'?\n", argv[1], names[near]);
+    else
+        fprintf(stderr, "rmg: unknown command '%s'\n", argv[1]);
     usage(stderr);
     return 2;
 }

@@ -51,9 +51,15 @@ static const balance_result *at(const void *results, size_t stride, int i)
     return (const balance_result *)((const char *)results + stride * (size_t)i);
 }
 
-/* p10, median and p90 of v[0..n), each in a field of `width` with `decimals`. */
+/* p10, median and p90 of v[0..n), each in a field of `width` with `decimals`; "-" for each when
+ * there are no values (a measure no player has, e.g. the distance to a mine the map lacks: what
+ * `rmg balance` prints for it). */
 static void print_distribution(FILE *out, double *v, size_t n, int width, int decimals)
 {
+    if (!n) {
+        fprintf(out, " %*s %*s %*s", width, "-", width, "-", width, "-");
+        return;
+    }
     double p10 = quantile(v, n, 0.1), p50 = quantile(v, n, 0.5), p90 = quantile(v, n, 0.9);
     fprintf(out, " %*.*f %*.*f %*.*f", width, decimals, p10, width, decimals, p50, width, decimals, p90);
 }

@@ -58,6 +58,7 @@ from .guard import GuardResult, GuardStrength, guard_strength
 from .map import Connection, Group, Map, MapObject, Zone
 from .rng import Rng, derive
 from .stage import StageView
+from .stats import StatsReport, stats
 from .template import Template, TemplateMessage, TemplateSummary, default_template
 
 _lib.lib()  # load and version-check at import: a mismatch fails here, with the reason
@@ -111,6 +112,7 @@ __all__ = [
     "Realization",
     "River",
     "Rng",
+    "StatsReport",
     "Road",
     "Stage",
     "StageView",
@@ -127,6 +129,7 @@ __all__ = [
     "default_template",
     "derive",
     "guard_strength",
+    "stats",
     "library_path",
     "library_version",
     "__version__",

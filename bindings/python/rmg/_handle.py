@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any, Optional, Type, TypeVar
 
+from .errors import invalid_argument
+
 if TYPE_CHECKING:
     from .context import Context
 
@@ -45,7 +47,7 @@ class ContextObject:
     def handle(self) -> int:
         """The C pointer (raises once closed)."""
         if self._ptr is None:
-            raise ValueError(f"the {self._what} is closed")
+            raise invalid_argument(f"the {self._what} is closed")
         return self._ptr
 
     @property

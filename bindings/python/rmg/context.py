@@ -25,7 +25,10 @@ from .enums import (
     Water,
     coerce,
 )
-from .errors import Error, error_class
+from .errors import Error, InvalidArgumentError, as_int, bad_name, error_class, invalid_argument
+
+#: What ``towns=`` takes for a player: a town type (the factions that have towns) or "random".
+TOWN_NAMES = [f.name.lower() for f in Faction if f not in (Faction.NONE, Faction.NEUTRAL)] + ["random"]
 
 if TYPE_CHECKING:
     from .map import Map
@@ -44,12 +47,14 @@ def _map_side(size: SizeSpec) -> Tuple[int, int]:
     if isinstance(size, str):
         key = size.strip().upper()
         if key not in MAP_SIZES:
-            raise ValueError(f"unknown map size {size!r}; expected one of {', '.join(MAP_SIZES)} or a side length")
+            raise bad_name("map size", size, list(MAP_SIZES) + ["a side length", "(width, height)"])
         return MAP_SIZES[key], MAP_SIZES[key]
     if isinstance(size, tuple):
-        width, height = size
-        return int(width), int(height)
-    return int(size), int(size)
+        if len(size) != 2:
+            raise invalid_argument(f"size: expected (width, height), got {size!r}")
+        return as_int(size[0], "size: width"), as_int(size[1], "size: height")
+    side = as_int(size, "size")
+    return side, side
 
 
 
@@ -57,13 +62,16 @@ def _set_towns(opts: "S.GenerateOptions", towns: Dict[int, Union[str, int, Facti
     """Each player's town choice into the options (towns_chosen bit p-1, towns[p-1])."""
     for player, town in towns.items():
         if not isinstance(player, int) or isinstance(player, bool) or not 1 <= player <= 8:
-            raise ValueError(f"towns: player {player!r} is not within 1..8")
+            raise invalid_argument(f"towns: player {player!r} is not within 1..8")
         if isinstance(town, str) and town.strip().lower() == "random":
             opts.towns_chosen &= ~(1 << (player - 1))
             continue
-        faction = coerce(Faction, town, "town")
-        if faction == Faction.NEUTRAL:
-            raise ValueError("towns: 'neutral' is not a town type")
+        try:
+            faction = coerce(Faction, town, "town")
+        except InvalidArgumentError:
+            faction = Faction.NONE
+        if faction in (Faction.NONE, Faction.NEUTRAL):
+            raise bad_name(f"town for player {player}", town, TOWN_NAMES)
         opts.towns_chosen |= 1 << (player - 1)
         opts.towns[player - 1] = int(faction)
 
@@ -97,7 +105,7 @@ class Context:
     ) -> None:
         games = {"hota": 0, "sod": 1}  # rmg_content_variant
         if game not in games:
-            raise ValueError(f"unknown game {game!r}; expected 'hota' or 'sod'")
+            raise bad_name("game", game, list(games))
         self._lib = _lib.lib()
         self._ptr: Optional[int] = None
         self._state = cb.CallbackState(self._lib)
@@ -164,7 +172,7 @@ class Context:
     def handle(self) -> int:
         """The rmg_context* (raises once closed)."""
         if self._ptr is None:
-            raise ValueError("the context is closed")
+            raise invalid_argument("the context is closed")
         return self._ptr
 
     def _adopt(self, child: Any) -> None:
@@ -338,17 +346,17 @@ class Context:
         if underground is not None:
             opts.levels = 2 if underground else 1
         if players is not None:
-            opts.players = int(players)
+            opts.players = as_int(players, "players")
         if humans is not None:
-            opts.humans = int(humans)
+            opts.humans = as_int(humans, "humans")
         if water is not None:
             opts.water = coerce(Water, water, "water level")
         if monsters is not None:
             opts.monsters = coerce(MapMonsters, monsters, "monster strength")
         name = template_name.encode("utf-8") if template_name is not None else None
         opts.template_name = name
-        opts.max_attempts = int(max_attempts)
-        opts.time_budget_ms = int(time_budget_ms)
+        opts.max_attempts = as_int(max_attempts, "max_attempts")
+        opts.time_budget_ms = as_int(time_budget_ms, "time_budget_ms")
         _set_towns(opts, towns or {})
         pack = template.handle if template is not None else None
         out = c_void_p()
@@ -356,12 +364,14 @@ class Context:
             raise RuntimeError("generate() called from a callback of a generation on the same context; use another Context")
         # No rmg_context_reset_cancel: each generation starts uncancelled in C (core.h, "Cancel").
         info = S.sized(S.BestOfInfo)
+        best_of = as_int(best_of, "best_of")
         self._generating = True
         try:
             if best_of > 1:
                 best = S.BestOfOptions()
                 self._lib.rmg_best_of_options_init(byref(best))
-                best.candidates, best.threads, best.day_points = int(best_of), int(threads), int(day_points)
+                best.candidates, best.threads, best.day_points = best_of, as_int(threads, "threads"), as_int(
+                    day_points, "day_points")
                 status = self._lib.rmg_generate_best_of(self.handle, pack, byref(opts), byref(best), byref(out),
                                                         byref(info))
             else:

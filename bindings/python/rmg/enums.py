@@ -273,20 +273,20 @@ E = TypeVar("E", bound=enum.IntEnum)
 
 def coerce(enum_type: Type[E], value: Union[str, int, E], what: str) -> E:
     """An enum member from a member, its value, or its name in any case ("fallback", "Place")."""
+    from .errors import bad_name  # errors imports this module
+
     if isinstance(value, enum_type):
         return value
     if isinstance(value, str):
         key = value.strip().upper().replace("-", "_").replace(" ", "_")
         if key in enum_type.__members__:
             return enum_type[key]
-        names = ", ".join(repr(n.lower()) for n in enum_type.__members__)
-        raise ValueError(f"unknown {what} {value!r}; expected one of {names}")
     if isinstance(value, int) and not isinstance(value, bool):
         try:
             return enum_type(value)
         except ValueError:
             pass
-    raise ValueError(f"unknown {what} {value!r}")
+    raise bad_name(what, value, [n.lower() for n in enum_type.__members__])
 
 
 def maybe(enum_type: Type[E], value: int) -> Union[E, int]:

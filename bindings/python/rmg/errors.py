@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from typing import Any, Dict, Optional, Type
+from ctypes import c_char_p
+from typing import Any, Dict, Optional, Sequence, Type
 
 from .enums import Status, maybe
 
@@ -104,6 +105,41 @@ _BY_STATUS: Dict[int, Type[Error]] = {
     Status.ERR_CANCELLED: CancelledError,
     Status.ERR_NOMEM: OutOfMemoryError,
 }
+
+
+def did_you_mean(word: object, names: Sequence[str]) -> str:
+    """"; did you mean 'x'?" when one of ``names`` is near ``word`` (the library's own
+    rmg_name_suggest, the same as its messages and the rmg command use), else ""."""
+    if not isinstance(word, str) or not names:
+        return ""
+    from . import _lib  # _lib imports this module
+
+    arr = (c_char_p * len(names))(*[n.encode("utf-8") for n in names])
+    k = int(_lib.lib().rmg_name_suggest(word.encode("utf-8", "replace"), arr, len(names)))
+    return f"; did you mean {names[k]!r}?" if 0 <= k < len(names) else ""
+
+
+def invalid_argument(message: str) -> InvalidArgumentError:
+    """The exception of a bad argument found by the bindings themselves, before any C call: an
+    :class:`InvalidArgumentError` (a ValueError), as the library's own RMG_ERR_INVALID_ARG."""
+    return InvalidArgumentError(Status.ERR_INVALID_ARG, message)
+
+
+def bad_name(what: str, value: object, names: Sequence[str]) -> InvalidArgumentError:
+    """"unknown WHAT 'v'; did you mean 'x'? (one of 'a', 'b')" as an InvalidArgumentError."""
+    listed = ", ".join(repr(n) for n in names)
+    return invalid_argument(f"unknown {what} {value!r}{did_you_mean(value, list(names))} (one of {listed})")
+
+
+def as_int(value: Any, what: str) -> int:
+    """int(value) for an option that takes a whole number; anything else (a bool, "many", 2.5)
+    raises InvalidArgumentError naming the option."""
+    if isinstance(value, bool) or not isinstance(value, (int, str)) and not hasattr(value, "__index__"):
+        raise invalid_argument(f"{what}: expected a whole number, got {value!r}")
+    try:
+        return int(value)
+    except (TypeError, ValueError):
+        raise invalid_argument(f"{what}: expected a whole number, got {value!r}") from None
 
 
 def error_class(status: int) -> Type[Error]:

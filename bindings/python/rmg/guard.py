@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING, Optional, Union
 from . import _lib
 from . import _structs as S
 from .enums import GuardChoice, MapMonsters, MonsterStrength, Mood, coerce
+from .errors import invalid_argument
 
 if TYPE_CHECKING:
     from .context import Context
@@ -40,12 +41,12 @@ def guard_strength(
     world = coerce(MapMonsters, map_strength, "map monster strength")
     index = int(lib.rmg_guard_strength_index(zone, world, 1 if connection else 0))
     if index < 0:
-        raise ValueError(f"invalid strength combination {zone_strength!r}/{map_strength!r}")
+        raise invalid_argument(f"invalid strength combination {zone_strength!r}/{map_strength!r}")
     if index == 0:
         return GuardStrength(0, 0.0, False)
     total = float(lib.rmg_guard_total(int(value), index))
     if total < 0:
-        raise ValueError(f"value {value} is out of range")
+        raise invalid_argument(f"value {value} is out of range")
     return GuardStrength(index, total, int(lib.rmg_guard_needed(int(value), index)) == 1)
 
 

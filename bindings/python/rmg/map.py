@@ -6,7 +6,7 @@ import array
 import ctypes
 import json
 import os
-from ctypes import byref, c_size_t, c_uint32, c_void_p
+from ctypes import byref, c_double, c_size_t, c_uint32, c_void_p
 from dataclasses import dataclass
 from typing import Any, Callable, Dict, List, Optional, Tuple, Union
 
@@ -31,6 +31,7 @@ from .enums import (
     coerce,
     maybe,
 )
+from .errors import as_int
 
 #: array typecode of each layer's element (uint8, uint16, uint32).
 LAYER_TYPECODES: Dict[Layer, str] = {
@@ -84,8 +85,9 @@ class Connection:
     ``id``, ``template_index`` (its place in the template's list, -1 for a mirror link),
     ``zone_a``, ``zone_b`` (map zone ids), ``kind`` (:class:`rmg.ConnectionType`), ``realized``
     (:class:`rmg.Realization`), ``value`` (the guard value), ``road`` (1 if a road runs through
-    it), ``tile_count``, ``guard_count``, ``why`` (the reason when unrealized, else None),
-    ``tiles`` (passage or teleport tiles as tile indexes) and ``guards`` (monster object ids)."""
+    it), ``tile_count``, ``guard_count``, ``why`` (the reason when unrealized, or why a wide link
+    is a teleport; else None), ``tiles`` (passage or teleport tiles as tile indexes) and
+    ``guards`` (monster object ids)."""
 
     id: int
     template_index: int
@@ -456,6 +458,33 @@ class Map(ContextObject):
         self._ctx.check(self._lib.rmg_map_balance(self.handle, byref(opts), byref(out)))
         try:
             return json.loads(self._ctx.take_string(self._lib.rmg_balance_to_json, out))
+        finally:
+            self._lib.rmg_balance_destroy(out)
+
+    def balance_measures(self, day_points: int = 0) -> Dict[str, Any]:
+        """The balance report's measures, as ``rmg stats --balance`` gathers them: the fairness
+        ``score`` and ``measures``, a list in the library's order of dicts with the measure's
+        ``name`` ("path_cost", ..., "mine_gold"), its ``spread`` between players and each
+        player's ``values`` (None where the player has none: no path, no mine of that resource).
+        ``day_points`` as in :meth:`balance`."""
+        opts = S.BalanceOptions()
+        self._lib.rmg_balance_options_init(byref(opts))
+        if day_points:
+            opts.day_points = as_int(day_points, "day_points")
+        out = c_void_p()
+        self._ctx.check(self._lib.rmg_map_balance(self.handle, byref(opts), byref(out)))
+        try:
+            players = int(self._lib.rmg_balance_player_count(out))
+            measures = []
+            spread, value = c_double(), c_double()
+            while True:
+                name = self._lib.rmg_balance_measure(out, len(measures), byref(spread))
+                if name is None:
+                    break
+                values = [value.value if self._lib.rmg_balance_value(out, p, len(measures), byref(value)) else None
+                          for p in range(players)]
+                measures.append({"name": name.decode("utf-8"), "spread": spread.value, "values": values})
+            return {"score": float(self._lib.rmg_balance_score(out)), "measures": measures}
         finally:
             self._lib.rmg_balance_destroy(out)
 

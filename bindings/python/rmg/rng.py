@@ -7,6 +7,7 @@ from typing import Any, Tuple
 
 from . import _lib
 from . import _structs as S
+from .errors import invalid_argument
 
 MASK64 = (1 << 64) - 1
 
@@ -36,7 +37,7 @@ class Rng:
     def pointer(self) -> Any:
         """The rmg_rng* (raises once a borrowed stream's stage has returned)."""
         if self._ptr is None:
-            raise ValueError("this stream belonged to a stage that has returned")
+            raise invalid_argument("this stream belonged to a stage that has returned")
         return self._ptr
 
     @property
@@ -51,7 +52,7 @@ class Rng:
     def range(self, lo: int, hi: int) -> int:
         """Uniform integer in [lo, hi] (inclusive) without modulo bias."""
         if lo > hi:
-            raise ValueError(f"empty range [{lo}, {hi}]")
+            raise invalid_argument(f"empty range [{lo}, {hi}]")
         return int(self._lib.rmg_rng_range(self.pointer, lo, hi))
 
     def below(self, n: int) -> int:

@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING, Any, Callable, Optional
 from . import _structs as S
 from ._callbacks import CallbackState
 from .enums import PluginPolicy, Stage, Status, maybe
-from .errors import Error
+from .errors import Error, invalid_argument
 from .map import Map
 from .rng import Rng
 
@@ -43,7 +43,7 @@ class StageView:
     def handle(self) -> int:
         """The rmg_stage_view* (raises once the stage returned)."""
         if self._ptr is None:
-            raise ValueError("the stage view is used after its stage returned")
+            raise invalid_argument("the stage view is used after its stage returned")
         return self._ptr
 
     @property

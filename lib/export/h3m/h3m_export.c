@@ -101,33 +101,34 @@ static const char *size_name(int side)
     return NULL;
 }
 
+const char *rmg__h3m_size_refusal(int width, int height, bool hota, char *buf, size_t size)
+{
+    if (width != height || !size_name(width))
+        snprintf(buf, size, "the format holds square maps of 36, 72, 108, 144, 180, 216 or 252 tiles; this one is %dx%d",
+                 width, height);
+    else if (!hota && width > 144)
+        snprintf(buf, size, "SoD maps are at most 144x144 (XL); this one is %dx%d: write it for HotA", width, height);
+    else
+        return NULL;
+    return buf;
+}
+
 static rmg_status check_size(exporter *e)
 {
-    const struct rmg_map *m = e->m;
-    if (m->width != m->height || !size_name(m->width))
-        return refuse(e, "the format holds square maps of 36, 72, 108, 144, 180, 216 or 252 tiles; this one is %dx%d",
-                      m->width, m->height);
-    if (!e->hota && m->width > 144)
-        return refuse(e, "SoD maps are at most 144x144 (XL); this one is %dx%d: write it for HotA", m->width, m->height);
+    char why[160];
+    if (rmg__h3m_size_refusal(e->m->width, e->m->height, e->hota, why, sizeof why))
+        return refuse(e, "%s", why);
     return RMG_OK;
 }
 
+/* The map's description as it is (rmg_map_description: for a generated map the pack author's
+ * text and the generator's line, lib/driver/generate.c; for a map read from a file its own). */
 static rmg_status write_header(exporter *e)
 {
     const struct rmg_map *m = e->m;
-    static const char *const water[] = {"no water", "normal water", "islands"};
-    static const char *const monsters[] = {"weak", "normal", "strong"};
-    const rmg_generate_options *o = &m->options;
-    char text[DESCRIPTION_MAX + 1];
-    snprintf(text, sizeof text,
-             "Random map by librmg " RMG_VERSION_STRING ". Template %s (pack %s), seed %llu, size %s%s, %d players "
-             "(%d human), %s, %s monsters.",
-             m->template_name, m->pack_name, (unsigned long long)m->seed, size_name(m->width),
-             m->levels > 1 ? " with underground" : "", o->players, o->humans,
-             (unsigned)o->water < 3 ? water[o->water] : water[0], (unsigned)o->monsters < 3 ? monsters[o->monsters] : "normal");
     rmg_status st = set_text(e, &e->doc->basic.name, m->template_name[0] ? m->template_name : "librmg map", NAME_MAX);
     if (st == RMG_OK)
-        st = set_text(e, &e->doc->basic.description, text, DESCRIPTION_MAX);
+        st = set_text(e, &e->doc->basic.description, m->description ? m->description : "", DESCRIPTION_MAX);
     e->doc->basic.difficulty = 1; /* normal */
     return st;
 }

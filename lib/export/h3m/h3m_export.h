@@ -11,4 +11,9 @@
  * reason in the context's error. */
 rmg_status rmg__h3m_from_map(const struct rmg_map *m, bool hota, rmg__h3m_doc **out);
 
+/* Why the .h3m format (HotA when hota, else SoD) cannot hold a map of width x height, written
+ * to buf (and returned), or NULL when it can: the exporter's refusal, which `rmg generate` also
+ * tells before generating. */
+const char *rmg__h3m_size_refusal(int width, int height, bool hota, char *buf, size_t size);
+
 #endif

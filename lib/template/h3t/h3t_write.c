@@ -313,9 +313,6 @@ static void write_map(writer *w, const rmg__template *t)
     cell_flag(w, c + 7, !t->special_weeks);
     cell_flag(w, c + 8, t->spell_research);
     cell_flag(w, c + 9, t->anarchy);
-    const rmg__player_filter *f = &t->players;
-    if (f->min_human || f->max_human || f->min_total || f->max_total)
-        warn(w, "the template's player filter has no h3t column (the zones' restrictions decide in the game)");
     if (t->water_allowed)
         warn(w, "the template's allowed water levels have no h3t column");
 }
@@ -326,6 +323,31 @@ static void cell_filter(writer *w, int col, const rmg__player_filter *f)
     cell_int(w, col + 1, f->max_human);
     cell_int(w, col + 2, f->min_total);
     cell_int(w, col + 3, f->max_total);
+}
+
+/* The narrower of two filters' bounds: the larger lower bound, the smaller upper one (0 = none). */
+static int lower_bound(int a, int b)
+{
+    return a > b ? a : b;
+}
+
+static int upper_bound(int a, int b)
+{
+    return !a ? b : !b ? a : a < b ? a : b;
+}
+
+/* A zone's restrictions with the template's player filter folded in (issue 29). h3t has no
+ * column for the template's filter; the game counts a template's start positions from the zones
+ * whose restrictions take the players, so zones that exist only for the players the template
+ * takes make it take the same setups (no start zone, no template), and nothing is lost. */
+static rmg__player_filter folded_filter(const rmg__player_filter *zone, const rmg__player_filter *tpl)
+{
+    rmg__player_filter f = *zone;
+    f.min_human = lower_bound(zone->min_human, tpl->min_human);
+    f.max_human = upper_bound(zone->max_human, tpl->max_human);
+    f.min_total = lower_bound(zone->min_total, tpl->min_total);
+    f.max_total = upper_bound(zone->max_total, tpl->max_total);
+    return f;
 }
 
 static void write_zone_kind(writer *w, const rmg__zone *z)
@@ -476,7 +498,8 @@ static void write_zone(writer *w, const rmg__template *t, const rmg__zone *z)
     cell_int(w, l->zone0, z->id);
     write_zone_kind(w, z);
     cell_number(w, l->z_size, z->size);
-    cell_filter(w, l->z_restr, &z->players);
+    rmg__player_filter restr = folded_filter(&z->players, &t->players);
+    cell_filter(w, l->z_restr, &restr);
     write_zone_towns(w, z);
     write_zone_terrain(w, z);
     write_zone_monsters(w, z);

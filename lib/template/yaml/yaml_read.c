@@ -181,7 +181,9 @@ static rmg_status parse_name(reader *r, const ynode *n, const char *key, const r
         return RMG_OK;
     }
     rmg_context_clear_error(r->ctx);
-    return err_at(r, n, "'%s': unknown value '%s'", key, n->str);
+    char hint[400];
+    rmg__names_hint(hint, sizeof hint, names, n->str);
+    return err_at(r, n, "'%s': unknown value '%s'%s", key, n->str, hint);
 }
 
 static rmg_status parse_string(reader *r, const ynode *n, const char *key, char **out)
@@ -329,8 +331,11 @@ static rmg_status map_key(reader *r, frame *f, const ynode *k)
     }
     size_t index;
     f->field = find_field(f->schema, k->str, &index);
-    if (!f->field)
-        return err_at(r, k, "unknown key '%s' in %s", k->str, f->schema->what);
+    if (!f->field) {
+        char hint[120];
+        rmg__schema_key_hint(hint, sizeof hint, f->schema, k->str);
+        return err_at(r, k, "unknown key '%s' in %s%s", k->str, f->schema->what, hint);
+    }
     uint64_t bit = (uint64_t)1 << (index & 63);
     if (f->seen & bit)
         return err_at(r, k, "key '%s' given twice", k->str);

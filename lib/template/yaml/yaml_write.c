@@ -181,14 +181,28 @@ static void mines(writer *w, const int *min, const int *density)
 
 static void object(writer *w, const rmg__schema *s, const void *obj, const void *def);
 
-static void elements(writer *w, const rmg__schema *s, const void *items, size_t count)
+/* A list's elements. Of a fixed-size list (treasure ranges, issue 29) the elements equal to a
+ * fresh one are default: those at the end are left out and the others written as `{}`, which
+ * reads back as a fresh element in its place. */
+static void elements(writer *w, const rmg__schema *s, const void *items, size_t count, bool fixed)
 {
     _Alignas(max_align_t) unsigned char def[RMG__SCHEMA_MAX_ELEM];
     memset(def, 0, s->size);
     s->init(def);
+    char scratch[8] = "";
+    while (fixed && count && rmg__schema_equal(s, AT(items, (count - 1) * s->size, unsigned char), def, scratch,
+                                               sizeof scratch))
+        count--;
     start(w, false, false);
-    for (size_t i = 0; i < count; i++)
-        object(w, s, AT(items, i * s->size, unsigned char), def);
+    for (size_t i = 0; i < count; i++) {
+        const void *item = AT(items, i * s->size, unsigned char);
+        if (fixed && rmg__schema_equal(s, item, def, scratch, sizeof scratch)) {
+            start(w, true, true);
+            end(w, true);
+        } else {
+            object(w, s, item, def);
+        }
+    }
     end(w, false);
 }
 
@@ -236,10 +250,10 @@ static void value(writer *w, const rmg__field *f, const void *obj, const void *d
         object(w, f->sub, AT(obj, f->off, unsigned char), AT(def, f->off, unsigned char));
         break;
     case RMG__F_LIST:
-        elements(w, f->sub, *AT(obj, f->off, void *const), *AT(obj, f->off2, size_t));
+        elements(w, f->sub, *AT(obj, f->off, void *const), *AT(obj, f->off2, size_t), false);
         break;
     case RMG__F_FIXED:
-        elements(w, f->sub, AT(obj, f->off, unsigned char), f->fixed);
+        elements(w, f->sub, AT(obj, f->off, unsigned char), f->fixed, true);
         break;
     case RMG__F_MINES:
         mines(w, AT(obj, f->off, int), AT(obj, f->off2, int));
