@@ -66,11 +66,20 @@ static bool kept_walk_in_zone(const rmg__grid *b, uint32_t t)
     return (b->mark[t] & (MK_KEEP | MK_WALK)) == (MK_KEEP | MK_WALK);
 }
 
+/* Whether a hero may step from t to its neighbour u as far as entries go: the game lets him
+ * into an object's entry from its row or the row below only (map_reach's rule for most
+ * objects; held for every object here, so a way kept open never relies on the exceptions). On
+ * one level a neighbour past t + 1 lies in the next row. */
+static bool enters_fairly(const rmg__grid *b, uint32_t t, uint32_t u, bool fair)
+{
+    return !fair || u <= t + 1 || (b->m->flags[u] & (RMG__T_ENTRY | RMG__T_GUARD)) != RMG__T_ENTRY;
+}
+
 /* Floods MK_MAIN over kept walkable tiles from `from`. The main area is always closed (every
  * kept walkable neighbour of a main tile is main), so the flood only needs to cross tiles not
  * yet main: the result is the same as flooding the whole network again, at the cost of the
  * newly joined part only. The new main tiles are left in b->queue; returns how many. */
-static size_t flood_main(rmg__grid *b, uint32_t from)
+static size_t flood_main(rmg__grid *b, uint32_t from, bool fair)
 {
     size_t head = 0, tail = 0;
     b->mark[from] |= MK_MAIN;
@@ -80,7 +89,7 @@ static size_t flood_main(rmg__grid *b, uint32_t from)
         int n_nb = rmg__grid_nbrs(b, t, nb);
         for (int d = 0; d < n_nb; d++) {
             uint32_t u = nb[d];
-            if ((b->mark[u] & (MK_MAIN | MK_KEEP | MK_WALK)) != (MK_KEEP | MK_WALK))
+            if ((b->mark[u] & (MK_MAIN | MK_KEEP | MK_WALK)) != (MK_KEEP | MK_WALK) || !enters_fairly(b, t, u, fair))
                 continue;
             b->mark[u] |= MK_MAIN;
             b->queue[tail++] = u;
@@ -140,9 +149,9 @@ static bool optional(const rmg__grid *b, uint32_t t)
 
 /* Makes the part of the network around `from` main and puts its tiles in the queue as sources;
  * *apart (kept walkable tiles not main) loses them. */
-static bool join_part(rmg__grid *b, uint32_t from, rmg__grid_levels *q, size_t *apart)
+static bool join_part(rmg__grid *b, uint32_t from, rmg__grid_levels *q, size_t *apart, bool fair)
 {
-    size_t n = flood_main(b, from);
+    size_t n = flood_main(b, from, fair);
     *apart -= n;
     for (size_t i = 0; i < n; i++) {
         uint32_t t = b->queue[i];
@@ -171,8 +180,43 @@ static size_t drop_unjoined(rmg__grid *b, const uint32_t *tiles, size_t n, uint3
     return unjoined;
 }
 
-/* Step 2: joins every kept tile to the main area. Returns how many could not be joined in
- * *unjoined. */
+/* The search of step 2 from the sources queued in q: each kept part it meets joins the main
+ * area by the shortest path. Steps into an object's entry from above count only when not `fair`. */
+static rmg_status join_search(rmg__grid *b, rmg__grid_levels *q, size_t *apart, bool fair)
+{
+    uint32_t t;
+    size_t level;
+    /* b->queue is free between two joins (flood_main's list is queued at once): it is the
+     * scratch of the bucket sort. Once every kept tile is main, the rest of the search could only
+     * lower distances no one reads: it stops there. */
+    while (*apart > 0 && rmg__grid_levels_pop(q, b->queue, &level, &t)) {
+        uint32_t d = (uint32_t)level, nb[8];
+        if (d != b->dist[t])
+            continue; /* stale: a shorter distance was found after this entry */
+        int n_nb = rmg__grid_nbrs(b, t, nb);
+        for (int k = 0; k < n_nb; k++) {
+            uint32_t u = nb[k];
+            if ((b->mark[u] & (MK_MAIN | MK_WALK)) != MK_WALK || d + 1 >= b->dist[u] || !enters_fairly(b, t, u, fair))
+                continue;
+            b->dist[u] = d + 1;
+            b->prev[u] = t + 1;
+            if (b->mark[u] & MK_KEEP) {
+                rmg__grid_trace(b, u, keep_path_tile, apart);
+                if (!join_part(b, u, q, apart, fair))
+                    return rmg__error_nomem(b->ctx);
+                if (*apart == 0)
+                    break;
+            } else if (!rmg__grid_levels_push(b->ctx, q, d + 1, u)) {
+                return rmg__error_nomem(b->ctx);
+            }
+        }
+    }
+    return RMG_OK;
+}
+
+/* Step 2: joins every kept tile to the main area, as a hero walks (entries not entered from
+ * above); a part that only an entry from above reaches is then joined the way the tiles touch,
+ * rather than cut off. Returns how many could not be joined in *unjoined. */
 static rmg_status join_kept(rmg__grid *b, const uint32_t *tiles, size_t n, uint32_t root, rmg__grid_levels *q,
                             size_t *unjoined, uint32_t *first_lost)
 {
@@ -182,35 +226,25 @@ static rmg_status join_kept(rmg__grid *b, const uint32_t *tiles, size_t n, uint3
         apart += kept_walk_in_zone(b, tiles[i]);
     }
     rmg__grid_levels_clear(q);
-    if (!join_part(b, root, q, &apart))
+    if (!join_part(b, root, q, &apart, true))
         return rmg__error_nomem(b->ctx);
-    uint32_t t;
-    size_t level;
-    /* b->queue is free between two joins (flood_main's list is queued at once): it is the
-     * scratch of the bucket sort. Once every kept tile is main, the rest of the search could only
-     * lower distances no one reads: it stops there. */
-    while (apart > 0 && rmg__grid_levels_pop(q, b->queue, &level, &t)) {
-        uint32_t d = (uint32_t)level, nb[8];
-        if (d != b->dist[t])
-            continue; /* stale: a shorter distance was found after this entry */
-        int n_nb = rmg__grid_nbrs(b, t, nb);
-        for (int k = 0; k < n_nb; k++) {
-            uint32_t u = nb[k];
-            if ((b->mark[u] & (MK_MAIN | MK_WALK)) != MK_WALK || d + 1 >= b->dist[u])
+    rmg_status st = join_search(b, q, &apart, true);
+    if (st == RMG_OK && apart > 0) {
+        rmg__grid_levels_clear(q);
+        for (size_t i = 0; i < n; i++) {
+            uint32_t t = tiles[i];
+            b->dist[t] = UINT32_MAX;
+            if (!(b->mark[t] & MK_MAIN))
                 continue;
-            b->dist[u] = d + 1;
-            b->prev[u] = t + 1;
-            if (b->mark[u] & MK_KEEP) {
-                rmg__grid_trace(b, u, keep_path_tile, &apart);
-                if (!join_part(b, u, q, &apart))
-                    return rmg__error_nomem(b->ctx);
-                if (apart == 0)
-                    break;
-            } else if (!rmg__grid_levels_push(b->ctx, q, d + 1, u)) {
+            b->dist[t] = 0;
+            b->prev[t] = 0;
+            if (!rmg__grid_levels_push(b->ctx, q, 0, t))
                 return rmg__error_nomem(b->ctx);
-            }
         }
+        st = join_search(b, q, &apart, false);
     }
+    if (st != RMG_OK)
+        return st;
     *unjoined = apart ? drop_unjoined(b, tiles, n, first_lost) : 0; /* apart: what it would drop */
     return RMG_OK;
 }
