@@ -168,6 +168,103 @@ static void sparseness_squares(place_ctx *pc)
     }
 }
 
+/* ---- teleport colours ------------------------------------------------------------------------ */
+
+#define COLOR_RELAYOUTS 16 /* further layouts tried when the first needs more colours than exist */
+
+/* Links the layout leaves to teleports: those placed as monoliths (CON-12) and the others whose
+ * zones neither touch nor stack on the lattice (CON-09..13). Fictive links need none. */
+static size_t teleport_links(const place_ctx *pc)
+{
+    const rmg__layout *l = &pc->lay;
+    size_t n = 0;
+    for (size_t k = 0; k < l->n_links; k++) {
+        const rmg__llink *lk = &l->links[k];
+        if (lk->a == lk->b || pc->t->connections[lk->tpl].type == RMG_CONNECTION_FICTIVE)
+            continue;
+        n += lk->placement == RMG_LINK_MONOLITH ||
+             rmg__layout_relation(l, l->zones[lk->a].cell, l->zones[lk->b].cell) == 0;
+    }
+    return n;
+}
+
+/* The colours left to connections: the ruleset's land teleport colours (one link each) but
+ * those the template's mirror links name (WAT-07: reserved first). */
+static size_t connection_colors(const place_ctx *pc)
+{
+    size_t n = rmg__teleport_colors_present(pc->g->content);
+    uint64_t two_way = 0, one_way = 0; /* colours by subclass; one-way entrances and exits share theirs */
+    for (size_t i = 0; pc->mirror && i < pc->t->n_zones; i++)
+        for (size_t k = 0; k < pc->t->zones[i].n_mirror_links; k++) {
+            const rmg__mirror_link *ml = &pc->t->zones[i].mirror_links[k];
+            rmg_teleport_kind kind[2] = {ml->surface_kind, ml->underground_kind};
+            int color[2] = {ml->surface_color, ml->underground_color};
+            for (int e = 0; e < 2; e++) {
+                if (color[e] < 0 || color[e] >= 64 || kind[e] == RMG_TELEPORT_GATE || kind[e] == RMG_TELEPORT_NONE)
+                    continue;
+                if (kind[e] == RMG_TELEPORT_TWO_WAY)
+                    two_way |= UINT64_C(1) << color[e];
+                else
+                    one_way |= UINT64_C(1) << color[e];
+            }
+        }
+    size_t reserved = 0;
+    for (int b = 0; b < 64; b++)
+        reserved += ((two_way >> b) & 1u) + ((one_way >> b) & 1u);
+    return n > reserved ? n - reserved : 0;
+}
+
+/* A layout whose links need more teleport colours than the game has cannot be built (SoD has 16,
+ * HotA 32): such a template (SoD's 8XM12a: 56 links among 33 zones) is still one the game makes,
+ * so further layouts are drawn (a stream of their own), each wandering over the moves that keep
+ * its link score before the shuffle (the shuffle alone stops on the first plateau: 8XM12a's
+ * layouts left 18 to 28 links apart, wandering ones 12 to 14), and the one leaving the fewest
+ * links to teleports is kept, the first that fits the colours ending the search. Land maps
+ * only: on water a link between zones apart may cross the sea. Maps whose first layout fits are
+ * unchanged. Cost: at most COLOR_RELAYOUTS more layouts of 240 moves a zone, each far below the
+ * tile growth that follows. */
+static rmg_status fit_teleport_colors(place_ctx *pc)
+{
+    rmg__layout *l = &pc->lay;
+    size_t colors = connection_colors(pc), need = teleport_links(pc);
+    if (need <= colors || pc->g->opt.water != RMG_WATER_NONE)
+        return RMG_OK;
+    int *best = rmg__malloc(pc->ctx, (l->n_zones + 1) * sizeof *best);
+    if (!best)
+        return rmg__error_nomem(pc->ctx);
+    for (size_t i = 0; i < l->n_zones; i++)
+        best[i] = l->zones[i].cell;
+    size_t best_need = need;
+    rmg_status st = RMG_OK;
+    for (uint64_t k = 0; k < COLOR_RELAYOUTS && best_need > colors && st == RMG_OK; k++) {
+        rmg__layout_free(l);
+        for (size_t i = 0; i < l->n_zones; i++)
+            l->zones[i].cell = -1;
+        rmg_rng rng;
+        rmg__gen_stream(pc->g, "place-colors", k, &rng);
+        if ((st = rmg__layout_run(l, &rng)) != RMG_OK)
+            break;
+        rmg__layout_wander(l, &rng, 200 * l->n_zones);
+        rmg__layout_shuffle(l, &rng);
+        if ((need = teleport_links(pc)) < best_need) {
+            best_need = need;
+            for (size_t i = 0; i < l->n_zones; i++)
+                best[i] = l->zones[i].cell;
+        }
+    }
+    if (st == RMG_OK) {
+        size_t cells = (size_t)l->levels * (size_t)l->grid * (size_t)l->grid;
+        for (size_t c = 0; c < cells; c++)
+            l->cell_zone[c] = -1;
+        for (size_t i = 0; i < l->n_zones; i++) {
+            l->zones[i].cell = best[i];
+            l->cell_zone[best[i]] = (int)i;
+        }
+    }
+    rmg__free(pc->ctx, best);
+    return st;
+}
+
 static rmg_status run_layout(place_ctx *pc)
 {
     rmg__layout *l = &pc->lay;
@@ -187,7 +284,10 @@ static rmg_status run_layout(place_ctx *pc)
     sparseness_squares(pc);
     rmg_rng rng;
     rmg__gen_stream(pc->g, "place", 0, &rng);
-    return rmg__layout_run(l, &rng);
+    st = rmg__layout_run(l, &rng);
+    if (st == RMG_OK)
+        st = fit_teleport_colors(pc);
+    return st;
 }
 
 /* ---- filler rules (PLC-13..17, WAT-02) -------------------------------------------------------- */
