@@ -463,6 +463,46 @@ static void test_corpus_owners_agree(void **state)
     rmg_test_free_list(files);
 }
 
+/* ---- item 5: two levels ------------------------------------------------------------------------ */
+
+/* Two start zones the template keeps on the surface, on a two-level map: the underground holds
+ * no zone of it and is one rock zone (PLC-16), which the map's warnings say; on one level no
+ * such warning. */
+static const char surface_pair[] =
+    "version: 1\n"
+    "templates:\n"
+    "  - name: Surface pair\n"
+    "    min_size: 1\n"
+    "    max_size: 32\n"
+    "    zones:\n"
+    "      - {id: 1, kind: human_start, owner: 1, size: 20, placement: surface, player_towns: {castles: 1}}\n"
+    "      - {id: 2, kind: human_start, owner: 2, size: 20, placement: surface, player_towns: {castles: 1}}\n"
+    "    connections:\n"
+    "      - {a: 1, b: 2, value: 5000}\n";
+
+static void test_empty_level_is_warned(void **state)
+{
+    (void)state;
+    for (int levels = 1; levels <= 2; levels++) {
+        rmg_context *ctx = rmg_test_context(NULL, 2);
+        rmg_pack *pack = load_yaml(ctx, surface_pair);
+        rmg_generate_options go;
+        rmg_generate_options_init(&go);
+        go.width = go.height = 72;
+        go.levels = levels;
+        rmg_map *map = NULL;
+        if (rmg_generate(ctx, pack, &go, &map) != RMG_OK)
+            fail_msg("%s", rmg_context_errmsg(ctx));
+        assert_int_equal(warnings_containing(map, "the underground holds no zone of the template: all 2 zones stand "
+                                                  "on the surface"),
+                         levels == 2 ? 1 : 0);
+        assert_int_equal(warnings_containing(map, "so the underground is rock"), levels == 2 ? 1 : 0);
+        rmg_map_destroy(map);
+        rmg_pack_destroy(pack);
+        rmg_context_destroy(ctx);
+    }
+}
+
 /* ---- item 2: SoD's own 8XM12a ------------------------------------------------------------------ */
 
 #define SOD_8XM12A "corpus/sod/sokie__heroes3-template-util__templates__sod_complete__8XM12a__rmg.txt"
@@ -579,6 +619,7 @@ int main(int argc, char **argv)
         cmocka_unit_test(test_start_zone_of_an_absent_player_is_neutral),
         cmocka_unit_test(test_sod_drops_rules_naming_hota_objects),
         cmocka_unit_test(test_left_out_survives_a_merge),
+        cmocka_unit_test(test_empty_level_is_warned),
     };
     const struct CMUnitTest shared[] = {
         cmocka_unit_test(test_jebus_cross_for_sod),

@@ -900,6 +900,32 @@ static void release(place_ctx *pc)
     rmg__free(pc->ctx, pc->coarse[1].owner);
 }
 
+/* Issue 30: a two-level map whose template puts no zone on one level (every zone forced or
+ * drawn to the other: surface placements, start zones of non-evil towns kept on the surface,
+ * ZON-04/05) leaves that level to its filler zones alone, one rock zone underground (PLC-16):
+ * a map nobody asked for, so the map says so. Mirror packs copy the surface down (WAT-03). */
+static rmg_status warn_empty_level(place_ctx *pc)
+{
+    if (pc->levels < 2 || pc->mirror)
+        return RMG_OK;
+    size_t count[2] = {0, 0};
+    for (size_t i = 0; i < pc->lay.n_zones; i++)
+        count[pc->m->zones.items[i].level & 1]++;
+    for (int lv = 0; lv < 2; lv++)
+        if (count[lv] == 0) {
+            rmg_status st = rmg__map_warn(pc->m,
+                                          "the %s holds no zone of the template: all %zu zones stand on the %s "
+                                          "(their placements and the start zones of non-evil towns, kept on the "
+                                          "surface, ZON-04/05), so the %s is %s",
+                                          lv ? "underground" : "surface", count[1 - lv], lv ? "surface" : "underground",
+                                          lv ? "underground" : "surface",
+                                          pc->filler[lv] == RMG_ZONE_WATER ? "sea" : "rock");
+            if (st != RMG_OK)
+                return st;
+        }
+    return RMG_OK;
+}
+
 rmg_status rmg__stage_place(rmg__gen *g)
 {
     place_ctx pc;
@@ -932,6 +958,8 @@ rmg_status rmg__stage_place(rmg__gen *g)
         st = tally_zones(&pc);
     if (st == RMG_OK)
         st = build_report(&pc);
+    if (st == RMG_OK)
+        st = warn_empty_level(&pc);
     if (st == RMG_OK && pc.rock_disabled)
         st = rmg__map_warn(pc.m, "rock radius %g is below %g: rock masses switched off (PLC-15)",
                            pc.t->rock_radius, RMG__PLACE_MIN_ROCK_RADIUS);
