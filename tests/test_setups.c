@@ -3,6 +3,7 @@
  * start zones of players not in the game neutral in every output (item 3), and SoD maps of HotA
  * templates, whose object rules naming HotA objects are dropped with one warning (item 1).
  */
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -503,6 +504,69 @@ static void test_empty_level_is_warned(void **state)
     }
 }
 
+/* Four zones of weight 20 on the surface (no filler: they take its 72x72 = 5,184 tiles, 1,296
+ * each on average) and one of weight 20 underground: the underground zone gets no more land per
+ * weight than the surface zones, 5,184 / 80 * 20 = 1,296 tiles (it took 0.92 of the level,
+ * 4,770, before), within 15% of the surface zones' mean; the rest of the underground is rock. */
+static const char four_over_one[] =
+    "version: 1\n"
+    "templates:\n"
+    "  - name: Four over one\n"
+    "    min_size: 1\n"
+    "    max_size: 32\n"
+    "    zones:\n"
+    "      - {id: 1, kind: human_start, owner: 1, size: 20, placement: surface, player_towns: {castles: 1}}\n"
+    "      - {id: 2, kind: human_start, owner: 2, size: 20, placement: surface, player_towns: {castles: 1}}\n"
+    "      - {id: 3, kind: treasure, size: 20, placement: surface}\n"
+    "      - {id: 4, kind: treasure, size: 20, placement: surface}\n"
+    "      - {id: 5, kind: treasure, size: 20, placement: underground}\n"
+    "    connections:\n"
+    "      - {a: 1, b: 3, value: 5000}\n"
+    "      - {a: 3, b: 2, value: 5000}\n"
+    "      - {a: 2, b: 4, value: 5000}\n"
+    "      - {a: 4, b: 1, value: 5000}\n"
+    "      - {a: 3, b: 5, value: 5000}\n";
+
+static void test_equal_weights_equal_land_on_both_levels(void **state)
+{
+    (void)state;
+    for (uint64_t seed = 1; seed <= 3; seed++) {
+        rmg_context *ctx = rmg_test_context(NULL, seed);
+        rmg_pack *pack = load_yaml(ctx, four_over_one);
+        rmg_generate_options go;
+        rmg_generate_options_init(&go);
+        go.width = go.height = 72;
+        go.levels = 2;
+        rmg_map *map = NULL;
+        if (rmg_generate(ctx, pack, &go, &map) != RMG_OK)
+            fail_msg("%s", rmg_context_errmsg(ctx));
+        double surface = 0, under = 0;
+        size_t n_surface = 0, n_under = 0;
+        for (size_t i = 0; i < map->zones.count; i++) {
+            const rmg__map_zone *z = &map->zones.items[i];
+            if (z->tpl_id <= 0)
+                continue;
+            if (z->level == 0) {
+                surface += (double)z->n_tiles;
+                n_surface++;
+            } else {
+                under += (double)z->n_tiles;
+                n_under++;
+            }
+        }
+        assert_int_equal(n_surface, 4);
+        assert_int_equal(n_under, 1);
+        assert_true(surface == 72.0 * 72.0);
+        printf("seed %llu: underground zone %.0f tiles, surface zones %.0f on average\n", (unsigned long long)seed,
+               under, surface / 4);
+        assert_true(fabs(under - 1296.0) <= 1296.0 * 0.02);
+        assert_true(fabs(under / (surface / 4) - 1.0) <= 0.15);
+        rmg_map_destroy(map);
+        rmg_pack_destroy(pack);
+        rmg_context_destroy(ctx);
+    }
+}
+
 /* ---- item 2: SoD's own 8XM12a ------------------------------------------------------------------ */
 
 #define SOD_8XM12A "corpus/sod/sokie__heroes3-template-util__templates__sod_complete__8XM12a__rmg.txt"
@@ -620,6 +684,7 @@ int main(int argc, char **argv)
         cmocka_unit_test(test_sod_drops_rules_naming_hota_objects),
         cmocka_unit_test(test_left_out_survives_a_merge),
         cmocka_unit_test(test_empty_level_is_warned),
+        cmocka_unit_test(test_equal_weights_equal_land_on_both_levels),
     };
     const struct CMUnitTest shared[] = {
         cmocka_unit_test(test_jebus_cross_for_sod),

@@ -433,6 +433,13 @@ static rmg_status capacities(place_ctx *pc, double density[2])
             filler_area += (pc->filler[lv] >= 0 ? pc->fill[lv] : 1.0) * area;
             filler_weight += weight[lv];
         }
+    /* Issue 30: zones of a level without filler take all of it; the zones of a filler level
+     * (the underground, PLC-16) get no more land per weight than they do, so that equal weights
+     * get about equal land on either level (the rest of the level is rock). */
+    double bare = INFINITY;
+    for (int lv = 0; lv < pc->levels; lv++)
+        if (pc->filler[lv] < 0 && !pc->rock_disabled && count[lv])
+            bare = RMG__MIN(bare, area / weight[lv]);
     for (int lv = 0; lv < pc->levels; lv++) {
         density[lv] = 0;
         if (!count[lv])
@@ -442,7 +449,7 @@ static rmg_status capacities(place_ctx *pc, double density[2])
                                   "%zu zones on level %d need at least %d tiles each: a %dx%d map holds too few",
                                   count[lv], lv, MIN_TILES_PER_ZONE, pc->m->width, pc->m->height);
         double own = pc->fill[lv] * area / weight[lv];
-        density[lv] = pc->filler[lv] >= 0 ? RMG__MIN(own, filler_area / filler_weight) : own;
+        density[lv] = pc->filler[lv] >= 0 ? RMG__MIN(RMG__MIN(own, filler_area / filler_weight), bare) : own;
     }
     return check_town_room(pc, density);
 }
