@@ -481,19 +481,27 @@ static const char surface_pair[] =
     "    connections:\n"
     "      - {a: 1, b: 2, value: 5000}\n";
 
+/* A 72x72 map of `levels` levels from the YAML pack `yaml`; the pack is kept in *pack. */
+static rmg_map *generate_m(rmg_context *ctx, const char *yaml, int levels, rmg_pack **pack)
+{
+    *pack = load_yaml(ctx, yaml);
+    rmg_generate_options go;
+    rmg_generate_options_init(&go);
+    go.width = go.height = 72;
+    go.levels = levels;
+    rmg_map *map = NULL;
+    if (rmg_generate(ctx, *pack, &go, &map) != RMG_OK)
+        fail_msg("%s", rmg_context_errmsg(ctx));
+    return map;
+}
+
 static void test_empty_level_is_warned(void **state)
 {
     (void)state;
     for (int levels = 1; levels <= 2; levels++) {
         rmg_context *ctx = rmg_test_context(NULL, 2);
-        rmg_pack *pack = load_yaml(ctx, surface_pair);
-        rmg_generate_options go;
-        rmg_generate_options_init(&go);
-        go.width = go.height = 72;
-        go.levels = levels;
-        rmg_map *map = NULL;
-        if (rmg_generate(ctx, pack, &go, &map) != RMG_OK)
-            fail_msg("%s", rmg_context_errmsg(ctx));
+        rmg_pack *pack;
+        rmg_map *map = generate_m(ctx, surface_pair, levels, &pack);
         assert_int_equal(warnings_containing(map, "the underground holds no zone of the template: all 2 zones stand "
                                                   "on the surface"),
                          levels == 2 ? 1 : 0);
@@ -532,14 +540,8 @@ static void test_equal_weights_equal_land_on_both_levels(void **state)
     (void)state;
     for (uint64_t seed = 1; seed <= 3; seed++) {
         rmg_context *ctx = rmg_test_context(NULL, seed);
-        rmg_pack *pack = load_yaml(ctx, four_over_one);
-        rmg_generate_options go;
-        rmg_generate_options_init(&go);
-        go.width = go.height = 72;
-        go.levels = 2;
-        rmg_map *map = NULL;
-        if (rmg_generate(ctx, pack, &go, &map) != RMG_OK)
-            fail_msg("%s", rmg_context_errmsg(ctx));
+        rmg_pack *pack;
+        rmg_map *map = generate_m(ctx, four_over_one, 2, &pack);
         double surface = 0, under = 0;
         size_t n_surface = 0, n_under = 0;
         for (size_t i = 0; i < map->zones.count; i++) {
