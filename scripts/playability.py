@@ -242,8 +242,9 @@ def judge(doc, classes):
             i = by_id[oid]
             if m.objects[i]["key"].startswith("monolith_one_way_entrance") and not any(
                     m.objects[j]["key"].startswith("monolith_one_way_exit") for j in m.destinations(i)):
-                # A template connection never pairs entrances; a mirror link does when its
-                # template asks for it (ZON-31), which the guide says acts two-way (ZON-36).
+                # A template connection's entrance pairs are `monolith` links (ZON-36), never
+                # `one_way_monolith`; a mirror link pairs entrances when its template asks for it
+                # (ZON-31), which the guide says acts two-way (ZON-36).
                 if c["template_index"] is not None:
                     report["dead_one_way_links"].append(c["id"])
                     playable = False

@@ -10,6 +10,7 @@
 #include "connect/connect_internal.h"
 #include "finish/finish_internal.h"
 #include "content/content_internal.h"
+#include "map/map_reach.h"
 #include "map/map_views.h"
 
 #define MAX_Z 40
@@ -730,46 +731,68 @@ static void test_con21_unguarded_passages_do_not_repel(void **state)
     assert_true(guarded > wide);
 }
 
+/* The links two zones get when every one is a monolith (CON-12): `links` connections, with the
+ * game content of `sod` or HotA. Returns the status of the connect stage. */
+static rmg_status monolith_links(fx *f, size_t links, bool sod)
+{
+    two_strips(f, 120, 120, 20);
+    if (sod)
+        assert_int_equal(rmg_context_set_content_variant(f->ctx, RMG_CONTENT_SOD), RMG_OK);
+    f->g.content = rmg__content_get(f->ctx);
+    assert_non_null(f->g.content);
+    for (size_t i = 0; i < links; i++)
+        assert_non_null(fx_conn(f, 1, 2, RMG_CONNECTION_WIDE, RMG_LINK_MONOLITH, 0));
+    return rmg__stage_connect(&f->g);
+}
+
+/* Every teleport colour serves one link only. */
+static void assert_one_link_per_colour(fx *f)
+{
+    for (size_t i = 0; i < f->m->objects.count; i++)
+        for (size_t j = i + 1; j < f->m->objects.count; j++) {
+            const rmg__map_object *a = &f->m->objects.items[i], *b = &f->m->objects.items[j];
+            bool same_class = !strcmp(a->key, b->key) || (strstr(a->key, "one_way") && strstr(b->key, "one_way"));
+            if (a->kind == RMG_OBJECT_MONOLITH && b->kind == RMG_OBJECT_MONOLITH && a->color == b->color && same_class)
+                assert_int_equal(conn_of_object(f, a->id), conn_of_object(f, b->id));
+        }
+}
+
+/* One colour, one link: HotA's 20 two-way and 12 one-way colours make 32 links, the 33rd fails
+ * with a message naming the colours and where they went; SoD's 8 and 8 make 16 (issue 30). */
 static void test_monolith_colours_run_out_with_a_clear_error(void **state)
 {
     (void)state;
     size_t n_colors;
     const rmg__teleport_color *tc = rmg__teleport_colors(&n_colors);
-    assert_true(n_colors >= 32);
+    assert_int_equal(n_colors, 32);
     for (size_t i = 0; i < n_colors; i++)
         assert_true(tc[i].width == 1 || tc[i].width == 2);
-    /* 20 two-way colours make 20 links, the 12 one-way colours 6 more (two each): the 27th
-     * link fails. */
-    size_t links = 20 + 12 / 2;
-    fx f;
-    two_strips(&f, 120, 120, 20);
-    for (size_t i = 0; i <= links; i++)
-        assert_non_null(fx_conn(&f, 1, 2, RMG_CONNECTION_WIDE, RMG_LINK_MONOLITH, 0));
-    assert_int_equal(rmg__stage_connect(&f.g), RMG_ERR_IMPOSSIBLE);
-    /* The message names the connection, every colour the game data has and where they went. */
-    char want[160];
-    snprintf(want, sizeof want, "connection %zu: the link of zones 1-2 needs a monolith but all %zu monolith colours "
-             "are taken", links, n_colors); /* the error counts connections from 0 */
-    const char *msg = rmg_context_errmsg(f.ctx);
-    assert_non_null(strstr(msg, want));
-    assert_int_equal(n_colors, 32);
-    assert_non_null(strstr(msg, "(20 two-way monoliths and portals, one link each, and 12 one-way colours, two a link: "
-                                "an entrance and an exit each way; 0 by mirror links, 32 by connections)"));
-    /* Every teleport colour serves one link only. */
-    for (size_t i = 0; i < f.m->objects.count; i++)
-        for (size_t j = i + 1; j < f.m->objects.count; j++) {
-            const rmg__map_object *a = &f.m->objects.items[i], *b = &f.m->objects.items[j];
-            bool same_class = !strcmp(a->key, b->key) || (strstr(a->key, "one_way") && strstr(b->key, "one_way"));
-            if (a->kind == RMG_OBJECT_MONOLITH && b->kind == RMG_OBJECT_MONOLITH && a->color == b->color && same_class)
-                assert_int_equal(conn_of_object(&f, a->id), conn_of_object(&f, b->id));
-        }
-    assert_int_equal(f.m->conns.count, links);
-    fx_done(&f);
+    static const struct {
+        bool sod;
+        size_t colors, two_way;
+    } games[] = {{false, 32, 20}, {true, 16, 8}};
+    for (size_t g = 0; g < 2; g++) {
+        fx f;
+        assert_int_equal(monolith_links(&f, games[g].colors, games[g].sod), RMG_OK);
+        assert_int_equal(rmg__teleport_colors_present(f.g.content), games[g].colors);
+        assert_one_link_per_colour(&f);
+        fx_done(&f);
+        assert_int_equal(monolith_links(&f, games[g].colors + 1, games[g].sod), RMG_ERR_IMPOSSIBLE);
+        char want[400];
+        snprintf(want, sizeof want,
+                 "connection %zu: the link of zones 1-2 needs a monolith but all %zu monolith colours are taken, one "
+                 "link each (%zu two-way monoliths and portals, %zu one-way colours as entrance pairs; 0 by mirror "
+                 "links, %zu by connections)",
+                 games[g].colors, games[g].colors, games[g].two_way, games[g].colors - games[g].two_way,
+                 games[g].colors); /* the error counts connections from 0 */
+        assert_non_null(strstr(rmg_context_errmsg(f.ctx), want));
+        fx_done(&f);
+    }
 }
 
-/* Issue 19: past the two-way colours a link is two one-way monoliths of two colours, an entrance
- * and an exit each way; never two entrances (an entrance leads only to exits of its colour). */
-static void test_one_way_links_pair_entrances_with_exits(void **state)
+/* Issue 30 (ZON-36): past the two-way colours a link is two one-way entrances of one colour,
+ * one in each zone; the map has no exit of the colour, so they lead to each other. */
+static void test_one_way_colours_link_by_entrance_pairs(void **state)
 {
     (void)state;
     fx f;
@@ -778,28 +801,28 @@ static void test_one_way_links_pair_entrances_with_exits(void **state)
         assert_non_null(fx_conn(&f, 1, 2, RMG_CONNECTION_STANDARD, RMG_LINK_MONOLITH, 5000));
     assert_int_equal(rmg__stage_connect(&f.g), RMG_OK);
     const rmg__map_connection *c = conn_of(&f, 20);
-    assert_int_equal(c->realized, RMG_REALIZED_ONE_WAY_MONOLITH);
-    assert_int_equal(c->objects.count, 4);
-    const rmg__map_object *o[4];
-    for (int k = 0; k < 4; k++)
+    assert_int_equal(c->realized, RMG_REALIZED_MONOLITH);
+    assert_int_equal(c->objects.count, 2);
+    const rmg__map_object *o[2];
+    for (int k = 0; k < 2; k++) {
         o[k] = &f.m->objects.items[c->objects.items[k] - 1];
-    /* a's entrance, b's entrance, b's exit (a's colour), a's exit (b's colour). */
-    assert_string_equal(o[0]->key, "monolith_one_way_entrance");
-    assert_string_equal(o[1]->key, "monolith_one_way_entrance");
-    assert_string_equal(o[2]->key, "monolith_one_way_exit");
-    assert_string_equal(o[3]->key, "monolith_one_way_exit");
-    assert_int_equal(o[0]->zone, 1);
-    assert_int_equal(o[1]->zone, 2);
-    assert_int_equal(o[2]->zone, 2);
-    assert_int_equal(o[3]->zone, 1);
-    assert_int_equal(o[2]->color, o[0]->color);
-    assert_int_equal(o[3]->color, o[1]->color);
-    assert_int_not_equal(o[0]->color, o[1]->color);
-    assert_int_equal(o[0]->link, o[2]->id);
-    assert_int_equal(o[1]->link, o[3]->id);
-    /* Guards before the entrances; roads lead to the entrances (the first two tiles). */
+        assert_string_equal(o[k]->key, "monolith_one_way_entrance");
+        assert_int_equal(o[k]->zone, k + 1);
+    }
+    assert_int_equal(o[0]->color, o[1]->color);
+    assert_int_equal(o[0]->link, o[1]->id);
+    assert_int_equal(o[1]->link, o[0]->id);
+    for (size_t i = 0; i < f.m->objects.count; i++)
+        assert_true(!f.m->objects.items[i].key || strcmp(f.m->objects.items[i].key, "monolith_one_way_exit") != 0);
+    /* The movement model takes each entrance to the other. */
+    rmg__reach r;
+    assert_int_equal(rmg__reach_init(&r, f.m, NULL, f.ctx), RMG_OK);
+    assert_true(rmg__reach_leads_to(&r, o[0]->id - 1, o[1]->id - 1));
+    assert_true(rmg__reach_leads_to(&r, o[1]->id - 1, o[0]->id - 1));
+    rmg__reach_free(&r);
+    /* Guards before both teleports; roads lead to them. */
     assert_int_equal(c->guard_slots.count, 2);
-    assert_int_equal(c->tiles.count, 4);
+    assert_int_equal(c->tiles.count, 2);
     assert_int_equal(f.m->tile_zone[c->tiles.items[0]], 1);
     assert_int_equal(f.m->tile_zone[c->tiles.items[1]], 2);
     assert_sealed(&f);
@@ -1558,7 +1581,7 @@ int main(void)
         cmocka_unit_test(test_con21_monolith_repulsion_moves_it_away),
         cmocka_unit_test(test_con21_unguarded_passages_do_not_repel),
         cmocka_unit_test(test_monolith_colours_run_out_with_a_clear_error),
-        cmocka_unit_test(test_one_way_links_pair_entrances_with_exits),
+        cmocka_unit_test(test_one_way_colours_link_by_entrance_pairs),
         cmocka_unit_test(test_wat02_shipyards_over_water_else_monolith),
         cmocka_unit_test(test_wat03_zon31_mirror_copy_and_link_at_the_same_place),
         cmocka_unit_test(test_wat03_mirror_copy_identical_after_obstacles),

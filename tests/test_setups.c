@@ -3,6 +3,7 @@
  * start zones of players not in the game neutral in every output (item 3), and SoD maps of HotA
  * templates, whose object rules naming HotA objects are dropped with one warning (item 1).
  */
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -10,6 +11,7 @@
 #include "rmg_test.h"
 #include "content/content_internal.h"
 #include "map/map_internal.h"
+#include "place/place_internal.h"
 #include "template/model.h"
 
 /* ---- helpers --------------------------------------------------------------------------------- */
@@ -473,6 +475,156 @@ static void test_corpus_owners_agree(void **state)
     rmg_test_free_list(files);
 }
 
+/* ---- item 5: two levels ------------------------------------------------------------------------ */
+
+/* Two start zones the template keeps on the surface, on a two-level map: the underground holds
+ * no zone of it and is one rock zone (PLC-16), which the map's warnings say; on one level no
+ * such warning. */
+static const char surface_pair[] =
+    "version: 1\n"
+    "templates:\n"
+    "  - name: Surface pair\n"
+    "    min_size: 1\n"
+    "    max_size: 32\n"
+    "    zones:\n"
+    "      - {id: 1, kind: human_start, owner: 1, size: 20, placement: surface, player_towns: {castles: 1}}\n"
+    "      - {id: 2, kind: human_start, owner: 2, size: 20, placement: surface, player_towns: {castles: 1}}\n"
+    "    connections:\n"
+    "      - {a: 1, b: 2, value: 5000}\n";
+
+/* A 72x72 map of `levels` levels from the YAML pack `yaml`; the pack is kept in *pack. */
+static rmg_map *generate_m(rmg_context *ctx, const char *yaml, int levels, rmg_pack **pack)
+{
+    *pack = load_yaml(ctx, yaml);
+    rmg_generate_options go;
+    rmg_generate_options_init(&go);
+    go.width = go.height = 72;
+    go.levels = levels;
+    rmg_map *map = NULL;
+    if (rmg_generate(ctx, *pack, &go, &map) != RMG_OK)
+        fail_msg("%s", rmg_context_errmsg(ctx));
+    return map;
+}
+
+static void test_empty_level_is_warned(void **state)
+{
+    (void)state;
+    for (int levels = 1; levels <= 2; levels++) {
+        rmg_context *ctx = rmg_test_context(NULL, 2);
+        rmg_pack *pack;
+        rmg_map *map = generate_m(ctx, surface_pair, levels, &pack);
+        assert_int_equal(warnings_containing(map, "the underground holds no zone of the template: all 2 zones stand "
+                                                  "on the surface"),
+                         levels == 2 ? 1 : 0);
+        assert_int_equal(warnings_containing(map, "so the underground is rock"), levels == 2 ? 1 : 0);
+        rmg_map_destroy(map);
+        rmg_pack_destroy(pack);
+        rmg_context_destroy(ctx);
+    }
+}
+
+/* Four zones of weight 20 on the surface (no filler: they take its 72x72 = 5,184 tiles, 1,296
+ * each on average) and one of weight 20 underground: the underground zone gets no more land per
+ * weight than the surface zones, 5,184 / 80 * 20 = 1,296 tiles (it took 0.92 of the level,
+ * 4,770, before), within 15% of the surface zones' mean; the rest of the underground is rock. */
+static const char four_over_one[] =
+    "version: 1\n"
+    "templates:\n"
+    "  - name: Four over one\n"
+    "    min_size: 1\n"
+    "    max_size: 32\n"
+    "    zones:\n"
+    "      - {id: 1, kind: human_start, owner: 1, size: 20, placement: surface, player_towns: {castles: 1}}\n"
+    "      - {id: 2, kind: human_start, owner: 2, size: 20, placement: surface, player_towns: {castles: 1}}\n"
+    "      - {id: 3, kind: treasure, size: 20, placement: surface}\n"
+    "      - {id: 4, kind: treasure, size: 20, placement: surface}\n"
+    "      - {id: 5, kind: treasure, size: 20, placement: underground}\n"
+    "    connections:\n"
+    "      - {a: 1, b: 3, value: 5000}\n"
+    "      - {a: 3, b: 2, value: 5000}\n"
+    "      - {a: 2, b: 4, value: 5000}\n"
+    "      - {a: 4, b: 1, value: 5000}\n"
+    "      - {a: 3, b: 5, value: 5000}\n";
+
+static void test_equal_weights_equal_land_on_both_levels(void **state)
+{
+    (void)state;
+    for (uint64_t seed = 1; seed <= 3; seed++) {
+        rmg_context *ctx = rmg_test_context(NULL, seed);
+        rmg_pack *pack;
+        rmg_map *map = generate_m(ctx, four_over_one, 2, &pack);
+        double surface = 0, under = 0;
+        size_t n_surface = 0, n_under = 0;
+        for (size_t i = 0; i < map->zones.count; i++) {
+            const rmg__map_zone *z = &map->zones.items[i];
+            if (z->tpl_id <= 0)
+                continue;
+            if (z->level == 0) {
+                surface += (double)z->n_tiles;
+                n_surface++;
+            } else {
+                under += (double)z->n_tiles;
+                n_under++;
+            }
+        }
+        assert_int_equal(n_surface, 4);
+        assert_int_equal(n_under, 1);
+        assert_true(surface == 72.0 * 72.0);
+        printf("seed %llu: underground zone %.0f tiles, surface zones %.0f on average\n", (unsigned long long)seed,
+               under, surface / 4);
+        assert_true(fabs(under - 1296.0) <= 1296.0 * 0.02);
+        assert_true(fabs(under / (surface / 4) - 1.0) <= 0.15);
+        rmg_map_destroy(map);
+        rmg_pack_destroy(pack);
+        rmg_context_destroy(ctx);
+    }
+}
+
+/* ---- item 2: SoD's own 8XM12a ------------------------------------------------------------------ */
+
+#define SOD_8XM12A "corpus/sod/sokie__heroes3-template-util__templates__sod_complete__8XM12a__rmg.txt"
+
+/* SoD's 8XM12a (33 zones, 56 links, XL with the underground) for SoD on seeds 1-8: SoD's 16
+ * teleport colours (8 two-way, 8 one-way as entrance pairs, ZON-36) make one link each, and the
+ * place stage draws layouts until its links left to teleports fit them (the first layout leaves
+ * 11 to 23 links apart over seeds), keeping the one leaving the fewest (a link apart on the
+ * lattice may still touch on the map). Every colour serves one link. */
+static void test_sod_8xm12a_fits_sods_colours(void **state)
+{
+    (void)state;
+    const char *file = rmg_test_need_shared(SOD_8XM12A);
+    for (uint64_t seed = 1; seed <= 8; seed++) {
+        rmg_context *ctx = rmg_test_context(NULL, seed);
+        assert_int_equal(rmg_context_set_content_variant(ctx, RMG_CONTENT_SOD), RMG_OK);
+        rmg_pack *pack = NULL;
+        assert_int_equal(rmg_pack_load(ctx, file, RMG_FORMAT_AUTO, &pack), RMG_OK);
+        rmg_map *map = NULL;
+        if (rmg_generate(ctx, pack, NULL, &map) != RMG_OK)
+            fail_msg("seed %llu: %s", (unsigned long long)seed, rmg_context_errmsg(ctx));
+        const struct rmg__place_report *r = map->place_report;
+        assert_non_null(r);
+        size_t apart = 0, teleports = 0;
+        for (size_t k = 0; k < r->n_links; k++)
+            apart += r->links[k].lattice == 0;
+        for (size_t i = 0; i < map->conns.count; i++)
+            teleports += map->conns.items[i].realized == RMG_REALIZED_MONOLITH;
+        printf("8XM12a for SoD, seed %llu: %zu links apart on the lattice, %zu monolith links\n",
+               (unsigned long long)seed, apart, teleports);
+        assert_true(apart <= 16);
+        assert_true(teleports <= 16);
+        for (size_t i = 0; i < map->objects.count; i++)
+            for (size_t j = i + 1; j < map->objects.count; j++) {
+                const rmg__map_object *a = &map->objects.items[i], *b = &map->objects.items[j];
+                if (a->kind == RMG_OBJECT_MONOLITH && b->kind == RMG_OBJECT_MONOLITH && a->color == b->color &&
+                    !strcmp(a->key, b->key))
+                    assert_true(a->link == b->id && b->link == a->id);
+            }
+        rmg_map_destroy(map);
+        rmg_pack_destroy(pack);
+        rmg_context_destroy(ctx);
+    }
+}
+
 /* Why SoD may refuse a corpus file at its defaults (issue 30): the first two are setups SoD
  * cannot hold, the rest what other items of the issue track; an object rule naming HotA content
  * is never one. */
@@ -480,14 +632,14 @@ static void test_corpus_owners_agree(void **state)
 static const char *const sod_refusals[] = {
     "no templates",                   /* a file of header rows only */
     "SoD maps are at most 144x144",   /* templates for H and larger */
-    "monolith colours are taken",     /* SoD's 16 colours (issue 30 item 2) */
+    "monolith colours are taken",     /* more links apart than SoD's 16 colours */
     "is HotA content",                /* a mirror link of a HotA colour */
     "but no town",                    /* a start zone without a town */
 };
 
 /* Every sampled corpus .h3t file at its defaults for SoD: the map is made and its SoD .h3m read
- * back by the project's reader, or the refusal is one of sod_refusals (issue 30 item 1; 60 of
- * the 67 files whose setup SoD can hold generate, 89.6%). */
+ * back by the project's reader, or the refusal is one of sod_refusals (issue 30 items 1 and 2:
+ * 65 of the 67 files whose setup SoD can hold generate, 97.0%; the acceptance asks 95%). */
 static void test_corpus_for_sod(void **state)
 {
     (void)state;
@@ -531,7 +683,7 @@ static void test_corpus_for_sod(void **state)
         rmg_context_destroy(ctx);
     }
     printf("SoD: %zu of the %zu corpus .h3t files whose setup SoD can hold generate and read back\n", made, n);
-    assert_true(made * 100 >= n * 85); /* 60 of 67 over the whole corpus */
+    assert_true(made * 100 >= n * 95); /* 65 of 67 over the whole corpus */
     rmg_test_free_list(files);
 }
 
@@ -544,12 +696,15 @@ int main(int argc, char **argv)
         cmocka_unit_test(test_start_zone_of_an_absent_player_is_neutral),
         cmocka_unit_test(test_sod_drops_rules_naming_hota_objects),
         cmocka_unit_test(test_left_out_survives_a_merge),
+        cmocka_unit_test(test_empty_level_is_warned),
+        cmocka_unit_test(test_equal_weights_equal_land_on_both_levels),
     };
     const struct CMUnitTest shared[] = {
         cmocka_unit_test(test_jebus_cross_for_sod),
         cmocka_unit_test(test_jebus_cross_below_its_start_zones),
         cmocka_unit_test(test_corpus_owners_agree),
         cmocka_unit_test(test_corpus_for_sod),
+        cmocka_unit_test(test_sod_8xm12a_fits_sods_colours),
     };
     return RMG_TEST_MAIN(plain, shared, "corpus");
 }

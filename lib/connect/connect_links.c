@@ -413,13 +413,9 @@ static rmg_status realize_wide(rmg__connect_state *s, link *l, bool *ok)
 void rmg__connect_drop_absent_colors(rmg__connect_state *s)
 {
     const struct rmg_content *c = s->b.g->content;
-    const rmg__teleport_color *colors = rmg__teleport_colors(&(size_t){0});
-    for (size_t i = 0; c && i < s->n_colors; i++) {
-        char key[64];
-        snprintf(key, sizeof key, "%s_%d", colors[i].key, colors[i].subclass);
-        if (rmg__content_find_map_object(c, key) < 0)
+    for (size_t i = 0; c && i < s->n_colors; i++)
+        if (!rmg__teleport_color_present(c, i))
             s->color_used[i] = COLOR_ABSENT;
-    }
 }
 
 static int take_teleport_color(rmg__connect_state *s)
@@ -446,11 +442,10 @@ static rmg_status colors_exhausted(rmg__connect_state *s, const link *l)
     size_t n = s->n_colors - absent;
     /* Charged to the placement: only another one can bring the zones together. */
     return rmg__error_gen(s->b.ctx, RMG_ERR_IMPOSSIBLE, "place", -1, (int)l->index,
-                          "the link of zones %d-%d needs a monolith but all %zu monolith colours are taken (%zu "
-                          "two-way monoliths and portals, one link each, and %zu one-way colours, two a link: an "
-                          "entrance and an exit each way; %zu by mirror links, %zu by connections); the game has no "
-                          "other land teleport colours, so this placement has too many links between zones that do "
-                          "not touch",
+                          "the link of zones %d-%d needs a monolith but all %zu monolith colours are taken, one "
+                          "link each (%zu two-way monoliths and portals, %zu one-way colours as entrance pairs; "
+                          "%zu by mirror links, %zu by connections); the game has no other land teleport colours, "
+                          "so this placement has too many links between zones that do not touch",
                           l->tc->zone_a, l->tc->zone_b, n, n - one_way, one_way, mirror, n - mirror);
 }
 
@@ -500,46 +495,6 @@ static bool place_all(rmg__connect_state *s, link *l, rmg__connect_request *rq, 
     return true;
 }
 
-/* When the two-way colours are gone, a link is two one-way monoliths of two colours, one
- * each way: A's entrance leads to B's exit and B's entrance to A's exit. A one-way entrance
- * leads only to exits of its own colour, so two entrances paired would lead nowhere. The
- * guards stand before the entrances; roads lead to them (the first tiles of the link). */
-static rmg_status realize_one_way(rmg__connect_state *s, link *l, int c1, bool *ok)
-{
-    const rmg__teleport_color *colors = rmg__teleport_colors(&(size_t){0});
-    int c2 = take_teleport_color(s);
-    if (c2 < 0) {
-        s->color_used[c1] = COLOR_FREE;
-        return colors_exhausted(s, l);
-    }
-    rmg__connect_score score = l->tc->monolith_repulsion ? RMG__SCORE_REPEL : RMG__SCORE_NORMAL;
-    int sub1 = colors[c1].subclass, sub2 = colors[c2].subclass;
-    rmg__connect_request rq[4] = {
-        {l->a, "monolith_one_way_entrance", RMG_OBJECT_MONOLITH, sub1, score, 0, l->border_guard, false},
-        {l->b, "monolith_one_way_entrance", RMG_OBJECT_MONOLITH, sub2, score, 0, l->border_guard, false},
-        {l->b, "monolith_one_way_exit", RMG_OBJECT_MONOLITH, sub1, score, 0, false, false},
-        {l->a, "monolith_one_way_exit", RMG_OBJECT_MONOLITH, sub2, score, 0, false, false},
-    };
-    uint32_t ids[4], approach[4];
-    rmg_status st = RMG_OK;
-    if (!place_all(s, l, rq, 4, ids, approach, &st)) {
-        s->color_used[c1] = s->color_used[c2] = COLOR_FREE;
-        return st;
-    }
-    *ok = true;
-    l->c.realized = RMG_REALIZED_ONE_WAY_MONOLITH;
-    struct rmg_map *m = s->b.m;
-    m->objects.items[ids[0] - 1].link = ids[2];
-    m->objects.items[ids[2] - 1].link = ids[0];
-    m->objects.items[ids[1] - 1].link = ids[3];
-    m->objects.items[ids[3] - 1].link = ids[1];
-    for (int i = 0; i < 4; i++)
-        if ((st = PUSH_U32(s->b.ctx, &l->c.objects, ids[i])) != RMG_OK ||
-            (st = PUSH_U32(s->b.ctx, &l->c.tiles, approach[i] - (uint32_t)m->width)) != RMG_OK)
-            return st;
-    return guard_or_border_guard(s, l, approach);
-}
-
 /* Gate, monolith or shipyard pair. */
 static rmg_status realize_pair(rmg__connect_state *s, link *l, way w, bool *ok)
 {
@@ -551,8 +506,8 @@ static rmg_status realize_pair(rmg__connect_state *s, link *l, way w, bool *ok)
         color = take_teleport_color(s);
         if (color < 0)
             return colors_exhausted(s, l);
-        if (colors[color].h3_class == 43)
-            return realize_one_way(s, l, color, ok);
+        /* A one-way colour (the two-way ones are gone) is two entrances: the map has no exit
+         * of the colour, so they lead to each other like a two-way pair (ZON-36). */
         rq.key = colors[color].key;
         rq.kind = RMG_OBJECT_MONOLITH;
         rq.color = colors[color].subclass;

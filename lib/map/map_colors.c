@@ -1,4 +1,5 @@
 /* Teleport and keymaster colours (game data the connect stage hands out and the exports name). */
+#include <stdio.h>
 #include <string.h>
 
 #include "map_internal.h"
@@ -45,6 +46,25 @@ const rmg__teleport_color *rmg__teleport_colors(size_t *count)
 {
     *count = RMG__ARRAY_LEN(COLORS);
     return COLORS;
+}
+
+bool rmg__teleport_color_present(const struct rmg_content *c, size_t i)
+{
+    if (i >= RMG__ARRAY_LEN(COLORS))
+        return false;
+    if (!c)
+        return true; /* no ruleset to ask: the game data's table */
+    char key[64];
+    snprintf(key, sizeof key, "%s_%d", COLORS[i].key, COLORS[i].subclass);
+    return rmg__content_find_map_object(c, key) >= 0;
+}
+
+size_t rmg__teleport_colors_present(const struct rmg_content *c)
+{
+    size_t n = 0;
+    for (size_t i = 0; i < RMG__ARRAY_LEN(COLORS); i++)
+        n += rmg__teleport_color_present(c, i);
+    return n;
 }
 
 const rmg__teleport_color *rmg__teleport_color_of(const rmg__map_object *o)

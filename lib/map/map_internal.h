@@ -351,10 +351,14 @@ typedef struct rmg__teleport_color {
 } rmg__teleport_color;
 
 /* Land teleport colours in the order connections take them (mirror links should use the end
- * of the list, ZON-36): the two-way colours, then the one-way ones, which a connection takes
- * two at a time (an entrance and an exit each way), since an entrance leads only to exits of
- * its own colour. */
+ * of the list, ZON-36): the two-way colours, then the one-way ones, whose two entrances make a
+ * link when the map has no exit of the colour (they then lead to each other, ZON-36). One
+ * colour, one link. */
 const rmg__teleport_color *rmg__teleport_colors(size_t *count);
+/* Whether the ruleset has the teleport of colour entry i (SoD lacks HotA's added colours). */
+bool rmg__teleport_color_present(const struct rmg_content *c, size_t i);
+/* The land teleport colours the ruleset has: the links monoliths can make on one map. */
+size_t rmg__teleport_colors_present(const struct rmg_content *c);
 /* The colour entry of a monolith object (class 45 for two-way keys, 43/44 one-way), NULL if
  * none. */
 const rmg__teleport_color *rmg__teleport_color_of(const rmg__map_object *o);

@@ -93,6 +93,9 @@ int rmg__layout_link_score(const rmg__layout *l, size_t k);
 rmg_status rmg__layout_place_all(rmg__layout *l, rmg_rng *rng);
 /* PLC-09: random moves and swaps, each kept only if it raises the link score. */
 void rmg__layout_shuffle(rmg__layout *l, rmg_rng *rng);
+/* PLC-09's moves and swaps for `rounds` rounds, keeping those that do not lower the link score:
+ * the layout wanders over plateaus the shuffle cannot leave. */
+void rmg__layout_wander(rmg__layout *l, rmg_rng *rng, size_t rounds);
 /* Sum of the link weights met. */
 int rmg__layout_score(const rmg__layout *l);
 /* place_all then shuffle. */

@@ -300,7 +300,7 @@ static int random_free_spot(const rmg__layout *l, int a, rmg_rng *rng)
 
 /* Moves zone a to a free cell next to the layout, or swaps it with zone b; kept only if the summed
  * link score of the zones involved improves. */
-static void try_move(rmg__layout *l, int a, rmg_rng *rng)
+static void try_move(rmg__layout *l, int a, rmg_rng *rng, bool sideways)
 {
     int from = l->zones[a].cell;
     int to, b;
@@ -322,7 +322,7 @@ static void try_move(rmg__layout *l, int a, rmg_rng *rng)
         before += zone_score_at(l, b, to, -1, -1);
         after += zone_score_at(l, b, from, a, to);
     }
-    if (after <= before)
+    if (after < before || (after == before && !sideways))
         return;
     l->cell_zone[from] = -1;
     if (b >= 0)
@@ -409,7 +409,13 @@ void rmg__layout_shuffle(rmg__layout *l, rmg_rng *rng)
 {
     size_t rounds = 40 * l->n_zones;
     for (size_t i = 0; i < rounds; i++)
-        try_move(l, (int)rmg_rng_below(rng, l->n_zones), rng);
+        try_move(l, (int)rmg_rng_below(rng, l->n_zones), rng, false);
+}
+
+void rmg__layout_wander(rmg__layout *l, rmg_rng *rng, size_t rounds)
+{
+    for (size_t i = 0; i < rounds; i++)
+        try_move(l, (int)rmg_rng_below(rng, l->n_zones), rng, true);
 }
 
 int rmg__layout_score(const rmg__layout *l)

@@ -168,6 +168,103 @@ static void sparseness_squares(place_ctx *pc)
     }
 }
 
+/* ---- teleport colours ------------------------------------------------------------------------ */
+
+#define COLOR_RELAYOUTS 16 /* further layouts tried when the first needs more colours than exist */
+
+/* Links the layout leaves to teleports: those placed as monoliths (CON-12) and the others whose
+ * zones neither touch nor stack on the lattice (CON-09..13). Fictive links need none. */
+static size_t teleport_links(const place_ctx *pc)
+{
+    const rmg__layout *l = &pc->lay;
+    size_t n = 0;
+    for (size_t k = 0; k < l->n_links; k++) {
+        const rmg__llink *lk = &l->links[k];
+        if (lk->a == lk->b || pc->t->connections[lk->tpl].type == RMG_CONNECTION_FICTIVE)
+            continue;
+        n += lk->placement == RMG_LINK_MONOLITH ||
+             rmg__layout_relation(l, l->zones[lk->a].cell, l->zones[lk->b].cell) == 0;
+    }
+    return n;
+}
+
+/* The colours left to connections: the ruleset's land teleport colours (one link each) but
+ * those the template's mirror links name (WAT-07: reserved first). */
+static size_t connection_colors(const place_ctx *pc)
+{
+    size_t n = rmg__teleport_colors_present(pc->g->content);
+    uint64_t two_way = 0, one_way = 0; /* colours by subclass; one-way entrances and exits share theirs */
+    for (size_t i = 0; pc->mirror && i < pc->t->n_zones; i++)
+        for (size_t k = 0; k < pc->t->zones[i].n_mirror_links; k++) {
+            const rmg__mirror_link *ml = &pc->t->zones[i].mirror_links[k];
+            rmg_teleport_kind kind[2] = {ml->surface_kind, ml->underground_kind};
+            int color[2] = {ml->surface_color, ml->underground_color};
+            for (int e = 0; e < 2; e++) {
+                if (color[e] < 0 || color[e] >= 64 || kind[e] == RMG_TELEPORT_GATE || kind[e] == RMG_TELEPORT_NONE)
+                    continue;
+                if (kind[e] == RMG_TELEPORT_TWO_WAY)
+                    two_way |= UINT64_C(1) << color[e];
+                else
+                    one_way |= UINT64_C(1) << color[e];
+            }
+        }
+    size_t reserved = 0;
+    for (int b = 0; b < 64; b++)
+        reserved += ((two_way >> b) & 1u) + ((one_way >> b) & 1u);
+    return n > reserved ? n - reserved : 0;
+}
+
+/* A layout whose links need more teleport colours than the game has cannot be built (SoD has 16,
+ * HotA 32): such a template (SoD's 8XM12a: 56 links among 33 zones) is still one the game makes,
+ * so further layouts are drawn (a stream of their own), each wandering over the moves that keep
+ * its link score before the shuffle (the shuffle alone stops on the first plateau: 8XM12a's
+ * layouts left 18 to 28 links apart, wandering ones 12 to 14), and the one leaving the fewest
+ * links to teleports is kept, the first that fits the colours ending the search. Land maps
+ * only: on water a link between zones apart may cross the sea. Maps whose first layout fits are
+ * unchanged. Cost: at most COLOR_RELAYOUTS more layouts of 240 moves a zone, each far below the
+ * tile growth that follows. */
+static rmg_status fit_teleport_colors(place_ctx *pc)
+{
+    rmg__layout *l = &pc->lay;
+    size_t colors = connection_colors(pc), need = teleport_links(pc);
+    if (need <= colors || pc->g->opt.water != RMG_WATER_NONE)
+        return RMG_OK;
+    int *best = rmg__malloc(pc->ctx, (l->n_zones + 1) * sizeof *best);
+    if (!best)
+        return rmg__error_nomem(pc->ctx);
+    for (size_t i = 0; i < l->n_zones; i++)
+        best[i] = l->zones[i].cell;
+    size_t best_need = need;
+    rmg_status st = RMG_OK;
+    for (uint64_t k = 0; k < COLOR_RELAYOUTS && best_need > colors && st == RMG_OK; k++) {
+        rmg__layout_free(l);
+        for (size_t i = 0; i < l->n_zones; i++)
+            l->zones[i].cell = -1;
+        rmg_rng rng;
+        rmg__gen_stream(pc->g, "place-colors", k, &rng);
+        if ((st = rmg__layout_run(l, &rng)) != RMG_OK)
+            break;
+        rmg__layout_wander(l, &rng, 200 * l->n_zones);
+        rmg__layout_shuffle(l, &rng);
+        if ((need = teleport_links(pc)) < best_need) {
+            best_need = need;
+            for (size_t i = 0; i < l->n_zones; i++)
+                best[i] = l->zones[i].cell;
+        }
+    }
+    if (st == RMG_OK) {
+        size_t cells = (size_t)l->levels * (size_t)l->grid * (size_t)l->grid;
+        for (size_t c = 0; c < cells; c++)
+            l->cell_zone[c] = -1;
+        for (size_t i = 0; i < l->n_zones; i++) {
+            l->zones[i].cell = best[i];
+            l->cell_zone[best[i]] = (int)i;
+        }
+    }
+    rmg__free(pc->ctx, best);
+    return st;
+}
+
 static rmg_status run_layout(place_ctx *pc)
 {
     rmg__layout *l = &pc->lay;
@@ -187,7 +284,10 @@ static rmg_status run_layout(place_ctx *pc)
     sparseness_squares(pc);
     rmg_rng rng;
     rmg__gen_stream(pc->g, "place", 0, &rng);
-    return rmg__layout_run(l, &rng);
+    st = rmg__layout_run(l, &rng);
+    if (st == RMG_OK)
+        st = fit_teleport_colors(pc);
+    return st;
 }
 
 /* ---- filler rules (PLC-13..17, WAT-02) -------------------------------------------------------- */
@@ -333,6 +433,13 @@ static rmg_status capacities(place_ctx *pc, double density[2])
             filler_area += (pc->filler[lv] >= 0 ? pc->fill[lv] : 1.0) * area;
             filler_weight += weight[lv];
         }
+    /* Issue 30: zones of a level without filler take all of it; the zones of a filler level
+     * (the underground, PLC-16) get no more land per weight than they do, so that equal weights
+     * get about equal land on either level (the rest of the level is rock). */
+    double bare = INFINITY;
+    for (int lv = 0; lv < pc->levels; lv++)
+        if (pc->filler[lv] < 0 && !pc->rock_disabled && count[lv])
+            bare = RMG__MIN(bare, area / weight[lv]);
     for (int lv = 0; lv < pc->levels; lv++) {
         density[lv] = 0;
         if (!count[lv])
@@ -342,7 +449,7 @@ static rmg_status capacities(place_ctx *pc, double density[2])
                                   "%zu zones on level %d need at least %d tiles each: a %dx%d map holds too few",
                                   count[lv], lv, MIN_TILES_PER_ZONE, pc->m->width, pc->m->height);
         double own = pc->fill[lv] * area / weight[lv];
-        density[lv] = pc->filler[lv] >= 0 ? RMG__MIN(own, filler_area / filler_weight) : own;
+        density[lv] = pc->filler[lv] >= 0 ? RMG__MIN(RMG__MIN(own, filler_area / filler_weight), bare) : own;
     }
     return check_town_room(pc, density);
 }
@@ -800,6 +907,32 @@ static void release(place_ctx *pc)
     rmg__free(pc->ctx, pc->coarse[1].owner);
 }
 
+/* Issue 30: a two-level map whose template puts no zone on one level (every zone forced or
+ * drawn to the other: surface placements, start zones of non-evil towns kept on the surface,
+ * ZON-04/05) leaves that level to its filler zones alone, one rock zone underground (PLC-16):
+ * a map nobody asked for, so the map says so. Mirror packs copy the surface down (WAT-03). */
+static rmg_status warn_empty_level(place_ctx *pc)
+{
+    if (pc->levels < 2 || pc->mirror)
+        return RMG_OK;
+    size_t count[2] = {0, 0};
+    for (size_t i = 0; i < pc->lay.n_zones; i++)
+        count[pc->m->zones.items[i].level & 1]++;
+    for (int lv = 0; lv < 2; lv++)
+        if (count[lv] == 0) {
+            rmg_status st = rmg__map_warn(pc->m,
+                                          "the %s holds no zone of the template: all %zu zones stand on the %s "
+                                          "(their placements and the start zones of non-evil towns, kept on the "
+                                          "surface, ZON-04/05), so the %s is %s",
+                                          lv ? "underground" : "surface", count[1 - lv], lv ? "surface" : "underground",
+                                          lv ? "underground" : "surface",
+                                          pc->filler[lv] == RMG_ZONE_WATER ? "sea" : "rock");
+            if (st != RMG_OK)
+                return st;
+        }
+    return RMG_OK;
+}
+
 rmg_status rmg__stage_place(rmg__gen *g)
 {
     place_ctx pc;
@@ -832,6 +965,8 @@ rmg_status rmg__stage_place(rmg__gen *g)
         st = tally_zones(&pc);
     if (st == RMG_OK)
         st = build_report(&pc);
+    if (st == RMG_OK)
+        st = warn_empty_level(&pc);
     if (st == RMG_OK && pc.rock_disabled)
         st = rmg__map_warn(pc.m, "rock radius %g is below %g: rock masses switched off (PLC-15)",
                            pc.t->rock_radius, RMG__PLACE_MIN_ROCK_RADIUS);
