@@ -46,7 +46,9 @@ EOF
 "$rmg" info "$out/gen.h3m" > "$out/gen.info.txt"
 grep -q '^about     The built-in template pack of librmg\.$' "$out/gen.info.txt" || { echo "no description"; exit 1; }
 grep -q '^          Random map by librmg .*, seed 3, size S' "$out/gen.info.txt" || { echo "no generator's line"; exit 1; }
-grep -qE '^ +[0-9]+  Resource: [A-Z][a-z]+ +class 79, subclass [0-6]$' "$out/gen.info.txt" || { echo "no named kind"; cat "$out/gen.info.txt"; exit 1; }
+# every listed kind named from the ruleset (which kinds lead depends on the map: obstacles, mostly)
+kinds=$(grep -cE '^ +[0-9]+  [A-Z][^ ].* +class [0-9]+, subclass [0-9]+$' "$out/gen.info.txt" || true)
+[ "$kinds" -ge 10 ] || { echo "no named kinds ($kinds)"; cat "$out/gen.info.txt"; exit 1; }
 if grep -qE '^ +class [0-9]+ +[0-9]+$' "$out/gen.info.txt"; then echo "a kind without a name"; exit 1; fi
 
 . "$src/tests/support/shared.sh"

@@ -1104,7 +1104,58 @@ static size_t smooth_pass(smooth_level *s, const worklist *todo, bool backward, 
 #define MAJORITY_PASSES 8
 
 /* The smoothing of one level (rmg__map_smooth_terrain's rule); two worklists alternate. */
-static size_t smooth_level_terrain(smooth_level *s)
+/* Whether (x, y) and its 8 neighbours inside the map all fit a pattern. */
+static bool fits_around(const level_map *m, int x, int y)
+{
+    for (int dy = -1; dy <= 1; dy++)
+        for (int dx = -1; dx <= 1; dx++)
+            if (inside(m, x + dx, y + dy) && !tile_fits(m, x + dx, y + dy))
+                return false;
+    return true;
+}
+
+/* An unfit tile the majority could not settle (two bodies of one terrain touching it at opposite
+ * corners, say) fits when one neighbour takes its terrain instead: the first neighbour, in cell
+ * order, whose change leaves the tile and everything around that neighbour fitting. Returns 1
+ * for a change. */
+static size_t settle_by_neighbour(smooth_level *s, size_t i)
+{
+    level_map *m = &s->map;
+    int x = (int)(i % (size_t)m->w), y = (int)(i / (size_t)m->w);
+    if (locked(s, i) || tile_fits(m, x, y))
+        return 0;
+    uint8_t own = s->terrain[i];
+    for (int c = 0; c < 8; c++) {
+        int nx = x + CELL_DX[c], ny = y + CELL_DY[c];
+        if (!inside(m, nx, ny))
+            continue;
+        size_t k = (size_t)ny * (size_t)m->w + (size_t)nx;
+        uint8_t was = s->terrain[k];
+        if (was == own || !may_become(s, nx, ny, own))
+            continue;
+        s->terrain[k] = own;
+        if (tile_fits(m, x, y) && fits_around(m, nx, ny))
+            return 1;
+        s->terrain[k] = was;
+    }
+    return 0;
+}
+
+/* settle_by_neighbour over the tiles a pass left (every tile when the list overflowed). */
+static size_t settle_pass(smooth_level *s, const worklist *todo)
+{
+    size_t changes = 0;
+    if (todo->everything) {
+        for (size_t k = 0, n = level_size(s->map.w, s->map.h); k < n; k++)
+            changes += settle_by_neighbour(s, k);
+    } else {
+        for (size_t k = 0; k < todo->count; k++)
+            changes += settle_by_neighbour(s, todo->tile[k]);
+    }
+    return changes;
+}
+
+static size_t smooth_level_terrain(smooth_level *s, bool underground)
 {
     worklist lists[2]; /* 16 KiB of stack */
     worklist *todo = &lists[0], *next = &lists[1];
@@ -1121,6 +1172,8 @@ static size_t smooth_level_terrain(smooth_level *s)
         if (n == 0)
             break;
     }
+    if (underground) /* no sand there (ZON-14): a neighbour changes first where that settles it */
+        changes += settle_pass(s, todo);
     for (size_t n = 1; n > 0 && (todo->everything || todo->count > 0); pass++) {
         n = smooth_pass(s, todo, pass % 2 != 0, true, next);
         changes += n;
@@ -1138,6 +1191,9 @@ static size_t smooth_level_terrain(smooth_level *s)
  * terrain:
  *   1. in the first MAJORITY_PASSES passes to the terrain most of its 8 neighbours have (ties:
  *      lower terrain id), preferring one with which the tile fits;
+ *   1b. underground (the levels after the first), where no zone is sand (ZON-14), a tile still
+ *      unfit then stays as it is when one neighbour taking its terrain makes the tile and that
+ *      neighbour's whole neighbourhood fit (settle_by_neighbour);
  *   2. then to sand, which fits whatever surrounds it. Sand tiles never change again in this phase,
  *      so it ends after at most one pass per tile of the level, with every unlocked tile fitting
  *      except water or rock tiles that may not leave a locked water body or rock face.
@@ -1152,7 +1208,7 @@ size_t rmg__map_smooth_terrain(uint8_t *terrain, const uint8_t *keep, int w, int
     for (int z = 0; z < levels; z++) {
         uint8_t *level = terrain + (size_t)z * plane;
         smooth_level s = {level, keep ? keep + (size_t)z * plane : NULL, {level, w, h, &tables}};
-        changes += smooth_level_terrain(&s);
+        changes += smooth_level_terrain(&s, z > 0);
     }
     return changes;
 }
