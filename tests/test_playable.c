@@ -442,6 +442,41 @@ static void test_corpus_mirror_templates_with_water(void **state)
     }
 }
 
+/* CON-05 (issue 30): a border_guard link opens with tents in both of its zones, so a zone that
+ * only such links reach could never be entered. The links in template order get their colours
+ * only while every zone stays reachable without them: here 1-3 gets its guards, and 2-3, whose
+ * guards would shut zone 3 off, is built as standard (with a warning). */
+static void test_border_guards_leave_every_zone_reachable(void **state)
+{
+    (void)state;
+    static const char *const yaml =
+        "version: 1\nname: locks\ntemplates:\n- name: t\n  min_size: 1\n  max_size: 16\n  zones:\n"
+        "  - {id: 1, kind: human_start, owner: 1, size: 20, player_towns: {castles: 1}}\n"
+        "  - {id: 2, kind: human_start, owner: 2, size: 20, player_towns: {castles: 1}}\n"
+        "  - {id: 3, kind: treasure, size: 20}\n"
+        "  connections:\n  - {a: 1, b: 3, type: border_guard, value: 3000}\n"
+        "  - {a: 2, b: 3, type: border_guard, value: 3000}\n  - {a: 1, b: 2, value: 3000}\n";
+    for (uint64_t seed = 1; seed <= 3; seed++) {
+        rmg_context *ctx = rmg_test_context(NULL, seed);
+        rmg_pack *pack = load_yaml(ctx, yaml);
+        rmg_generate_options o;
+        rmg_generate_options_init(&o);
+        o.width = o.height = 72;
+        o.levels = 1;
+        rmg_map *m = generate(ctx, pack, &o);
+        size_t guards = 0, standard_warnings = 0;
+        for (size_t i = 0; i < m->objects.count; i++)
+            guards += m->objects.items[i].kind == RMG_OBJECT_BORDER_GUARD;
+        for (size_t i = 0; i < rmg_map_warning_count(m); i++)
+            standard_warnings += strstr(rmg_map_warning(m, i), "connection 2 (zones 2-3): built as standard") != NULL;
+        assert_int_equal(guards, 2);            /* one link, a guard on each side */
+        assert_int_equal(standard_warnings, 1); /* the other one standard */
+        rmg_map_destroy(m);
+        rmg_pack_destroy(pack);
+        rmg_context_destroy(ctx);
+    }
+}
+
 int main(int argc, char **argv)
 {
     const struct CMUnitTest plain[] = {
@@ -456,6 +491,7 @@ int main(int argc, char **argv)
         cmocka_unit_test(test_check_warns_about_water),
         cmocka_unit_test(test_teleport_shape_named),
         cmocka_unit_test(test_mirror_packs_with_water),
+        cmocka_unit_test(test_border_guards_leave_every_zone_reachable),
     };
     const struct CMUnitTest shared[] = {
         cmocka_unit_test(test_corpus_mirror_templates_with_water),

@@ -587,6 +587,12 @@ static rmg_status setup_border_guard(rmg__connect_state *s, link *l)
 {
     if (l->tc->type != RMG_CONNECTION_BORDER_GUARD)
         return RMG_OK;
+    if (s->bg_colored && !s->bg_colored[l->index]) {
+        l->c.border_guard_fallback = true;
+        return rmg__map_warn(s->b.m, "connection %zu (zones %d-%d): built as standard, since its border guards would "
+                                     "leave a zone no player can enter (a guard opens with tents in both zones, CON-05)",
+                             l->index + 1, l->tc->zone_a, l->tc->zone_b);
+    }
     uint32_t before = s->key_used;
     l->key_color[0] = take_key_color(s);
     l->key_color[1] = take_key_color(s);
@@ -700,20 +706,94 @@ static rmg_status build_link(rmg__connect_state *s, size_t i)
     return record(s, &l);
 }
 
+/* Union-find over the template's zones (indexes). */
+static size_t zone_root(size_t *parent, size_t z)
+{
+    while (parent[z] != z)
+        z = parent[z] = parent[parent[z]];
+    return z;
+}
+
+/* Whether connection i is built and joins two placed zones (fictive ones join nothing). */
+static bool joins_zones(const rmg__gen *g, size_t i, size_t *ia, size_t *ib)
+{
+    const rmg__connection *tc = &g->tpl->connections[i];
+    if ((g->conn_active && !g->conn_active[i]) || tc->type == RMG_CONNECTION_FICTIVE)
+        return false;
+    long a = rmg__template_find_zone(g->tpl, tc->zone_a), b = rmg__template_find_zone(g->tpl, tc->zone_b);
+    if (a < 0 || b < 0 || !g->zone_map_id[a] || !g->zone_map_id[b])
+        return false;
+    *ia = (size_t)a, *ib = (size_t)b;
+    return true;
+}
+
+/* The zones the connections other than the border_guard ones in `closed` join into one piece:
+ * how many pieces the placed zones make. */
+static size_t zone_pieces(const rmg__gen *g, const uint8_t *closed, size_t *parent)
+{
+    size_t nz = g->tpl->n_zones, pieces = 0, ia, ib;
+    for (size_t z = 0; z < nz; z++)
+        parent[z] = z;
+    for (size_t i = 0; i < g->tpl->n_connections; i++)
+        if (!closed[i] && joins_zones(g, i, &ia, &ib))
+            parent[zone_root(parent, ia)] = zone_root(parent, ib);
+    for (size_t z = 0; z < nz; z++)
+        pieces += g->zone_map_id[z] && zone_root(parent, z) == z;
+    return pieces;
+}
+
+/* CON-05 makes a border_guard link a lock both of whose zones a player must reach first (the
+ * guard on each side opens with the tent in the other zone), and the colours are few; which
+ * links get them is the implementation's choice. In template order a link gets its colours
+ * only when, closed, it leaves every zone reachable through the links built otherwise; the rest
+ * are built as standard (their value guards them). */
+static rmg_status choose_border_guards(rmg__connect_state *s, uint8_t **out)
+{
+    const rmg__gen *g = s->b.g;
+    size_t nc = g->tpl->n_connections, ia, ib;
+    *out = NULL;
+    bool any = false;
+    for (size_t i = 0; i < nc && !any; i++)
+        any = g->tpl->connections[i].type == RMG_CONNECTION_BORDER_GUARD && joins_zones(g, i, &ia, &ib);
+    if (!any)
+        return RMG_OK;
+    uint8_t *chosen = rmg__calloc(s->b.ctx, nc, 1);
+    size_t *parent = rmg__calloc(s->b.ctx, g->tpl->n_zones + 1, sizeof *parent);
+    if (!chosen || !parent) {
+        rmg__free(s->b.ctx, chosen);
+        rmg__free(s->b.ctx, parent);
+        return rmg__error_nomem(s->b.ctx);
+    }
+    size_t pieces = zone_pieces(g, chosen, parent);
+    for (size_t i = 0; i < nc; i++) {
+        if (g->tpl->connections[i].type != RMG_CONNECTION_BORDER_GUARD || !joins_zones(g, i, &ia, &ib))
+            continue;
+        chosen[i] = 1;
+        if (zone_pieces(g, chosen, parent) > pieces)
+            chosen[i] = 0;
+    }
+    rmg__free(s->b.ctx, parent);
+    *out = chosen;
+    return RMG_OK;
+}
+
 /* Connections in template order, those with monolith repulsion last: a repelling monolith keeps
  * away from the zone's other connections (CON-21), so they must stand when it is placed. */
 rmg_status rmg__connect_links(rmg__connect_state *s)
 {
     const rmg__gen *g = s->b.g;
-    for (int repelling = 0; repelling < 2; repelling++)
-        for (size_t i = 0; i < g->tpl->n_connections; i++) {
+    uint8_t *colored;
+    rmg_status st = choose_border_guards(s, &colored);
+    s->bg_colored = colored;
+    for (int repelling = 0; repelling < 2 && st == RMG_OK; repelling++)
+        for (size_t i = 0; i < g->tpl->n_connections && st == RMG_OK; i++) {
             if ((g->conn_active && !g->conn_active[i]) || g->tpl->connections[i].monolith_repulsion != (repelling == 1))
                 continue;
-            rmg_status st = build_link(s, i);
-            if (st != RMG_OK)
-                return st;
+            st = build_link(s, i);
         }
-    return RMG_OK;
+    s->bg_colored = NULL;
+    rmg__free(s->b.ctx, colored);
+    return st;
 }
 
 /* ---- mirror links (ZON-29..36) ---------------------------------------------------------------- */

@@ -20,6 +20,7 @@ typedef struct rmg__connect_state {
     uint8_t *color_used;    /* per teleport colour (rmg__teleport_colors) */
     size_t n_colors;
     uint32_t key_used;      /* keymaster colours taken by border-guard connections */
+    const uint8_t *bg_colored; /* per template connection: a border_guard link that gets its colours */
     rmg__u32vec scratch;    /* candidate lists */
     rmg__u32vec repel;      /* repeller positions (x | y << 16) of the current placement */
     rmg__u32vec path;       /* a found path kept while the other side is searched */
