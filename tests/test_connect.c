@@ -627,6 +627,10 @@ static void test_con05_border_guard_colours_tents_and_fallback(void **state)
     fx_layout_done(&f);
     for (int i = 0; i < 5; i++)
         assert_non_null(fx_conn(&f, i + 1, i + 2, RMG_CONNECTION_BORDER_GUARD, RMG_LINK_DEFAULT, 4000));
+    /* Standard links beside them keep every zone reachable with the border guards closed (a
+     * border-guard link opens with tents in both zones), so each may get its colours. */
+    for (int i = 0; i < 5; i++)
+        assert_non_null(fx_conn(&f, i + 1, i + 2, RMG_CONNECTION_STANDARD, RMG_LINK_DEFAULT, 4000));
     assert_int_equal(rmg__stage_connect(&f.g), RMG_OK);
     /* Eight colours, two per connection: four border-guard links, the fifth falls back. */
     for (int i = 0; i < 4; i++) {
@@ -664,6 +668,32 @@ static void test_con05_border_guard_colours_tents_and_fallback(void **state)
     assert_int_equal(rmg__map_key_colors_used(f.m), 0xffu);
     assert_true(f.m->warnings.count >= 1);
     assert_sealed(&f);
+    fx_done(&f);
+}
+
+/* CON-05, issue 30: border-guard links that are the only way into a zone (a chain) would shut
+ * it off, since each opens with tents in both of its zones: they are built as standard. */
+static void test_con05_border_guards_never_shut_a_zone_off(void **state)
+{
+    (void)state;
+    fx f;
+    assert_true(fx_init(&f, rmg_test_context(NULL, 18), 48, 40, 1, 18));
+    int ids[3];
+    for (int i = 0; i < 3; i++) {
+        ids[i] = fx_zone(&f, i + 1, RMG_ZONE_TREASURE, 0, RMG_TERRAIN_GRASS);
+        fx_rect(&f, ids[i], i * 16, 0, i * 16 + 15, 39, 0);
+    }
+    fx_layout_done(&f);
+    for (int i = 0; i < 2; i++)
+        assert_non_null(fx_conn(&f, i + 1, i + 2, RMG_CONNECTION_BORDER_GUARD, RMG_LINK_DEFAULT, 4000));
+    assert_int_equal(rmg__stage_connect(&f.g), RMG_OK);
+    for (int i = 0; i < 2; i++) {
+        const rmg__map_connection *c = conn_of(&f, i);
+        assert_true(c->border_guard_fallback);
+        assert_int_equal(c->realized, RMG_REALIZED_PASSAGE);
+    }
+    assert_int_equal(count_kind(&f, RMG_OBJECT_BORDER_GUARD), 0);
+    assert_int_equal(count_kind(&f, RMG_OBJECT_KEYMASTER_TENT), 0);
     fx_done(&f);
 }
 
@@ -1578,6 +1608,7 @@ int main(void)
         cmocka_unit_test(test_zon14_lava_stays_underground_and_rock_water_zones),
         cmocka_unit_test(test_thin_water_grows_two_wide),
         cmocka_unit_test(test_con05_border_guard_colours_tents_and_fallback),
+        cmocka_unit_test(test_con05_border_guards_never_shut_a_zone_off),
         cmocka_unit_test(test_con21_monolith_repulsion_moves_it_away),
         cmocka_unit_test(test_con21_unguarded_passages_do_not_repel),
         cmocka_unit_test(test_monolith_colours_run_out_with_a_clear_error),
