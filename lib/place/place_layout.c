@@ -312,7 +312,8 @@ static double level_load(const rmg__layout *l, const double fill[2], int moved, 
 
 /* Moves zone a to a free cell next to the layout, or swaps it with zone b. Kept only if the
  * summed link score of the zones involved improves; `sideways`: if it does not drop; `fill`
- * (level balance): if it does not drop and the heavier level's load falls. */
+ * (level balance): if it does not drop, the zones moved may stand on either level and the
+ * heavier level's load does not rise. */
 static void try_move(rmg__layout *l, int a, rmg_rng *rng, bool sideways, const double *fill)
 {
     int from = l->zones[a].cell;
@@ -337,7 +338,8 @@ static void try_move(rmg__layout *l, int a, rmg_rng *rng, bool sideways, const d
     }
     if (after < before || (after == before && !sideways && !fill))
         return;
-    if (fill && !(level_load(l, fill, a, to, b, from) <= level_load(l, fill, -1, -1, -1, -1) * (1.0 + 1e-12)))
+    if (fill && (l->zones[a].levels != 3u || (b >= 0 && l->zones[b].levels != 3u) ||
+                 !(level_load(l, fill, a, to, b, from) <= level_load(l, fill, -1, -1, -1, -1) * (1.0 + 1e-12))))
         return;
     l->cell_zone[from] = -1;
     if (b >= 0)
@@ -435,7 +437,10 @@ void rmg__layout_wander(rmg__layout *l, rmg_rng *rng, size_t rounds)
 
 void rmg__layout_balance_levels(rmg__layout *l, rmg_rng *rng, const double fill[2], size_t rounds)
 {
-    if (l->levels < 2 || l->n_zones < 2)
+    bool free_zone = false;
+    for (size_t i = 0; i < l->n_zones; i++)
+        free_zone |= l->zones[i].levels == 3u;
+    if (l->levels < 2 || l->n_zones < 2 || !free_zone)
         return;
     for (size_t i = 0; i < rounds; i++)
         try_move(l, (int)rmg_rng_below(rng, l->n_zones), rng, false, fill);
