@@ -4,6 +4,7 @@ water level, failing on any signal or hang.
 
 Usage: scripts/crash-sweep.py RMG CORPUS_DIR [--seeds 1,2] [--water none,normal,islands]
                               [--every K] [--jobs N] [--timeout S] [--game hota|sod]
+                              [--underground]
 
 A run may fail with exit status 1 (the template cannot give a map for that setup: the library's
 stated refusal); what this sweep rejects is a run killed by a signal, a run past the timeout
@@ -57,10 +58,12 @@ SANITIZER_ENV["ASAN_OPTIONS"] = "exitcode=86:" + os.environ.get("ASAN_OPTIONS", 
 SANITIZER_ENV["UBSAN_OPTIONS"] = "halt_on_error=1:exitcode=87:print_stacktrace=1:" + os.environ.get("UBSAN_OPTIONS", "")
 
 
-def run_one(rmg, path, name, water, seed, game, timeout):
+def run_one(rmg, path, name, water, seed, game, timeout, underground=False):
     cmd = [rmg, "generate", path, "--seed", str(seed), "--water", water, "--quiet"]
     if game:
         cmd += ["--game", game]
+    if underground:
+        cmd += ["--underground"]
     if name:
         cmd += ["--template", name]
     t0 = time.monotonic()
@@ -91,6 +94,7 @@ def main():
     ap.add_argument("--jobs", type=int, default=os.cpu_count() or 2)
     ap.add_argument("--timeout", type=float, default=120.0)
     ap.add_argument("--game", default="")
+    ap.add_argument("--underground", action="store_true", help="every run on two levels (issue 30)")
     a = ap.parse_args()
     if not os.path.isdir(a.corpus):
         print(f"SKIPPED: {a.corpus} is absent (the corpus of real templates)")
@@ -103,7 +107,7 @@ def main():
         for path, names in zip(corpus_files(a.corpus, a.every),
                                pool.map(lambda f: template_names(a.rmg, f), corpus_files(a.corpus, a.every))):
             runs += [(path, n, w, s) for n in names for w in levels for s in seeds]
-        results = list(pool.map(lambda r: run_one(a.rmg, *r, a.game, a.timeout), runs))
+        results = list(pool.map(lambda r: run_one(a.rmg, *r, a.game, a.timeout, a.underground), runs))
     bad = [(cmd, why) for cmd, why, _, _ in results if why]
     made = sum(1 for r in results if r[3] == 0)
     refused = sum(1 for r in results if r[3] in (1, 2))

@@ -96,6 +96,12 @@ void rmg__layout_shuffle(rmg__layout *l, rmg_rng *rng);
 /* PLC-09's moves and swaps for `rounds` rounds, keeping those that do not lower the link score:
  * the layout wanders over plateaus the shuffle cannot leave. */
 void rmg__layout_wander(rmg__layout *l, rmg_rng *rng, size_t rounds);
+/* Issue 30: PLC-09's moves and swaps of the zones free to stand on either level, for `rounds`
+ * rounds, each kept only if it keeps the link score and does not raise the heavier level's load,
+ * max over the levels of their zones' weight / fill (fill: the share of the level its zones may
+ * take): the free zones wander over those plateaus towards a lighter load; placed zones stay.
+ * Cost: O(zones) per round. */
+void rmg__layout_balance_levels(rmg__layout *l, rmg_rng *rng, const double fill[2], size_t rounds);
 /* Sum of the link weights met. */
 int rmg__layout_score(const rmg__layout *l);
 /* place_all then shuffle. */

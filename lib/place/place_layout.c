@@ -298,9 +298,23 @@ static int random_free_spot(const rmg__layout *l, int a, rmg_rng *rng)
     return l->cell_zone[to] < 0 && level_allowed(&l->zones[a], l, to) ? to : -1;
 }
 
-/* Moves zone a to a free cell next to the layout, or swaps it with zone b; kept only if the summed
- * link score of the zones involved improves. */
-static void try_move(rmg__layout *l, int a, rmg_rng *rng, bool sideways)
+/* Weight per unit of room of the heavier level: max over the levels of weight / fill. */
+static double level_load(const rmg__layout *l, const double fill[2], int moved, int to, int swapped, int from)
+{
+    int per_level = l->grid * l->grid;
+    double w[2] = {0, 0};
+    for (size_t i = 0; i < l->n_zones; i++) {
+        int cell = (int)i == moved ? to : (int)i == swapped ? from : l->zones[i].cell;
+        w[(cell / per_level) & 1] += l->zones[i].weight;
+    }
+    return RMG__MAX(w[0] / fill[0], w[1] / fill[1]);
+}
+
+/* Moves zone a to a free cell next to the layout, or swaps it with zone b. Kept only if the
+ * summed link score of the zones involved improves; `sideways`: if it does not drop; `fill`
+ * (level balance): if it does not drop, the zones moved may stand on either level and the
+ * heavier level's load does not rise. */
+static void try_move(rmg__layout *l, int a, rmg_rng *rng, bool sideways, const double *fill)
 {
     int from = l->zones[a].cell;
     int to, b;
@@ -322,7 +336,10 @@ static void try_move(rmg__layout *l, int a, rmg_rng *rng, bool sideways)
         before += zone_score_at(l, b, to, -1, -1);
         after += zone_score_at(l, b, from, a, to);
     }
-    if (after < before || (after == before && !sideways))
+    if (after < before || (after == before && !sideways && !fill))
+        return;
+    if (fill && (l->zones[a].levels != 3u || (b >= 0 && l->zones[b].levels != 3u) ||
+                 !(level_load(l, fill, a, to, b, from) <= level_load(l, fill, -1, -1, -1, -1) * (1.0 + 1e-12))))
         return;
     l->cell_zone[from] = -1;
     if (b >= 0)
@@ -409,13 +426,24 @@ void rmg__layout_shuffle(rmg__layout *l, rmg_rng *rng)
 {
     size_t rounds = 40 * l->n_zones;
     for (size_t i = 0; i < rounds; i++)
-        try_move(l, (int)rmg_rng_below(rng, l->n_zones), rng, false);
+        try_move(l, (int)rmg_rng_below(rng, l->n_zones), rng, false, NULL);
 }
 
 void rmg__layout_wander(rmg__layout *l, rmg_rng *rng, size_t rounds)
 {
     for (size_t i = 0; i < rounds; i++)
-        try_move(l, (int)rmg_rng_below(rng, l->n_zones), rng, true);
+        try_move(l, (int)rmg_rng_below(rng, l->n_zones), rng, true, NULL);
+}
+
+void rmg__layout_balance_levels(rmg__layout *l, rmg_rng *rng, const double fill[2], size_t rounds)
+{
+    bool free_zone = false;
+    for (size_t i = 0; i < l->n_zones; i++)
+        free_zone |= l->zones[i].levels == 3u;
+    if (l->levels < 2 || l->n_zones < 2 || !free_zone)
+        return;
+    for (size_t i = 0; i < rounds; i++)
+        try_move(l, (int)rmg_rng_below(rng, l->n_zones), rng, false, fill);
 }
 
 int rmg__layout_score(const rmg__layout *l)

@@ -214,6 +214,18 @@ static size_t connection_colors(const place_ctx *pc)
     return n > reserved ? n - reserved : 0;
 }
 
+/* Puts every zone of the layout back on the cell `cells` gives it. */
+static void restore_cells(rmg__layout *l, const int *cells)
+{
+    size_t n = (size_t)l->levels * (size_t)l->grid * (size_t)l->grid;
+    for (size_t c = 0; c < n; c++)
+        l->cell_zone[c] = -1;
+    for (size_t i = 0; i < l->n_zones; i++) {
+        l->zones[i].cell = cells[i];
+        l->cell_zone[cells[i]] = (int)i;
+    }
+}
+
 /* A layout whose links need more teleport colours than the game has cannot be built (SoD has 16,
  * HotA 32): such a template (SoD's 8XM12a: 56 links among 33 zones) is still one the game makes,
  * so further layouts are drawn (a stream of their own), each wandering over the moves that keep
@@ -252,17 +264,40 @@ static rmg_status fit_teleport_colors(place_ctx *pc)
                 best[i] = l->zones[i].cell;
         }
     }
-    if (st == RMG_OK) {
-        size_t cells = (size_t)l->levels * (size_t)l->grid * (size_t)l->grid;
-        for (size_t c = 0; c < cells; c++)
-            l->cell_zone[c] = -1;
-        for (size_t i = 0; i < l->n_zones; i++) {
-            l->zones[i].cell = best[i];
-            l->cell_zone[best[i]] = (int)i;
-        }
-    }
+    if (st == RMG_OK)
+        restore_cells(l, best);
     rmg__free(pc->ctx, best);
     return st;
+}
+
+/* Issue 30: the layout's draw may pile the zones onto one level (SoD's Dwarf Tunnels: 12 zones
+ * underground at about 360 tiles, 4 on the surface at about 1,300). Zones of equal weight get
+ * equal land only when each level's weight fits its room alike (share_density): the zones that
+ * may stand on either level (no placement, ZON-02..05) move between the levels by PLC-09's moves
+ * that keep the link score, while they lower the heavier level's weight per room (a stream of
+ * its own). A move leaving more links to teleports than the colours hold (or than before) is
+ * undone as a whole. The moves also wander over the plateaus where the load stays (the way
+ * between the levels is often a chain of such moves), so every two-level layout with a zone
+ * free to move changes. Cost: 200 rounds a zone of O(zones) each, far below the tile growth. */
+static rmg_status balance_levels(place_ctx *pc)
+{
+    rmg__layout *l = &pc->lay;
+    if (pc->levels != 2 || pc->mirror)
+        return RMG_OK;
+    int *kept = rmg__malloc(pc->ctx, (l->n_zones + 1) * sizeof *kept);
+    if (!kept)
+        return rmg__error_nomem(pc->ctx);
+    for (size_t i = 0; i < l->n_zones; i++)
+        kept[i] = l->zones[i].cell;
+    size_t need = teleport_links(pc);
+    rmg_rng rng;
+    rmg__gen_stream(pc->g, "place-levels", 0, &rng);
+    rmg__layout_balance_levels(l, &rng, pc->fill, 200 * l->n_zones);
+    size_t now = teleport_links(pc);
+    if (now > need && now > connection_colors(pc))
+        restore_cells(l, kept);
+    rmg__free(pc->ctx, kept);
+    return RMG_OK;
 }
 
 static rmg_status run_layout(place_ctx *pc)
@@ -287,6 +322,8 @@ static rmg_status run_layout(place_ctx *pc)
     st = rmg__layout_run(l, &rng);
     if (st == RMG_OK)
         st = fit_teleport_colors(pc);
+    if (st == RMG_OK)
+        st = balance_levels(pc);
     return st;
 }
 
@@ -415,6 +452,23 @@ static rmg_status check_town_room(place_ctx *pc, const double density[2])
     return RMG_OK;
 }
 
+/* Issue 30: on two levels zones of equal weight get equal land. Each level can give its zones at
+ * most fill * area / weight tiles per unit of weight (a level without filler: all of it, fill
+ * 1); a level with filler gives the least of the two levels' figures, and keeps the rest as
+ * rock or sea (the underground's rock, PLC-16; the surface's rock masses or water, PLC-13/17):
+ * a level with less weight gets more filler, not bigger zones. A level without filler (the
+ * surface of a template without rock masses, PLC-13) has nothing to keep the rest: its zones
+ * take all of it, and the layout's level balance (balance_levels) keeps its weight near the
+ * shared figure's. */
+static void share_density(const place_ctx *pc, double area, const double weight[2], double density[2])
+{
+    double shared = INFINITY;
+    for (int lv = 0; lv < 2; lv++)
+        shared = RMG__MIN(shared, pc->fill[lv] * area / weight[lv]);
+    for (int lv = 0; lv < 2; lv++)
+        density[lv] = pc->filler[lv] >= 0 ? shared : area / weight[lv];
+}
+
 static rmg_status capacities(place_ctx *pc, double density[2])
 {
     double area = (double)pc->m->width * pc->m->height;
@@ -433,23 +487,21 @@ static rmg_status capacities(place_ctx *pc, double density[2])
             filler_area += (pc->filler[lv] >= 0 ? pc->fill[lv] : 1.0) * area;
             filler_weight += weight[lv];
         }
-    /* Issue 30: zones of a level without filler take all of it; the zones of a filler level
-     * (the underground, PLC-16) get no more land per weight than they do, so that equal weights
-     * get about equal land on either level (the rest of the level is rock). */
-    double bare = INFINITY;
     for (int lv = 0; lv < pc->levels; lv++)
-        if (pc->filler[lv] < 0 && !pc->rock_disabled && count[lv])
-            bare = RMG__MIN(bare, area / weight[lv]);
+        if (count[lv] && area * pc->fill[lv] < (double)count[lv] * MIN_TILES_PER_ZONE)
+            return rmg__error_gen(pc->ctx, RMG_ERR_IMPOSSIBLE, "place", -1, -1,
+                                  "%zu zones on level %d need at least %d tiles each: a %dx%d map holds too few",
+                                  count[lv], lv, MIN_TILES_PER_ZONE, pc->m->width, pc->m->height);
+    if (pc->levels == 2 && count[0] && count[1]) {
+        share_density(pc, area, weight, density);
+        return check_town_room(pc, density);
+    }
     for (int lv = 0; lv < pc->levels; lv++) {
         density[lv] = 0;
         if (!count[lv])
             continue;
-        if (area * pc->fill[lv] < (double)count[lv] * MIN_TILES_PER_ZONE)
-            return rmg__error_gen(pc->ctx, RMG_ERR_IMPOSSIBLE, "place", -1, -1,
-                                  "%zu zones on level %d need at least %d tiles each: a %dx%d map holds too few",
-                                  count[lv], lv, MIN_TILES_PER_ZONE, pc->m->width, pc->m->height);
         double own = pc->fill[lv] * area / weight[lv];
-        density[lv] = pc->filler[lv] >= 0 ? RMG__MIN(RMG__MIN(own, filler_area / filler_weight), bare) : own;
+        density[lv] = pc->filler[lv] >= 0 ? RMG__MIN(own, filler_area / filler_weight) : own;
     }
     return check_town_room(pc, density);
 }
