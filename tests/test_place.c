@@ -395,6 +395,56 @@ static void test_plc05_repulsion_counts_every_level(void **state)
     assert_true(across_levels(true) > across_levels(false));
 }
 
+/* ---- PLC-05 on water: groups numbered after their first zones (issue 30 item 7) -------------- */
+
+/* Treasure_Islands' shape in small: four repulsion start zones numbered first, unlinked to each
+ * other, then four islands each (default links to their start zone, a ring of ground links), at
+ * sparseness 0.3. Returns over how many seeds no two start zones end up lattice neighbours. */
+#define GROUPS 4
+static int starts_apart(rmg_water_level water)
+{
+    fixture fx;
+    fx_begin(&fx, 0, 0);
+    for (int s = 1; s <= GROUPS; s++) {
+        fx_zone(&fx, s, 10);
+        fx_zone_by_id(&fx, s)->repulsion = true;
+    }
+    for (int s = 1; s <= GROUPS; s++)
+        for (int k = 0; k < 4; k++) {
+            int id = 10 * s + k;
+            fx_zone(&fx, id, 6);
+            fx_link(&fx, s, id, RMG_LINK_DEFAULT, RMG_CONNECTION_STANDARD);
+            fx_link(&fx, id, 10 * s + (k + 1) % 4, RMG_LINK_GROUND, RMG_CONNECTION_STANDARD);
+        }
+    fx_tpl(&fx)->zone_sparseness = 0.3;
+    int apart = 0;
+    for (uint64_t seed = 1; seed <= SEEDS; seed++) {
+        must_place(&fx, 108, 108, 1, water, seed);
+        int closest = 1 << 30;
+        for (int a = 1; a <= GROUPS; a++)
+            for (int b = a + 1; b <= GROUPS; b++)
+                closest = RMG__MIN(closest, fx_cell_d2(&fx, a, b));
+        apart += closest > 4; /* 4: neighbours (doubled coordinates) */
+    }
+    fx_free(&fx, true);
+    return apart;
+}
+
+/* PLC-01/03/05, issue 30 item 7: on land a group's first zone touches the layout (it stays one
+ * piece), so the start zones, numbered before their islands, pack around the first one and two
+ * of them are neighbours on most seeds (measured: apart on 5 of 20). Where the sea joins the
+ * groups, each start zone may take any cell of the square the level's zones will fill, keeps
+ * its ring of neighbours for its islands, and repulsion sets them apart (measured: apart on 14
+ * of 20 for either water level; the shuffle, PLC-09, moves some next to more of their islands). */
+static void test_plc05_water_groups_start_apart(void **state)
+{
+    (void)state;
+    int land = starts_apart(RMG_WATER_NONE);
+    assert_true(land <= 6);
+    assert_true(starts_apart(RMG_WATER_NORMAL) >= 12);
+    assert_true(starts_apart(RMG_WATER_ISLANDS) >= 12);
+}
+
 /* ---- PLC-12 recipe 2: ring around a centre, good vs bad numbering -------------------------- */
 
 /* Centre `centre`, ring zones `ring[0..5]` in ring order; fictive default links from each ring
@@ -877,6 +927,7 @@ int main(void)
         cmocka_unit_test(test_plc12_four_around_centre_with_repulsion),
         cmocka_unit_test(test_plc05_repulsion_is_what_pushes_apart),
         cmocka_unit_test(test_plc05_repulsion_counts_every_level),
+        cmocka_unit_test(test_plc05_water_groups_start_apart),
         cmocka_unit_test(test_plc12_ring_numbered_well_forms_a_ring),
         cmocka_unit_test(test_plc12_ring_numbered_badly_breaks),
         cmocka_unit_test(test_plc09_shuffle_never_lowers_the_score),

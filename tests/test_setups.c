@@ -687,6 +687,63 @@ static void test_corpus_for_sod(void **state)
     rmg_test_free_list(files);
 }
 
+#define TREASURE_ISLANDS "corpus/h3t/synthet__heroes-olden-era-templates__h3__sources__community__Treasure_Islands.h3t"
+
+/* Issue 30 item 7: Treasure_Islands at islands water (144x144, six players) numbers its six
+ * start zones first, unlinked to each other, and their islands after them; they were packed in
+ * one corner (seeds 1-5: closest pair of start zones' centres 9.8-13.4 tiles, average pair
+ * 30.0-42.0, 60-99 "no room" warnings). Where the sea joins the groups each start zone takes a
+ * cell of its own over the square the zones fill (PLC-03, PLC-05, place_layout.c): measured
+ * closest pair 19.6-26.3 tiles, average 56.7-59.0, 20-31 "no room" warnings, every seed made. */
+static void test_treasure_islands_start_zones_apart(void **state)
+{
+    (void)state;
+    const char *file = rmg_test_need_shared(TREASURE_ISLANDS);
+    for (uint64_t seed = 1; seed <= 5; seed++) {
+        rmg_context *ctx = rmg_test_context(NULL, seed);
+        rmg_pack *pack = NULL;
+        assert_int_equal(rmg_pack_load(ctx, file, RMG_FORMAT_AUTO, &pack), RMG_OK);
+        rmg_map *map = generate_named(ctx, pack, NULL, 0, 0, RMG_WATER_ISLANDS); /* 144x144, 6 players */
+        const struct rmg_map *m = map;
+        assert_int_equal(m->width, 144);
+        double sx[8] = {0}, sy[8] = {0}, n[8] = {0}; /* up to 8 players */
+        int zone_start[1024];
+        size_t starts = 0;
+        assert_true(m->zones.count < RMG_TEST_COUNT(zone_start));
+        for (size_t i = 0; i < m->zones.count; i++) {
+            rmg_zone_kind k = m->zones.items[i].kind;
+            bool start = k == RMG_ZONE_HUMAN_START || k == RMG_ZONE_COMPUTER_START;
+            zone_start[i + 1] = start ? (int)starts++ : -1;
+        }
+        assert_int_equal(starts, 6);
+        for (int y = 0; y < m->height; y++)
+            for (int x = 0; x < m->width; x++) {
+                int s = zone_start[m->tile_zone[(size_t)y * (size_t)m->width + (size_t)x]];
+                if (s >= 0) {
+                    sx[s] += x;
+                    sy[s] += y;
+                    n[s] += 1;
+                }
+            }
+        double closest = INFINITY, sum = 0;
+        for (size_t a = 0; a < starts; a++)
+            for (size_t b = a + 1; b < starts; b++) {
+                double d = hypot(sx[a] / n[a] - sx[b] / n[b], sy[a] / n[a] - sy[b] / n[b]);
+                closest = fmin(closest, d);
+                sum += d;
+            }
+        size_t no_room = warnings_containing(map, "no room");
+        printf("Treasure_Islands seed %llu: closest %.1f, average %.1f tiles, %zu no-room warnings\n",
+               (unsigned long long)seed, closest, sum / 15.0, no_room);
+        assert_true(closest >= 18.0);
+        assert_true(sum / 15.0 >= 50.0);
+        assert_true(no_room <= 40);
+        rmg_map_destroy(map);
+        rmg_pack_destroy(pack);
+        rmg_context_destroy(ctx);
+    }
+}
+
 int main(int argc, char **argv)
 {
     const struct CMUnitTest plain[] = {
@@ -705,6 +762,7 @@ int main(int argc, char **argv)
         cmocka_unit_test(test_corpus_owners_agree),
         cmocka_unit_test(test_corpus_for_sod),
         cmocka_unit_test(test_sod_8xm12a_fits_sods_colours),
+        cmocka_unit_test(test_treasure_islands_start_zones_apart),
     };
     return RMG_TEST_MAIN(plain, shared, "corpus");
 }

@@ -31,6 +31,10 @@
  *     rock masses, so its zones still get their share of the map.
  *   - Water (surface, water level normal / islands): capacity 70% / 55%; on islands every zone
  *     keeps a two-tile channel of water to every other zone.
+ *   - Candidates touch the placed layout (it stays one piece), but on a water surface a
+ *     repulsion zone linked to no placed zone, the first of its group, may take any free cell,
+ *     three steps from every placed zone when it can (its ring stays free for its group), in
+ *     the square of a tight pack of the level's zones less its group's own (place_layout.c).
  */
 #ifndef RMG_PLACE_INTERNAL_H
 #define RMG_PLACE_INTERNAL_H
@@ -80,7 +84,11 @@ typedef struct rmg__layout {
     size_t *link_start;   /* CSR: links touching lzone i are link_idx[link_start[i]..[i+1]) */
     int *link_idx;
     double square[2];     /* S0 per level, cell units */
+    double pack[2];       /* side of a tight pack of the zones expected on the level, cell units */
+    bool sea[2];          /* per level: the sea joins zones apart (water maps' surface) */
     int *cand;            /* scratch: candidate cells */
+    int *queue;           /* scratch: a zone's group (n_zones) */
+    uint8_t *seen;        /* scratch: zones met in a group (n_zones) */
 } rmg__layout;
 
 /* Doubled lattice coordinates of a cell (see the header comment). */

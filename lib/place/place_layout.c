@@ -7,6 +7,7 @@
 /* Ties between real-valued criteria (repulsion sums) are decided within this tolerance so
  * that rounding noise never breaks a tie the geometry makes exact. */
 #define TIE_EPS 1e-9
+#define SQRT3_2_L 0.86602540378443864676
 
 void rmg__layout_cell_xy(const rmg__layout *l, int cell, int *level, int *dx, int *dy)
 {
@@ -110,8 +111,9 @@ static bool cell_touches_layout(const rmg__layout *l, int cell)
     return false;
 }
 
-/* Fills l->cand with the free candidate cells on the zone's allowed levels; returns the count. */
-static size_t gather_candidates(const rmg__layout *l, const rmg__lzone *z, bool layout_empty)
+/* Fills l->cand with the free candidate cells on the zone's allowed levels; returns the count.
+ * `anywhere`: on a level the sea joins (l->sea), every free cell, touching the layout or not. */
+static size_t gather_candidates(const rmg__layout *l, const rmg__lzone *z, bool layout_empty, bool anywhere)
 {
     int per_level = l->grid * l->grid;
     size_t n = 0;
@@ -123,8 +125,9 @@ static size_t gather_candidates(const rmg__layout *l, const rmg__lzone *z, bool 
             l->cand[n++] = centre;
             continue;
         }
+        bool free_spot = anywhere && l->sea[level];
         for (int c = level * per_level; c < (level + 1) * per_level; c++)
-            if (l->cell_zone[c] < 0 && cell_touches_layout(l, c))
+            if (l->cell_zone[c] < 0 && (free_spot || cell_touches_layout(l, c)))
                 l->cand[n++] = c;
     }
     return n;
@@ -189,8 +192,9 @@ static bbox level_bbox(const rmg__layout *l, int level)
     return b;
 }
 
-/* Level 2 (PLC-03): minimise max(S0, side of the bounding square with the candidate). */
-static size_t keep_smallest_square(const rmg__layout *l, size_t n)
+/* Level 2 (PLC-03): minimise max(S0, side of the bounding square with the candidate); `square`
+ * gives S0 per level. */
+static size_t keep_smallest_square(const rmg__layout *l, const double square[2], size_t n)
 {
     bbox per_level[2] = {level_bbox(l, 0), l->levels > 1 ? level_bbox(l, 1) : level_bbox(l, 0)};
     double best = INFINITY;
@@ -200,7 +204,7 @@ static size_t keep_smallest_square(const rmg__layout *l, size_t n)
         rmg__layout_cell_xy(l, l->cand[i], &lv, &x, &y);
         bbox b = per_level[lv];
         bbox_add(&b, x, y);
-        double s0 = 2.0 * l->square[lv];
+        double s0 = 2.0 * square[lv];
         double m = RMG__MAX(s0 * s0, (double)square_measure(&b));
         if (m < best - TIE_EPS) {
             best = m;
@@ -251,15 +255,109 @@ static void put_zone(rmg__layout *l, int z, int cell)
     l->cell_zone[cell] = z;
 }
 
+/* Steps between two cells of one level on the lattice. */
+static int hex_steps(const rmg__layout *l, int a, int b)
+{
+    int la, xa, ya, lb, xb, yb;
+    rmg__layout_cell_xy(l, a, &la, &xa, &ya);
+    rmg__layout_cell_xy(l, b, &lb, &xb, &yb);
+    int dx = xa > xb ? xa - xb : xb - xa, dy = ya > yb ? ya - yb : yb - ya;
+    return dy + (dx > dy ? (dx - dy) / 2 : 0);
+}
+
+/* A new group's first zone keeps its ring of neighbours for the zones that will link to it: of
+ * the candidates, prefer the cells at least GROUP_GAP steps from every placed zone of their
+ * level, so that no placed zone touches that ring (all candidates when none is). It serves the
+ * group's links (PLC-02) and so comes before the square. Cost: candidates x zones. */
+#define GROUP_GAP 3
+static size_t keep_own_ring(const rmg__layout *l, size_t n)
+{
+    int per_level = l->grid * l->grid;
+    size_t kept = 0;
+    for (size_t i = 0; i < n; i++) {
+        bool clear = true;
+        for (size_t j = 0; j < l->n_zones && clear; j++) {
+            int c = l->zones[j].cell;
+            clear = c < 0 || c / per_level != l->cand[i] / per_level || hex_steps(l, c, l->cand[i]) >= GROUP_GAP;
+        }
+        if (clear)
+            l->cand[kept++] = l->cand[i];
+    }
+    return kept ? kept : n;
+}
+
+/* True when zone z has a link of some weight to a placed zone (its position then follows them). */
+static bool has_placed_peer(const rmg__layout *l, int z)
+{
+    for (size_t i = l->link_start[z]; i < l->link_start[z + 1]; i++) {
+        const rmg__llink *k = &l->links[l->link_idx[i]];
+        int peer = k->a == z ? k->b : k->a;
+        if (peer != z && k->weight > 0 && l->zones[peer].cell >= 0)
+            return true;
+    }
+    return false;
+}
+
+/* Size of z's group: the zones joined to z through links of some weight, z included (a
+ * breadth-first search over the link index, O(zones + links), once per group's first zone). */
+static size_t group_size(const rmg__layout *l, int z, int *queue, uint8_t *seen)
+{
+    memset(seen, 0, l->n_zones);
+    size_t head = 0, tail = 0;
+    queue[tail++] = z;
+    seen[z] = 1;
+    while (head < tail) {
+        int a = queue[head++];
+        for (size_t i = l->link_start[a]; i < l->link_start[a + 1]; i++) {
+            const rmg__llink *k = &l->links[l->link_idx[i]];
+            int b = k->a == a ? k->b : k->a;
+            if (k->weight > 0 && !seen[b]) {
+                seen[b] = 1;
+                queue[tail++] = b;
+            }
+        }
+    }
+    return tail;
+}
+
+/* A repulsion zone linked to no placed zone but to others starts a group of its own (the zones
+ * linked to it, placed after it; a zone without links has no group and stays beside the layout). Where the sea joins the zones (water maps' surface, PLC-17) groups need no
+ * border with each other, so such a zone may take any free cell, not only one touching the
+ * layout: PLC-03 counts the positions equivalent while they fit the square the level's zones
+ * will fill at the end (a tight pack of all of them, less the side of the group's own pack so
+ * the group fits too; S0 when larger), keep_own_ring leaves its neighbours to its group, and
+ * repulsion (PLC-05) sets the groups apart over that square. Treasure_Islands numbers its six
+ * start zones before their islands: they were packed around the first one. Land levels keep
+ * the layout in one piece (a link between zones apart would need a teleport), so a new group
+ * still touches it there. */
+static bool spreads(const rmg__layout *l, int z, bool layout_empty)
+{
+    const rmg__lzone *zone = &l->zones[z];
+    unsigned sea = (l->sea[0] ? 1u : 0u) | (l->sea[1] ? 2u : 0u);
+    return !layout_empty && zone->repulsion && sea && (zone->levels & ~sea) == 0 && !has_placed_peer(l, z) &&
+           group_size(l, z, l->queue, l->seen) > 1;
+}
+
 static rmg_status place_one(rmg__layout *l, int z, bool layout_empty, rmg_rng *rng)
 {
     rmg__lzone *zone = &l->zones[z];
-    size_t n = gather_candidates(l, zone, layout_empty);
+    bool spread = spreads(l, z, layout_empty);
+    size_t n = gather_candidates(l, zone, layout_empty, spread);
     if (n == 0)
         return rmg__error_gen(l->ctx, RMG_ERR_IMPOSSIBLE, "place", zone->id, -1,
                               "zone %d: no free lattice position on its allowed level(s)", zone->id);
     n = keep_best_links(l, z, n);
-    n = keep_smallest_square(l, n);
+    if (spread)
+        n = keep_own_ring(l, n);
+    double filled[2] = {l->square[0], l->square[1]};
+    if (spread) {
+        /* The group must fit the square too: its first zone keeps the side of the group's own
+         * tight pack inside. */
+        double group = sqrt((double)group_size(l, z, l->queue, l->seen) * SQRT3_2_L);
+        for (int lv = 0; lv < 2; lv++)
+            filled[lv] = RMG__MAX(l->square[lv], l->pack[lv] - group);
+    }
+    n = keep_smallest_square(l, filled, n);
     if (zone->repulsion)
         n = keep_most_repelled(l, n);
     put_zone(l, z, l->cand[rmg_rng_below(rng, n)]); /* PLC-04 */
@@ -399,7 +497,9 @@ static rmg_status alloc_grid(rmg__layout *l)
     l->cell_zone = rmg__malloc(l->ctx, cells * sizeof *l->cell_zone);
     l->cand = rmg__malloc(l->ctx, cells * sizeof *l->cand);
     l->order = rmg__malloc(l->ctx, (l->n_zones + 1) * sizeof *l->order);
-    if (!l->cell_zone || !l->cand || !l->order)
+    l->queue = rmg__malloc(l->ctx, (l->n_zones + 1) * sizeof *l->queue);
+    l->seen = rmg__malloc(l->ctx, l->n_zones + 1);
+    if (!l->cell_zone || !l->cand || !l->order || !l->queue || !l->seen)
         return rmg__error_nomem(l->ctx);
     for (size_t i = 0; i < cells; i++)
         l->cell_zone[i] = -1;
@@ -470,8 +570,11 @@ void rmg__layout_free(rmg__layout *l)
     rmg__free(ctx, l->cell_zone);
     rmg__free(ctx, l->cand);
     rmg__free(ctx, l->order);
+    rmg__free(ctx, l->queue);
+    rmg__free(ctx, l->seen);
     rmg__free(ctx, l->link_start);
     rmg__free(ctx, l->link_idx);
-    l->cell_zone = l->cand = l->order = l->link_idx = NULL;
+    l->cell_zone = l->cand = l->order = l->link_idx = l->queue = NULL;
+    l->seen = NULL;
     l->link_start = NULL;
 }

@@ -164,7 +164,8 @@ static void sparseness_squares(place_ctx *pc)
     double sparseness = pc->t->zone_sparseness > 0 ? pc->t->zone_sparseness : 0.0;
     for (int lv = 0; lv < 2; lv++) {
         double expected = forced[lv] + (lv < pc->levels ? free_zones / pc->levels : 0);
-        l->square[lv] = sparseness * sqrt(RMG__MAX(1.0, expected) * SQRT3_2);
+        l->pack[lv] = sqrt(RMG__MAX(1.0, expected) * SQRT3_2);
+        l->square[lv] = sparseness * l->pack[lv];
     }
 }
 
@@ -317,6 +318,7 @@ static rmg_status run_layout(place_ctx *pc)
     if (l->n_zones == 0)
         return rmg__error_gen(pc->ctx, RMG_ERR_INVALID_DATA, "place", -1, -1, "the template has no active zone");
     sparseness_squares(pc);
+    l->sea[0] = pc->g->opt.water == RMG_WATER_NORMAL || pc->g->opt.water == RMG_WATER_ISLANDS; /* PLC-17 */
     rmg_rng rng;
     rmg__gen_stream(pc->g, "place", 0, &rng);
     st = rmg__layout_run(l, &rng);
