@@ -166,7 +166,7 @@ static rmg_status load_pack(rmg_context *ctx, const char *data, size_t len, cons
 static void put_error(sbuf *b, const rmg_context *ctx)
 {
     rmg_error_info e = {.struct_size = sizeof e};
-    rmg_context_error(ctx, &e);
+    rmg_context_error_get(ctx, &e);
     sb_put(b, "{\"status\":", 10);
     sb_str(b, rmg_status_name(e.status));
     sb_put(b, ",\"message\":", 11);
@@ -382,7 +382,7 @@ EMSCRIPTEN_KEEPALIVE char *rmgw_map_info(void)
     sbuf b = {0};
     rmg_generate_options used;
     rmg_generate_options_init(&used);
-    rmg_map_options(g_map, &used);
+    rmg_map_options_get(g_map, &used);
     sb_printf(&b, "{\"fingerprint\":\"%016llx\",\"seed\":\"%llu\",\"pack\":",
               (unsigned long long)rmg_map_fingerprint(g_map), (unsigned long long)rmg_map_seed(g_map));
     sb_str(&b, rmg_map_pack_name(g_map));
@@ -405,7 +405,7 @@ EMSCRIPTEN_KEEPALIVE char *rmgw_map_info(void)
     sb_put(&b, "],\"zones\":[", 11);
     for (size_t i = 0; i < rmg_map_zone_count(g_map); i++) {
         rmg_map_zone_info z = {.struct_size = sizeof z};
-        if (rmg_map_zone(g_map, i, &z) != RMG_OK)
+        if (rmg_map_zone_get(g_map, i, &z) != RMG_OK)
             continue;
         sb_printf(&b,
                   "%s{\"id\":%d,\"template_zone\":%d,\"kind\":%d,\"level\":%d,\"owner\":%d,\"terrain\":%d,"
@@ -416,7 +416,7 @@ EMSCRIPTEN_KEEPALIVE char *rmgw_map_info(void)
     sb_put(&b, "],\"connections\":[", 17);
     for (size_t i = 0; i < rmg_map_connection_count(g_map); i++) {
         rmg_map_connection_info c = {.struct_size = sizeof c};
-        if (rmg_map_connection(g_map, i, &c) != RMG_OK)
+        if (rmg_map_connection_get(g_map, i, &c) != RMG_OK)
             continue;
         sb_printf(&b, "%s{\"a\":%d,\"b\":%d,\"kind\":%d,\"realized\":%d,\"value\":%lld,\"road\":%d,\"why\":",
                   i ? "," : "", c.zone_a, c.zone_b, (int)c.kind, (int)c.realized, (long long)c.value, c.road);
@@ -437,7 +437,7 @@ EMSCRIPTEN_KEEPALIVE char *rmgw_map_objects(void)
     sb_put(&b, "[", 1);
     for (size_t i = 0; i < rmg_map_object_count(g_map); i++) {
         rmg_map_object_info o = {.struct_size = sizeof o};
-        if (rmg_map_object(g_map, i, &o) != RMG_OK)
+        if (rmg_map_object_get(g_map, i, &o) != RMG_OK)
             continue;
         sb_printf(&b, "%s{\"id\":%u,\"kind\":%d,\"x\":%d,\"y\":%d,\"z\":%d,\"zone\":%d,\"value\":%lld,\"owner\":%d,"
                       "\"faction\":%d,\"color\":%d,\"guard\":%u,\"group\":%u,\"count\":%d,\"strength\":%.1f,"
