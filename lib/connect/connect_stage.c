@@ -271,9 +271,8 @@ static size_t thicken_underground_land(rmg__connect_state *s, const uint32_t *un
     size_t moved = 0;
     for (size_t i = 0; i < n; i++) {
         uint32_t t = unfit[i];
-        int zone = m->tile_zone[t], own;
-        if (rmg__grid_z(&s->b, t) == 0 || !rmg__grid_land_zone(&s->b, zone) ||
-            (m->flags[t] & (RMG__T_ROCK | RMG__T_WATER)))
+        int zone = m->tile_zone[t], own; /* underground land by rock (underground_land_by_rock) */
+        if (!rmg__grid_land_zone(&s->b, zone))
             continue;
         grow_rule r = {-1, zone};
         int best = best_square(s, t, &r, false, &own);

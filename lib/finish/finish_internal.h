@@ -11,6 +11,16 @@
 #include "map/map_internal.h"
 #include "rmg/finish.h"
 
+/* Where a hero walks on foot when the finish stage starts: land not blocked, or an object's
+ * entry or a guard (a sea object's entry is water: not on foot). */
+static inline bool rmg__finish_walkable(const struct rmg_map *m, uint32_t t)
+{
+    uint16_t f = m->flags[t];
+    if (f & (RMG__T_WATER | RMG__T_ROCK))
+        return false;
+    return !(f & RMG__T_BLOCKED) || (f & (RMG__T_ENTRY | RMG__T_GUARD));
+}
+
 /* The stage's entry point (finish_stage.c): roads, obstacles, rivers. */
 rmg_status rmg__stage_finish(rmg__gen *g);
 rmg_status rmg__finish_roads(rmg__gen *g);

@@ -43,10 +43,7 @@
 
 static bool walkable(const rmg__grid *b, uint32_t t)
 {
-    uint16_t f = b->m->flags[t];
-    if (f & (RMG__T_WATER | RMG__T_ROCK))
-        return false;
-    return !(f & RMG__T_BLOCKED) || (f & (RMG__T_ENTRY | RMG__T_GUARD));
+    return rmg__finish_walkable(b->m, t);
 }
 
 static bool needed(const rmg__grid *b, uint32_t t)

@@ -302,10 +302,9 @@ static void put_road(rmg__grid *b, uint32_t t, uint8_t type)
         b->m->road[t] = type;
 }
 
-static bool walkable_now(const struct rmg_map *m, uint32_t t)
+static bool passable_tile(const struct rmg_map *m, uint32_t t)
 {
-    uint16_t f = m->flags[t];
-    return !(f & (RMG__T_WATER | RMG__T_ROCK)) && (!(f & RMG__T_BLOCKED) || (f & (RMG__T_ENTRY | RMG__T_GUARD)));
+    return !(m->flags[t] & RMG__T_BLOCKED) || (m->flags[t] & (RMG__T_ENTRY | RMG__T_GUARD));
 }
 
 /* Whether a guard stands on t or next to it: a hero stepping there is stopped. */
@@ -353,7 +352,7 @@ static bool corner_opens_nothing(const rmg__grid *b, uint32_t c, uint32_t a, uin
             if (x < 0 || y < 0 || x >= CORNER_SIDE || y >= CORNER_SIDE || seen[y * CORNER_SIDE + x])
                 continue;
             seen[y * CORNER_SIDE + x] = 1;
-            if (walkable_now(m, nb[i]) && !guarded_tile(b, nb[i]))
+            if (rmg__finish_walkable(m, nb[i]) && !guarded_tile(b, nb[i]))
                 queue[tail++] = nb[i];
             else
                 seen[y * CORNER_SIDE + x] = 2; /* met, not entered */
@@ -361,12 +360,12 @@ static bool corner_opens_nothing(const rmg__grid *b, uint32_t c, uint32_t a, uin
     }
     uint32_t nb[8];
     int n = rmg__grid_nbrs(b, c, nb);
+    int ax = rmg__grid_x(b, a), ay = rmg__grid_y(b, a), tx = rmg__grid_x(b, t), ty = rmg__grid_y(b, t);
     for (int i = 0; i < n; i++) {
-        int x = rmg__grid_x(b, nb[i]) - cx + CORNER_REACH, y = rmg__grid_y(b, nb[i]) - cy + CORNER_REACH;
         int ux = rmg__grid_x(b, nb[i]), uy = rmg__grid_y(b, nb[i]);
-        bool beside = (abs(ux - rmg__grid_x(b, a)) <= 1 && abs(uy - rmg__grid_y(b, a)) <= 1) ||
-                      (abs(ux - rmg__grid_x(b, t)) <= 1 && abs(uy - rmg__grid_y(b, t)) <= 1);
-        if (walkable_now(m, nb[i]) && !beside && seen[y * CORNER_SIDE + x] != 1)
+        bool beside = (abs(ux - ax) <= 1 && abs(uy - ay) <= 1) || (abs(ux - tx) <= 1 && abs(uy - ty) <= 1);
+        size_t cell = (size_t)(uy - cy + CORNER_REACH) * CORNER_SIDE + (size_t)(ux - cx + CORNER_REACH);
+        if (rmg__finish_walkable(m, nb[i]) && !beside && seen[cell] != 1)
             return false;
     }
     return true;
@@ -564,10 +563,6 @@ static void clear_marks(roads *r)
     memset(r->b.mark, 0, r->b.n);
 }
 
-static bool passable_tile(const struct rmg_map *m, uint32_t t)
-{
-    return !(m->flags[t] & RMG__T_BLOCKED) || (m->flags[t] & (RMG__T_ENTRY | RMG__T_GUARD));
-}
 
 /* ---- joining the road networks (CON-17 step 2) ------------------------------------------------ */
 
