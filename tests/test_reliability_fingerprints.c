@@ -27,7 +27,7 @@ static const pinned pins[] = {
     {NULL, "Duet", 36, 1, 1, 0x952287dfd1618578ull},
     {NULL, "Duet", 72, 2, 2, 0x05a22e701b0c7e31ull},
     {NULL, "Quartet", 72, 1, 3, 0xf0bea77971b3f874ull},
-    {"corpus/sod/sokie__heroes3-template-util__templates__sod_complete__2SM2c__rmg.txt", "2SM2c(sc2tv tourney edition)", 72, 1, 4, 0xac3ff51553e02452ull},
+    {"corpus/sod/sokie__heroes3-template-util__templates__sod_complete__2SM2c__rmg.txt", "2SM2c(sc2tv tourney edition)", 72, 1, 4, 0x3baf98367fb9fd5bull},
 };
 /* ---- END PINNED FINGERPRINTS ---- */
 

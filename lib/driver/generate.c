@@ -190,9 +190,11 @@ static char *compose_description(rmg__gen *g, uint64_t seed)
     rmg__buf b;
     rmg__buf_init(&b, g->ctx);
     rmg__buf_append(&b, pack_text, len);
-    rmg__buf_printf(&b, "%sRandom map by librmg " RMG_VERSION_STRING ". Template %s (pack %s), seed %llu, size ",
-                    len ? "\n" : "", g->tpl->name ? g->tpl->name : "", g->pack->name ? g->pack->name : "",
-                    (unsigned long long)seed);
+    rmg__buf_printf(&b, "%sRandom map by librmg " RMG_VERSION_STRING ". Template %s", len ? "\n" : "",
+                    g->tpl->name ? g->tpl->name : "");
+    if (g->pack->name && *g->pack->name) /* .h3t and rmg.txt packs have no name of their own */
+        rmg__buf_printf(&b, " (pack %s)", g->pack->name);
+    rmg__buf_printf(&b, ", seed %llu, size ", (unsigned long long)seed);
     int side = o->width == o->height && o->width % 36 == 0 ? o->width / 36 : 0;
     if (side >= 1 && side <= 7)
         rmg__buf_puts(&b, sizes[side - 1]);
