@@ -10,6 +10,9 @@
  *      paths and clearings between obstacle masses rather than a maze.
  *   4. Every other walkable land tile of the zone becomes OBSTACLE|BLOCKED (including pockets no
  *      hero could reach, which would split the zone's free area).
+ *      Underground (a map with an underground of its own, not a mirror's copy) the blocked land
+ *      becomes rock wherever rock can be drawn (finish_cave.c), and clearings are fewer
+ *      (CAVE_CLEARING_PERCENT): the game's caves, rock about half of the level (issue 32).
  *   5. With game content loaded, every blocked land tile without an object (filled land, sealed
  *      borders, the seals of guarded clusters) is covered with decorative obstacle objects of
  *      the zone's terrain (content map objects of family "obstacle": every sprite the terrain
@@ -28,6 +31,7 @@
 
 #include "finish_internal.h"
 #include "grid/grid.h"
+#include "map/map_views.h"
 
 #define MK_KEEP 1u
 #define MK_MAIN 2u      /* joined to the zone's main area */
@@ -39,7 +43,15 @@
 #define OPEN_REACH 3    /* clearing depth beyond the one-tile margin */
 #define BLOCK_SIDE 4    /* clearing blocks */
 #define CLEARING_PERCENT 45
+#define CAVE_CLEARING_PERCENT 20 /* underground: caves, rock about half of the level (finish_cave.c) */
+#define MK_CAVE 128u     /* rock of a cave wall being drawn (finish_cave.c) */
 #define ANCHOR_BIT ((uint64_t)1 << 47)
+
+/* The cave walls' tools (finish_cave.c): NULL fit on a map without an underground of its own. */
+typedef struct cave_walls {
+    rmg__map_fit *fit;
+    uint32_t *scratch; /* RMG__FINISH_CAVE_SCRATCH(largest zone) words */
+} cave_walls;
 
 static bool walkable(const rmg__grid *b, uint32_t t)
 {
@@ -620,7 +632,7 @@ static rmg_status obstacle_objects(rmg__grid *b, const rmg__map_zone *z, uint32_
 /* Which blocks of the zone's bounding box hold clearings: drawn for the box only, so a zone
  * costs its own size rather than the map's. */
 static void draw_clearings(const rmg__grid *b, const uint32_t *tiles, size_t n, rmg_rng *rng, uint8_t *clear_blocks,
-                           int bw)
+                           int bw, int percent)
 {
     int x0 = b->w, y0 = b->h, x1 = -1, y1 = -1, y = 0;
     uint32_t row_start = 1, row_end = 0; /* the row of the last tile (divided once per row) */
@@ -640,7 +652,7 @@ static void draw_clearings(const rmg__grid *b, const uint32_t *tiles, size_t n, 
     }
     for (int by = y0 / BLOCK_SIDE; by <= y1 / BLOCK_SIDE; by++)
         for (int bx = x0 / BLOCK_SIDE; bx <= x1 / BLOCK_SIDE; bx++)
-            clear_blocks[by * bw + bx] = rmg_rng_below(rng, 100) < CLEARING_PERCENT;
+            clear_blocks[by * bw + bx] = rmg_rng_below(rng, 100) < (uint64_t)percent;
 }
 
 /* PLC-13: a rock mass on the surface is land the connect stage blocked whole; obstacle objects
@@ -653,19 +665,20 @@ static bool rock_mass_on_land(const rmg__map_zone *z)
 /* Steps 2 and 3 for a land zone: its kept network joined from its main area, the open space
  * around it. *unjoined: kept tiles no path reaches (the first in *lost). */
 static rmg_status keep_network(rmg__grid *b, uint32_t *tiles, size_t n, uint32_t root, rmg__grid_levels *q,
-                               rmg_rng *rng, uint8_t *clear_blocks, int bw, size_t *unjoined, uint32_t *lost)
+                               rmg_rng *rng, uint8_t *clear_blocks, int bw, int clearing_percent, size_t *unjoined,
+                               uint32_t *lost)
 {
     b->mark[root] |= MK_KEEP;
     rmg_status st = join_kept(b, tiles, n, root, q, unjoined, lost);
     if (st != RMG_OK)
         return st;
-    draw_clearings(b, tiles, n, rng, clear_blocks, bw);
+    draw_clearings(b, tiles, n, rng, clear_blocks, bw, clearing_percent);
     open_space(b, tiles, n, clear_blocks, bw);
     return RMG_OK;
 }
 
 static rmg_status fill_zone(rmg__grid *b, const rmg__map_zone *z, uint32_t *tiles, size_t n, rmg__grid_levels *q,
-                            uint8_t *clear_blocks, int bw, const obstacle_defs *od)
+                            uint8_t *clear_blocks, int bw, const obstacle_defs *od, const cave_walls *cw)
 {
     rmg_rng rng;
     rmg__gen_stream(b->g, "obstacles", (uint64_t)z->id, &rng);
@@ -675,19 +688,23 @@ static rmg_status fill_zone(rmg__grid *b, const rmg__map_zone *z, uint32_t *tile
         uint32_t root = zone_root(b, z);
         if (root == UINT32_MAX)
             return RMG_OK;
-        rmg_status st = keep_network(b, tiles, n, root, q, &rng, clear_blocks, bw, &unjoined, &lost);
+        int clearings = cw->fit && z->level == 1 ? CAVE_CLEARING_PERCENT : CLEARING_PERCENT;
+        rmg_status st = keep_network(b, tiles, n, root, q, &rng, clear_blocks, bw, clearings, &unjoined, &lost);
         if (st != RMG_OK)
             return st;
     }
-    /* Step 4, and which tiles obstacle objects may cover (a tile's own state decides both). */
+    /* Step 4, the cave walls underground, then which tiles obstacle objects may cover. */
     for (size_t i = 0; i < n; i++) {
         uint32_t t = tiles[i];
         if ((b->mark[t] & (MK_WALK | MK_OPEN)) == MK_WALK &&
             (!needed(b, t) || ((b->mark[t] & MK_DROP) && optional(b, t))))
             b->m->flags[t] |= RMG__T_OBSTACLE | RMG__T_BLOCKED;
-        if (coverable_tile(b, z->id, t))
-            b->mark[t] |= MK_COVER;
     }
+    if (cw->fit && z->level == 1 && !rock_mass_on_land(z))
+        rmg__finish_cave_rock(b, cw->fit, z->id, tiles, n, MK_CAVE, cw->scratch);
+    for (size_t i = 0; i < n; i++)
+        if (coverable_tile(b, z->id, tiles[i]))
+            b->mark[tiles[i]] |= MK_COVER;
     rmg_status st = obstacle_objects(b, z, tiles, n, od, &rng);
     if (st != RMG_OK)
         return st;
@@ -701,7 +718,8 @@ static rmg_status fill_zone(rmg__grid *b, const rmg__map_zone *z, uint32_t *tile
 }
 
 static rmg_status obstacles_in_zone(rmg__grid *b, const rmg__map_zone *z, const rmg__grid_zone_index *zi, uint32_t *tiles,
-                                    rmg__grid_levels *q, uint8_t *clear_blocks, int bw, const obstacle_defs *od)
+                                    rmg__grid_levels *q, uint8_t *clear_blocks, int bw, const obstacle_defs *od,
+                                    const cave_walls *cw)
 {
     size_t n = 0;
     for (uint32_t i = zi->start[z->id]; i < zi->start[z->id + 1]; i++) {
@@ -709,7 +727,7 @@ static rmg_status obstacles_in_zone(rmg__grid *b, const rmg__map_zone *z, const 
         tiles[n++] = t;
         b->mark[t] = (uint8_t)((needed(b, t) ? MK_KEEP : 0) | (walkable(b, t) ? MK_WALK : 0));
     }
-    rmg_status st = fill_zone(b, z, tiles, n, q, clear_blocks, bw, od);
+    rmg_status st = fill_zone(b, z, tiles, n, q, clear_blocks, bw, od, cw);
     /* MK_WALK, MK_COVER and MK_SEEN stand for "of this zone": none may stay for the next zone's
      * searches. */
     for (size_t i = 0; i < n; i++)
@@ -848,6 +866,17 @@ static rmg_status cover_leftovers(rmg__grid *b, const obstacle_defs *od)
     return RMG_OK;
 }
 
+/* The cave walls' pattern tables and scratch, sized for the largest zone. */
+static rmg_status cave_walls_init(const rmg__grid *b, const rmg__grid_zone_index *zi, cave_walls *cw)
+{
+    size_t largest = 0;
+    for (size_t i = 0; i < b->m->zones.count; i++)
+        largest = RMG__MAX(largest, (size_t)(zi->start[i + 2] - zi->start[i + 1]));
+    cw->fit = rmg__map_fit_new(b->ctx);
+    cw->scratch = rmg__malloc(b->ctx, RMG__FINISH_CAVE_SCRATCH(largest + 1) * sizeof *cw->scratch);
+    return cw->fit && cw->scratch ? RMG_OK : rmg__error_nomem(b->ctx);
+}
+
 rmg_status rmg__finish_obstacles(rmg__gen *g)
 {
     if (!g || !g->map)
@@ -870,11 +899,14 @@ rmg_status rmg__finish_obstacles(rmg__gen *g)
     if (st == RMG_OK)
         st = rmg__grid_index_zones(&b, &zi);
     bool mirror = mirror_map(&b);
+    cave_walls cw = {NULL, NULL};
+    if (st == RMG_OK && b.levels > 1 && !mirror)
+        st = cave_walls_init(&b, &zi, &cw);
     size_t first_object = g->map->objects.count;
     for (size_t i = 0; i < g->map->zones.count && st == RMG_OK; i++) {
         const rmg__map_zone *z = &g->map->zones.items[i];
         if ((rmg__grid_land_zone(&b, z->id) && !(mirror && z->level > 0)) || rock_mass_on_land(z))
-            st = obstacles_in_zone(&b, z, &zi, tiles, &levels, clear_blocks, bw, &od);
+            st = obstacles_in_zone(&b, z, &zi, tiles, &levels, clear_blocks, bw, &od, &cw);
         else if (z->kind == RMG_ZONE_WATER)
             st = obstacles_at_sea(&b, z, &zi, tiles, &od);
     }
@@ -885,6 +917,8 @@ rmg_status rmg__finish_obstacles(rmg__gen *g)
     if (st == RMG_OK)
         prune_wide_openings(g->map);
     rmg__grid_zone_index_free(&b, &zi);
+    rmg__map_fit_free(b.ctx, cw.fit);
+    rmg__free(b.ctx, cw.scratch);
     rmg__free(b.ctx, tiles);
     rmg__grid_levels_free(b.ctx, &levels);
     rmg__free(b.ctx, clear_blocks);

@@ -1,0 +1,206 @@
+/* Cave walls (finish stage): the underground's blocked land is rock where the mass is thick.
+ *
+ * The game's underground holds subterranean, lava and rock only, rock about half of it (issue 32):
+ * its generator walls the caves with rock and leaves obstacle objects along the open land. A zone
+ * of the underground gets the same after its land was filled (finish_obstacles.c, step 4) and
+ * before obstacle objects cover the rest:
+ *   1. a blocked tile no one needs (coverable: no object, not a passage, not water or rock) whose
+ *      every tile within CAVE_MARGIN steps blocks walking (or lies off the map) may become rock;
+ *   2. the candidates keep only tiles of a 2 x 2 square of candidates (rock thinner than two tiles
+ *      has no sprite, h3m-format.md §13.1), repeated until none is lost;
+ *   3. they become rock; every rock tile and every neighbour of one must then fit a terrain
+ *      pattern: an unfit rock tile goes back to its land, an unfit land tile takes its rock
+ *      neighbours back with it, round after round (rock only shrinks, so the rounds end); after
+ *      CAVE_ROUNDS all of the zone's new rock goes back. Only the tiles beside a change are
+ *      judged again.
+ * The margin leaves a ring of obstacle objects between the open land and the rock, as the game's
+ * maps show. Cost: a few passes over the zone's tiles.
+ */
+#include <string.h>
+
+#include "finish_internal.h"
+#include "grid/grid.h"
+#include "map/map_views.h"
+
+#define CAVE_MARGIN 0 /* obstacle tiles kept between open land and rock */
+#define CAVE_ROUNDS 16
+
+/* Blocks walking and no one needs to step on it (an entry or a guard blocks nothing). */
+static bool solid(const struct rmg_map *m, uint32_t t)
+{
+    uint16_t f = m->flags[t];
+    if (f & RMG__T_WATER)
+        return false; /* the shore keeps its own frames: no rock beside water */
+    return (f & (RMG__T_BLOCKED | RMG__T_ROCK)) && !(f & (RMG__T_ENTRY | RMG__T_GUARD | RMG__T_PASSAGE));
+}
+
+static bool candidate(const rmg__grid *b, uint32_t t, int zone)
+{
+    const struct rmg_map *m = b->m;
+    uint16_t f = m->flags[t];
+    if ((f & (RMG__T_BLOCKED | RMG__T_WATER | RMG__T_ROCK | RMG__T_PASSAGE | RMG__T_ENTRY | RMG__T_GUARD)) !=
+            RMG__T_BLOCKED ||
+        m->tile_zone[t] != zone || m->tile_object[t] || m->road[t])
+        return false;
+    int x, y, z;
+    rmg__grid_xyz(b, t, &x, &y, &z);
+    for (int dy = -CAVE_MARGIN; dy <= CAVE_MARGIN; dy++)
+        for (int dx = -CAVE_MARGIN; dx <= CAVE_MARGIN; dx++) {
+            int nx = x + dx, ny = y + dy;
+            if (nx >= 0 && ny >= 0 && nx < b->w && ny < b->h && !solid(m, (uint32_t)rmg__tile(b->w, b->h, nx, ny, z)))
+                return false;
+        }
+    return true;
+}
+
+/* t lies in a 2 x 2 square of tiles marked `bit`. */
+static bool in_square(const rmg__grid *b, const uint8_t *mark, uint8_t bit, uint32_t t)
+{
+    int x, y, z;
+    rmg__grid_xyz(b, t, &x, &y, &z);
+    for (int q = 0; q < 4; q++) {
+        int x0 = x - 1 + q % 2, y0 = y - 1 + q / 2;
+        if (x0 < 0 || y0 < 0 || x0 + 1 >= b->w || y0 + 1 >= b->h)
+            continue;
+        bool all = true;
+        for (int k = 0; k < 4 && all; k++)
+            all = (mark[rmg__tile(b->w, b->h, x0 + k % 2, y0 + k / 2, z)] & bit) != 0;
+        if (all)
+            return true;
+    }
+    return false;
+}
+
+/* Step 2: drops the marked tiles of no full square until none is dropped; returns how many stay
+ * (compacted to the front of cave, with what they were in was). */
+static size_t keep_squares(const rmg__grid *b, uint8_t *mark, uint8_t bit, uint32_t *cave, uint32_t *was, size_t n)
+{
+    for (bool dropped = true; dropped;) {
+        dropped = false;
+        size_t kept = 0;
+        for (size_t i = 0; i < n; i++) {
+            if (in_square(b, mark, bit, cave[i])) {
+                was[kept] = was[i];
+                cave[kept++] = cave[i];
+            } else {
+                mark[cave[i]] &= (uint8_t)~bit;
+                dropped = true;
+            }
+        }
+        n = kept;
+    }
+    return n;
+}
+
+static void set_rock(struct rmg_map *m, uint32_t t)
+{
+    m->terrain[t] = RMG_TERRAIN_ROCK;
+    m->flags[t] = (uint16_t)((m->flags[t] & ~RMG__T_OBSTACLE) | RMG__T_ROCK | RMG__T_BLOCKED);
+}
+
+/* What a tile was before it became rock: its terrain and flags in one word. */
+static uint32_t before_rock(const struct rmg_map *m, uint32_t t)
+{
+    return (uint32_t)m->terrain[t] | (uint32_t)m->flags[t] << 8;
+}
+
+static void unset_rock(struct rmg_map *m, uint32_t t, uint32_t was)
+{
+    m->terrain[t] = (uint8_t)(was & 0xFFu);
+    m->flags[t] = (uint16_t)(was >> 8);
+}
+
+/* t and its 8 neighbours, each once per stamp, appended to out at k; returns the new count. */
+static size_t add_around(rmg__grid *b, uint32_t t, uint32_t stamp, uint32_t *out, size_t k)
+{
+    uint32_t nb[9];
+    int n = rmg__grid_nbrs(b, t, nb);
+    nb[n++] = t;
+    for (int i = 0; i < n; i++)
+        if (b->seen[nb[i]] != stamp) {
+            b->seen[nb[i]] = stamp;
+            out[k++] = nb[i];
+        }
+    return k;
+}
+
+/* The tiles whose frame the new rock may change: each rock tile with a neighbour that is not
+ * rock, and that neighbourhood (a rock tile amid rock fits the full-rock frame). */
+static size_t rock_edges(rmg__grid *b, const uint32_t *cave, size_t n, uint32_t *out)
+{
+    uint32_t stamp = rmg__grid_stamp(b);
+    size_t k = 0;
+    for (size_t i = 0; i < n; i++) {
+        uint32_t nb[8];
+        int c = rmg__grid_nbrs(b, cave[i], nb);
+        bool edge = c < 8;
+        for (int j = 0; j < c && !edge; j++)
+            edge = b->m->terrain[nb[j]] != RMG_TERRAIN_ROCK;
+        if (edge)
+            k = add_around(b, cave[i], stamp, out, k);
+    }
+    return k;
+}
+
+/* Step 3's undoing: an unfit rock tile, or the rock around an unfit land tile, goes back. */
+static void give_back(const rmg__grid *b, uint8_t *mark, uint8_t bit, const uint32_t *unfit, size_t n_unfit)
+{
+    for (size_t i = 0; i < n_unfit; i++) {
+        uint32_t t = unfit[i], nb[8];
+        if (mark[t] & bit) {
+            mark[t] &= (uint8_t)~bit;
+            continue;
+        }
+        int k = rmg__grid_nbrs(b, t, nb);
+        for (int j = 0; j < k; j++)
+            mark[nb[j]] &= (uint8_t)~bit;
+    }
+}
+
+size_t rmg__finish_cave_rock(rmg__grid *b, const rmg__map_fit *fit, int zone, const uint32_t *tiles, size_t n,
+                             uint8_t bit, uint32_t *scratch)
+{
+    struct rmg_map *m = b->m;
+    uint8_t *mark = b->mark;
+    /* scratch (RMG__FINISH_CAVE_SCRATCH(n) words): n cave tiles, their n former states, 9 n tiles
+     * to judge, 9 n unfit ones. */
+    uint32_t *cave = scratch, *was = scratch + n, *near = scratch + 2 * n, *unfit = scratch + 11 * n;
+    size_t k = 0;
+    for (size_t i = 0; i < n; i++)
+        if (candidate(b, tiles[i], zone)) {
+            mark[tiles[i]] |= bit;
+            was[k] = before_rock(m, tiles[i]);
+            cave[k++] = tiles[i];
+        }
+    k = keep_squares(b, mark, bit, cave, was, k);
+    for (size_t i = 0; i < k; i++)
+        set_rock(m, cave[i]);
+    size_t n_near = rock_edges(b, cave, k, near);
+    for (int round = 0; n_near; round++) {
+        size_t bad = rmg__map_fit_unfit_among(fit, m->terrain, b->w, b->h, near, n_near, unfit, 9 * n);
+        if (!bad)
+            break;
+        if (round == CAVE_ROUNDS) /* give up on this zone's rock rather than leave a tile unfit */
+            for (size_t i = 0; i < k; i++)
+                mark[cave[i]] &= (uint8_t)~bit;
+        else
+            give_back(b, mark, bit, unfit, RMG__MIN(bad, 9 * n));
+        /* What went back, and its neighbours, are judged next round. */
+        uint32_t stamp = rmg__grid_stamp(b);
+        size_t kept = 0;
+        n_near = 0;
+        for (size_t i = 0; i < k; i++) {
+            if (mark[cave[i]] & bit) {
+                was[kept] = was[i];
+                cave[kept++] = cave[i];
+            } else {
+                unset_rock(m, cave[i], was[i]);
+                n_near = add_around(b, cave[i], stamp, near, n_near);
+            }
+        }
+        k = kept;
+    }
+    for (size_t i = 0; i < k; i++)
+        mark[cave[i]] &= (uint8_t)~bit;
+    return k;
+}
