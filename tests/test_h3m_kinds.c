@@ -2,13 +2,34 @@
  * Every object librmg places has an .h3m template whose masks are its footprint (issue 22): the
  * written file then blocks exactly the tiles the generator planned with. Checked on maps of the
  * built-in pack with the HotA and the SoD ruleset and on corpus templates, and on the table
- * itself (sorted, masks of the documented layout).
+ * itself (sorted, masks of the documented layout). Each object takes the sprite of the terrain
+ * it stands on where its class has one (issue 32).
  */
 #include <stdio.h>
 #include <string.h>
 
 #include "rmg_test.h"
 #include "export/h3m/h3m_kinds.h"
+
+/* Issue 32: the game's maps draw an object with the sprite of the terrain it stands on (a snowy
+ * sawmill on snow, the lava campfire on lava) where the class has one. True when some usable row
+ * of the class lists the terrain in its editor palette but `t` does not. */
+static bool other_sprite_for_terrain(const rmg__h3m_known_template *t, int terrain, bool hota)
+{
+    if (terrain < 0 || terrain >= 16 || (t->menu & (1u << terrain)))
+        return false;
+    uint64_t block, visit;
+    rmg__h3m_template_masks(t, &block, &visit);
+    for (size_t i = 0; i < rmg__h3m_n_known_templates; i++) {
+        const rmg__h3m_known_template *r = &rmg__h3m_known_templates[i];
+        uint64_t b, v;
+        rmg__h3m_template_masks(r, &b, &v);
+        if (r->cls == t->cls && r->subclass == t->subclass && b == block && v == visit && (r->menu & (1u << terrain)) &&
+            (r->terrains & (1u << terrain)) && (hota || r->edition == RMG__H3M_EDITION_SOD))
+            return true;
+    }
+    return false;
+}
 
 static size_t check_map(const rmg_map *map, bool hota)
 {
@@ -29,6 +50,9 @@ static size_t check_map(const rmg_map *map, bool hota)
         uint64_t b = shift >= 0 ? o->block >> shift : o->block << -shift;
         uint64_t v = shift >= 0 ? o->visit >> shift : o->visit << -shift;
         assert_true(block == b && visit == v);
+        if (o->kind != RMG_OBJECT_OBSTACLE && other_sprite_for_terrain(t, rmg__h3m_object_terrain(m, o), hota))
+            fail_msg("object %u (%s) at %d,%d,%d drawn with %s, not its terrain's sprite", o->id, o->key, o->x, o->y,
+                     o->z, t->def);
         /* HotA 1.7's monster rows (one tile left), quest artifacts placed in their hut's shape */
         if (shift)
             assert_true((o->kind == RMG_OBJECT_MONSTER && hota && shift == 1) || (cls == 5 && shift == -1));
@@ -143,6 +167,34 @@ static void test_town_pictures(void **state)
     assert_string_equal(rmg__h3m_pick_template(98, 0, &w, &shift)->def, "AVCcasx0.def");
 }
 
+/* Issue 32: a mine is drawn with its terrain's sprite, as the game's maps have it. */
+static void test_sawmill_takes_its_terrains_sprite(void **state)
+{
+    (void)state;
+    const rmg__h3m_known_template *any = NULL;
+    for (size_t i = 0; i < rmg__h3m_n_known_templates && !any; i++)
+        if (rmg__h3m_known_templates[i].cls == 53 && rmg__h3m_known_templates[i].subclass == 0)
+            any = &rmg__h3m_known_templates[i];
+    assert_non_null(any);
+    rmg__h3m_want w = {0, 0, NULL, RMG_TERRAIN_SNOW, false, false};
+    rmg__h3m_template_masks(any, &w.block, &w.visit);
+    int shift;
+    const char *sprites[][2] = {{"snow", "AVMswsn0.def"}, {"grass", "AVMsawg0.def"}, {"lava", "AVMsawl0.def"},
+                                {"rough", "AVMsawr0.def"}, {"dirt", "AVMsawd0.def"}};
+    int terrains[] = {RMG_TERRAIN_SNOW, RMG_TERRAIN_GRASS, RMG_TERRAIN_LAVA, RMG_TERRAIN_ROUGH, RMG_TERRAIN_DIRT};
+    for (size_t k = 0; k < sizeof terrains / sizeof terrains[0]; k++) {
+        for (int hota = 0; hota < 2; hota++) {
+            w.terrain = terrains[k];
+            w.hota = hota;
+            const rmg__h3m_known_template *t = rmg__h3m_pick_template(53, 0, &w, &shift);
+            assert_non_null(t);
+            if (strcmp(t->def, sprites[k][1]))
+                fail_msg("a sawmill on %s (%s) is drawn with %s, not %s", sprites[k][0], hota ? "HotA" : "SoD", t->def,
+                         sprites[k][1]);
+        }
+    }
+}
+
 /* Issue 19: the Boat the water pass puts where no shipyard fits is written with the game's boat
  * (class 8): its content footprint ("V.", the entry left of the anchor) is the template's. */
 static void test_boat_has_the_games_template(void **state)
@@ -171,6 +223,7 @@ int main(int argc, char **argv)
         cmocka_unit_test(test_table_is_sorted),
         cmocka_unit_test(test_table_masks_follow_the_file_layout),
         cmocka_unit_test(test_town_pictures),
+        cmocka_unit_test(test_sawmill_takes_its_terrains_sprite),
         cmocka_unit_test(test_builtin_pack_objects_have_templates),
     };
     /* These read the shared folder. */

@@ -98,6 +98,8 @@ static int row_score(const rmg__h3m_known_template *t, const rmg__h3m_want *w, i
     int score = *shift == 0 ? 1 : 0; /* the footprint as it is, where a row has it */
     if (w->terrain >= 0 && w->terrain < 16 && (t->terrains & (1u << w->terrain)))
         score += 8; /* the editor would let it stand on this terrain */
+    if (w->terrain >= 0 && w->terrain < 16 && (t->menu & (1u << w->terrain)))
+        score += 2; /* the sprite drawn for this terrain (a snowy sawmill on snow), as the game's maps have */
     if (w->hota == (t->edition == RMG__H3M_EDITION_HOTA))
         score += 4; /* HotA maps: HotA's own rows where they exist */
     if (t->cls == 98) {
