@@ -523,10 +523,11 @@ static void test_empty_level_is_warned(void **state)
     }
 }
 
-/* Four zones of weight 20 on the surface (no filler: they take its 72x72 = 5,184 tiles, 1,296
- * each on average) and one of weight 20 underground: the underground zone gets no more land per
- * weight than the surface zones, 5,184 / 80 * 20 = 1,296 tiles (it took 0.92 of the level,
- * 4,770, before), within 15% of the surface zones' mean; the rest of the underground is rock. */
+/* Four zones of weight 20 on the surface and one of weight 20 underground, no rock masses: on
+ * two levels the surface keeps the underground's share of its level (rock radius 4: 4 / 4.35 =
+ * 0.92, PLC-16; issue 30), so every zone gets 0.92 * 72 * 72 / 80 = 59.6 tiles per weight, 1,192
+ * tiles, on either level (the underground zone took 0.92 of its level, 4,770, at first; then
+ * 1,296 beside surface zones that filled their level); the rest of both levels is rock. */
 static const char four_over_one[] =
     "version: 1\n"
     "templates:\n"
@@ -569,10 +570,10 @@ static void test_equal_weights_equal_land_on_both_levels(void **state)
         }
         assert_int_equal(n_surface, 4);
         assert_int_equal(n_under, 1);
-        assert_true(surface == 72.0 * 72.0);
+        assert_true(surface <= 4 * 1192.0 * 1.02);
         printf("seed %llu: underground zone %.0f tiles, surface zones %.0f on average\n", (unsigned long long)seed,
                under, surface / 4);
-        assert_true(fabs(under - 1296.0) <= 1296.0 * 0.02);
+        assert_true(fabs(under - 1192.0) <= 1192.0 * 0.02);
         assert_true(fabs(under / (surface / 4) - 1.0) <= 0.15);
         rmg_map_destroy(map);
         rmg_pack_destroy(pack);

@@ -1,5 +1,7 @@
 /*
- * Centre balancing on levels without filler zones (PLC-11, PLC-06).
+ * Centre balancing on levels without filler zones (PLC-11, PLC-06), and on both levels of a
+ * two-level map (issue 30: the lattice's bounding box spans both levels, so one level's cells
+ * may crowd into part of it, and capped zones boxed in there took half their share).
  *
  * Why: the lattice layout of a template with many zones is ragged (link score first, then the
  * sparseness square, PLC-02/03), and its bounding box is stretched over the whole map. Without

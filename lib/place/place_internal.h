@@ -9,9 +9,10 @@
  *   2. tiles (place_tiles.c): cells are mapped onto the map, zones grow from their centres as
  *      noisy discs up to a size-weighted capacity (PLC-11), linked neighbours are joined by a
  *      corridor, and the rest goes to rock/water filler zones (PLC-13..17) or, without filler,
- *      to the zones themselves; on such a level the centres are first relaxed so that the
- *      areas follow the weights (place_balance.c). Mirror packs copy the surface to the
- *      underground (WAT-03).
+ *      to the zones themselves; on such a level, and on both levels of a two-level map, the
+ *      centres are first relaxed so that the areas follow the weights (place_balance.c). On two
+ *      levels a surface without filler keeps the underground's share of its level when both
+ *      levels hold zones (issue 30). Mirror packs copy the surface to the underground (WAT-03).
  *
  * Design notes (the spec leaves these to the implementer, §14):
  *   - Lattice: "odd-r" offset hexagons; in doubled coordinates X = 2*col + (row & 1), Y = row a
@@ -165,7 +166,7 @@ typedef struct rmg__grow {
 /* Grows every zone from its centre; tiles left unowned stay 0 in map->tile_zone. */
 rmg_status rmg__grow_run(rmg__grow *g);
 
-/* Levels without filler (PLC-11): relaxes the centres and radii of the zones on `level` over a
+/* Levels without filler (PLC-11) and two-level maps: relaxes the centres and radii of the zones on `level` over a
  * coarse copy of the w x h map so that the areas the growth gives follow the targets and
  * linked pairs stay neighbours (place_balance.c). Changes cx, cy, inv_radius and
  * seed_tile_x/y; *out receives the final
