@@ -1,20 +1,19 @@
-/* Cave walls (finish stage): the underground's blocked land is rock where the mass is thick.
+/* Cave walls (finish stage): the underground's blocked land is rock where rock can be drawn.
  *
  * The game's underground holds subterranean, lava and rock only, rock about half of it (issue 32):
- * its generator walls the caves with rock and leaves obstacle objects along the open land. A zone
- * of the underground gets the same after its land was filled (finish_obstacles.c, step 4) and
- * before obstacle objects cover the rest:
- *   1. a blocked tile no one needs (coverable: no object, not a passage, not water or rock) whose
- *      every tile within CAVE_MARGIN steps blocks walking (or lies off the map) may become rock;
- *   2. the candidates keep only tiles of a 2 x 2 square of candidates (rock thinner than two tiles
- *      has no sprite, h3m-format.md §13.1), repeated until none is lost;
+ * its generator walls the caves with rock. The underground's land zones get the same once all of
+ * them were filled (finish_obstacles.c, step 4) and before obstacle objects cover the rest, over
+ * the whole level at once, so the two-tile seal between two zones becomes rock too:
+ *   1. a blocked tile no one needs (no object, not a passage, a road, water or rock) may become
+ *      rock;
+ *   2. the candidates keep only tiles of a 2 x 2 square of candidates or rock (rock thinner than
+ *      two tiles has no sprite, h3m-format.md §13.1), repeated until none is lost;
  *   3. they become rock; every rock tile and every neighbour of one must then fit a terrain
  *      pattern: an unfit rock tile goes back to its land, an unfit land tile takes its rock
  *      neighbours back with it, round after round (rock only shrinks, so the rounds end); after
- *      CAVE_ROUNDS all of the zone's new rock goes back. Only the tiles beside a change are
+ *      CAVE_ROUNDS all the new rock goes back. Only the tiles beside a change are
  *      judged again.
- * The margin leaves a ring of obstacle objects between the open land and the rock, as the game's
- * maps show. Cost: a few passes over the zone's tiles.
+ * Cost: a few passes over the level's land tiles.
  */
 #include <string.h>
 
@@ -22,40 +21,22 @@
 #include "grid/grid.h"
 #include "map/map_views.h"
 
-#define CAVE_MARGIN 0 /* obstacle tiles kept between open land and rock */
 #define CAVE_ROUNDS 16
 
-/* Blocks walking and no one needs to step on it (an entry or a guard blocks nothing). */
-static bool solid(const struct rmg_map *m, uint32_t t)
-{
-    uint16_t f = m->flags[t];
-    if (f & RMG__T_WATER)
-        return false; /* the shore keeps its own frames: no rock beside water */
-    return (f & (RMG__T_BLOCKED | RMG__T_ROCK)) && !(f & (RMG__T_ENTRY | RMG__T_GUARD | RMG__T_PASSAGE));
-}
-
-static bool candidate(const rmg__grid *b, uint32_t t, int zone)
+/* Blocked land no one needs: no object, entry, guard, passage or road; not water or rock. */
+static bool candidate(const rmg__grid *b, uint32_t t)
 {
     const struct rmg_map *m = b->m;
     uint16_t f = m->flags[t];
-    if ((f & (RMG__T_BLOCKED | RMG__T_WATER | RMG__T_ROCK | RMG__T_PASSAGE | RMG__T_ENTRY | RMG__T_GUARD)) !=
-            RMG__T_BLOCKED ||
-        m->tile_zone[t] != zone || m->tile_object[t] || m->road[t])
-        return false;
-    int x, y, z;
-    rmg__grid_xyz(b, t, &x, &y, &z);
-    for (int dy = -CAVE_MARGIN; dy <= CAVE_MARGIN; dy++)
-        for (int dx = -CAVE_MARGIN; dx <= CAVE_MARGIN; dx++) {
-            int nx = x + dx, ny = y + dy;
-            if (nx >= 0 && ny >= 0 && nx < b->w && ny < b->h && !solid(m, (uint32_t)rmg__tile(b->w, b->h, nx, ny, z)))
-                return false;
-        }
-    return true;
+    return (f & (RMG__T_BLOCKED | RMG__T_WATER | RMG__T_ROCK | RMG__T_PASSAGE | RMG__T_ENTRY | RMG__T_GUARD)) ==
+               RMG__T_BLOCKED &&
+           !m->tile_object[t] && !m->road[t];
 }
 
-/* t lies in a 2 x 2 square of tiles marked `bit`. */
+/* t lies in a 2 x 2 square of tiles marked `bit` or rock already (rock joins rock). */
 static bool in_square(const rmg__grid *b, const uint8_t *mark, uint8_t bit, uint32_t t)
 {
+    const uint8_t *terrain = b->m->terrain;
     int x, y, z;
     rmg__grid_xyz(b, t, &x, &y, &z);
     for (int q = 0; q < 4; q++) {
@@ -63,8 +44,10 @@ static bool in_square(const rmg__grid *b, const uint8_t *mark, uint8_t bit, uint
         if (x0 < 0 || y0 < 0 || x0 + 1 >= b->w || y0 + 1 >= b->h)
             continue;
         bool all = true;
-        for (int k = 0; k < 4 && all; k++)
-            all = (mark[rmg__tile(b->w, b->h, x0 + k % 2, y0 + k / 2, z)] & bit) != 0;
+        for (int k = 0; k < 4 && all; k++) {
+            size_t u = rmg__tile(b->w, b->h, x0 + k % 2, y0 + k / 2, z);
+            all = (mark[u] & bit) || terrain[u] == RMG_TERRAIN_ROCK;
+        }
         if (all)
             return true;
     }
@@ -157,17 +140,18 @@ static void give_back(const rmg__grid *b, uint8_t *mark, uint8_t bit, const uint
     }
 }
 
-size_t rmg__finish_cave_rock(rmg__grid *b, const rmg__map_fit *fit, int zone, const uint32_t *tiles, size_t n,
-                             uint8_t bit, uint32_t *scratch)
+size_t rmg__finish_cave_rock(rmg__grid *b, const rmg__map_fit *fit, const uint32_t *tiles, size_t n, uint8_t bit,
+                             uint32_t *scratch)
 {
     struct rmg_map *m = b->m;
     uint8_t *mark = b->mark;
-    /* scratch (RMG__FINISH_CAVE_SCRATCH(n) words): n cave tiles, their n former states, 9 n tiles
-     * to judge, 9 n unfit ones. */
-    uint32_t *cave = scratch, *was = scratch + n, *near = scratch + 2 * n, *unfit = scratch + 11 * n;
+    /* scratch (RMG__FINISH_CAVE_SCRATCH words): n cave tiles, their n former states, then the
+     * tiles to judge and the unfit ones, a level's tiles each at most (each tile judged once). */
+    size_t plane = (size_t)b->w * (size_t)b->h;
+    uint32_t *cave = scratch, *was = scratch + n, *near = scratch + 2 * n, *unfit = near + plane;
     size_t k = 0;
     for (size_t i = 0; i < n; i++)
-        if (candidate(b, tiles[i], zone)) {
+        if (candidate(b, tiles[i])) {
             mark[tiles[i]] |= bit;
             was[k] = before_rock(m, tiles[i]);
             cave[k++] = tiles[i];
@@ -177,14 +161,14 @@ size_t rmg__finish_cave_rock(rmg__grid *b, const rmg__map_fit *fit, int zone, co
         set_rock(m, cave[i]);
     size_t n_near = rock_edges(b, cave, k, near);
     for (int round = 0; n_near; round++) {
-        size_t bad = rmg__map_fit_unfit_among(fit, m->terrain, b->w, b->h, near, n_near, unfit, 9 * n);
+        size_t bad = rmg__map_fit_unfit_among(fit, m->terrain, b->w, b->h, near, n_near, unfit, plane);
         if (!bad)
             break;
-        if (round == CAVE_ROUNDS) /* give up on this zone's rock rather than leave a tile unfit */
+        if (round == CAVE_ROUNDS) /* give up on the new rock rather than leave a tile unfit */
             for (size_t i = 0; i < k; i++)
                 mark[cave[i]] &= (uint8_t)~bit;
         else
-            give_back(b, mark, bit, unfit, RMG__MIN(bad, 9 * n));
+            give_back(b, mark, bit, unfit, RMG__MIN(bad, plane));
         /* What went back, and its neighbours, are judged next round. */
         uint32_t stamp = rmg__grid_stamp(b);
         size_t kept = 0;

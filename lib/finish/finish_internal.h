@@ -30,16 +30,17 @@ rmg_status rmg__finish_obstacles(rmg__gen *g);
 rmg_status rmg__finish_rivers(rmg__gen *g);
 uint8_t rmg__river_type_of_terrain(int terrain);
 
-/* Cave walls (finish_cave.c): the thick interior of zone `zone`'s blocked land (its tiles, n)
- * becomes rock where every tile keeps a terrain frame; called on underground zones after their
- * land was filled and before obstacle objects cover it. `bit` is a bit of b->mark the caller
- * leaves clear on every tile (cleared again on return); scratch holds
- * RMG__FINISH_CAVE_SCRATCH(n) words. Returns how many tiles became rock. */
+/* Cave walls (finish_cave.c): the blocked land among `tiles` (n; tiles of the underground's land
+ * zones) becomes rock where rock can be drawn and every tile keeps a terrain frame; called once
+ * the zones' land was filled and before obstacle objects cover it. `bit` is a bit of b->mark the
+ * caller leaves clear on every tile (cleared again on return); scratch holds
+ * RMG__FINISH_CAVE_SCRATCH(n, plane) words, plane the tiles of a level. Returns how many tiles
+ * became rock. */
 struct rmg__grid;
 struct rmg__map_fit;
-#define RMG__FINISH_CAVE_SCRATCH(n) (20 * (size_t)(n))
-size_t rmg__finish_cave_rock(struct rmg__grid *b, const struct rmg__map_fit *fit, int zone, const uint32_t *tiles,
-                             size_t n, uint8_t bit, uint32_t *scratch);
+#define RMG__FINISH_CAVE_SCRATCH(n, plane) (2 * (size_t)(n) + 2 * (size_t)(plane))
+size_t rmg__finish_cave_rock(struct rmg__grid *b, const struct rmg__map_fit *fit, const uint32_t *tiles, size_t n,
+                             uint8_t bit, uint32_t *scratch);
 
 typedef enum rmg__road_rule { RMG__ROAD_NEVER = 0, RMG__ROAD_MAY = 1, RMG__ROAD_MUST = 2 } rmg__road_rule;
 

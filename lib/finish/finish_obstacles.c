@@ -10,9 +10,10 @@
  *      paths and clearings between obstacle masses rather than a maze.
  *   4. Every other walkable land tile of the zone becomes OBSTACLE|BLOCKED (including pockets no
  *      hero could reach, which would split the zone's free area).
- *      Underground (a map with an underground of its own, not a mirror's copy) the blocked land
- *      becomes rock wherever rock can be drawn (finish_cave.c), and clearings are fewer
- *      (CAVE_CLEARING_PERCENT): the game's caves, rock about half of the level (issue 32).
+ *      Underground (a map with an underground of its own, not a mirror's copy) the zones have no
+ *      clearings (CAVE_CLEARING_PERCENT), and once every zone is filled the blocked land of the
+ *      whole level becomes rock wherever rock can be drawn (finish_cave.c) before step 5: the
+ *      game's caves, rock about half of the level (issue 32).
  *   5. With game content loaded, every blocked land tile without an object (filled land, sealed
  *      borders, the seals of guarded clusters) is covered with decorative obstacle objects of
  *      the zone's terrain (content map objects of family "obstacle": every sprite the terrain
@@ -43,15 +44,9 @@
 #define OPEN_REACH 3    /* clearing depth beyond the one-tile margin */
 #define BLOCK_SIDE 4    /* clearing blocks */
 #define CLEARING_PERCENT 45
-#define CAVE_CLEARING_PERCENT 20 /* underground: caves, rock about half of the level (finish_cave.c) */
+#define CAVE_CLEARING_PERCENT 0 /* underground: corridors between cave walls (finish_cave.c) */
 #define MK_CAVE 128u     /* rock of a cave wall being drawn (finish_cave.c) */
 #define ANCHOR_BIT ((uint64_t)1 << 47)
-
-/* The cave walls' tools (finish_cave.c): NULL fit on a map without an underground of its own. */
-typedef struct cave_walls {
-    rmg__map_fit *fit;
-    uint32_t *scratch; /* RMG__FINISH_CAVE_SCRATCH(largest zone) words */
-} cave_walls;
 
 static bool walkable(const rmg__grid *b, uint32_t t)
 {
@@ -677,37 +672,29 @@ static rmg_status keep_network(rmg__grid *b, uint32_t *tiles, size_t n, uint32_t
     return RMG_OK;
 }
 
+/* Steps 2 to 4 for a zone: its kept network and open space, the rest blocked. *filled: whether
+ * the zone was (a zone without a main area keeps its land as it is). */
 static rmg_status fill_zone(rmg__grid *b, const rmg__map_zone *z, uint32_t *tiles, size_t n, rmg__grid_levels *q,
-                            uint8_t *clear_blocks, int bw, const obstacle_defs *od, const cave_walls *cw)
+                            uint8_t *clear_blocks, int bw, int clearings, rmg_rng *rng, bool *filled)
 {
-    rmg_rng rng;
-    rmg__gen_stream(b->g, "obstacles", (uint64_t)z->id, &rng);
     uint32_t lost = 0;
     size_t unjoined = 0;
+    *filled = false;
     if (!rock_mass_on_land(z)) { /* a rock mass keeps nothing open: all of it gets obstacles */
         uint32_t root = zone_root(b, z);
         if (root == UINT32_MAX)
             return RMG_OK;
-        int clearings = cw->fit && z->level == 1 ? CAVE_CLEARING_PERCENT : CLEARING_PERCENT;
-        rmg_status st = keep_network(b, tiles, n, root, q, &rng, clear_blocks, bw, clearings, &unjoined, &lost);
+        rmg_status st = keep_network(b, tiles, n, root, q, rng, clear_blocks, bw, clearings, &unjoined, &lost);
         if (st != RMG_OK)
             return st;
     }
-    /* Step 4, the cave walls underground, then which tiles obstacle objects may cover. */
-    for (size_t i = 0; i < n; i++) {
+    *filled = true;
+    for (size_t i = 0; i < n; i++) { /* step 4 */
         uint32_t t = tiles[i];
         if ((b->mark[t] & (MK_WALK | MK_OPEN)) == MK_WALK &&
             (!needed(b, t) || ((b->mark[t] & MK_DROP) && optional(b, t))))
             b->m->flags[t] |= RMG__T_OBSTACLE | RMG__T_BLOCKED;
     }
-    if (cw->fit && z->level == 1 && !rock_mass_on_land(z))
-        rmg__finish_cave_rock(b, cw->fit, z->id, tiles, n, MK_CAVE, cw->scratch);
-    for (size_t i = 0; i < n; i++)
-        if (coverable_tile(b, z->id, tiles[i]))
-            b->mark[tiles[i]] |= MK_COVER;
-    rmg_status st = obstacle_objects(b, z, tiles, n, od, &rng);
-    if (st != RMG_OK)
-        return st;
     if (unjoined)
         return rmg__map_warn(b->m,
                              "zone %d (template zone %d): %zu needed tile(s) cannot be reached from the main area, "
@@ -717,21 +704,44 @@ static rmg_status fill_zone(rmg__grid *b, const rmg__map_zone *z, uint32_t *tile
     return RMG_OK;
 }
 
-static rmg_status obstacles_in_zone(rmg__grid *b, const rmg__map_zone *z, const rmg__grid_zone_index *zi, uint32_t *tiles,
-                                    rmg__grid_levels *q, uint8_t *clear_blocks, int bw, const obstacle_defs *od,
-                                    const cave_walls *cw)
+/* The zone's tiles into tiles[]; returns how many. */
+static size_t zone_tiles(const rmg__grid_zone_index *zi, int zone, uint32_t *tiles)
 {
     size_t n = 0;
-    for (uint32_t i = zi->start[z->id]; i < zi->start[z->id + 1]; i++) {
-        uint32_t t = zi->tiles[i];
-        tiles[n++] = t;
+    for (uint32_t i = zi->start[zone]; i < zi->start[zone + 1]; i++)
+        tiles[n++] = zi->tiles[i];
+    return n;
+}
+
+static rmg_status fill_land_zone(rmg__grid *b, const rmg__map_zone *z, const rmg__grid_zone_index *zi, uint32_t *tiles,
+                                 rmg__grid_levels *q, uint8_t *clear_blocks, int bw, int clearings, rmg_rng *rng,
+                                 bool *filled)
+{
+    size_t n = zone_tiles(zi, z->id, tiles);
+    for (size_t i = 0; i < n; i++) {
+        uint32_t t = tiles[i];
         b->mark[t] = (uint8_t)((needed(b, t) ? MK_KEEP : 0) | (walkable(b, t) ? MK_WALK : 0));
     }
-    rmg_status st = fill_zone(b, z, tiles, n, q, clear_blocks, bw, od, cw);
-    /* MK_WALK, MK_COVER and MK_SEEN stand for "of this zone": none may stay for the next zone's
+    rmg_status st = fill_zone(b, z, tiles, n, q, clear_blocks, bw, clearings, rng, filled);
+    /* MK_WALK and MK_SEEN stand for "of this zone": neither may stay for the next zone's
      * searches. */
     for (size_t i = 0; i < n; i++)
-        b->mark[tiles[i]] &= (uint8_t)~(MK_WALK | MK_COVER | MK_SEEN);
+        b->mark[tiles[i]] &= (uint8_t)~(MK_WALK | MK_SEEN);
+    return st;
+}
+
+/* Step 5 for a filled zone: obstacle objects on its blocked land, drawn with the zone's stream
+ * after its clearings. */
+static rmg_status cover_land_zone(rmg__grid *b, const rmg__map_zone *z, const rmg__grid_zone_index *zi, uint32_t *tiles,
+                                  const obstacle_defs *od, rmg_rng *rng)
+{
+    size_t n = zone_tiles(zi, z->id, tiles);
+    for (size_t i = 0; i < n; i++)
+        if (coverable_tile(b, z->id, tiles[i]))
+            b->mark[tiles[i]] |= MK_COVER;
+    rmg_status st = obstacle_objects(b, z, tiles, n, od, rng);
+    for (size_t i = 0; i < n; i++) /* MK_COVER stands for "of this zone" */
+        b->mark[tiles[i]] &= (uint8_t)~MK_COVER;
     return st;
 }
 
@@ -866,15 +876,58 @@ static rmg_status cover_leftovers(rmg__grid *b, const obstacle_defs *od)
     return RMG_OK;
 }
 
-/* The cave walls' pattern tables and scratch, sized for the largest zone. */
-static rmg_status cave_walls_init(const rmg__grid *b, const rmg__grid_zone_index *zi, cave_walls *cw)
+/* The underground's cave walls (finish_cave.c) over the land zones filled on it, whose tiles
+ * go into tiles[]. */
+static rmg_status cave_walls(rmg__grid *b, const rmg__grid_zone_index *zi, const bool *filled, uint32_t *tiles)
 {
-    size_t largest = 0;
-    for (size_t i = 0; i < b->m->zones.count; i++)
-        largest = RMG__MAX(largest, (size_t)(zi->start[i + 2] - zi->start[i + 1]));
-    cw->fit = rmg__map_fit_new(b->ctx);
-    cw->scratch = rmg__malloc(b->ctx, RMG__FINISH_CAVE_SCRATCH(largest + 1) * sizeof *cw->scratch);
-    return cw->fit && cw->scratch ? RMG_OK : rmg__error_nomem(b->ctx);
+    size_t n = 0, plane = (size_t)b->w * (size_t)b->h;
+    for (size_t i = 0; i < b->m->zones.count; i++) {
+        const rmg__map_zone *z = &b->m->zones.items[i];
+        if (filled[i] && z->level == 1 && !rock_mass_on_land(z))
+            n += zone_tiles(zi, z->id, tiles + n);
+    }
+    rmg__map_fit *fit = rmg__map_fit_new(b->ctx);
+    uint32_t *scratch = rmg__malloc(b->ctx, RMG__FINISH_CAVE_SCRATCH(n, plane) * sizeof *scratch);
+    if (fit && scratch)
+        rmg__finish_cave_rock(b, fit, tiles, n, MK_CAVE, scratch);
+    rmg__map_fit_free(b->ctx, fit);
+    rmg__free(b->ctx, scratch);
+    return fit && scratch ? RMG_OK : rmg__error_nomem(b->ctx);
+}
+
+/* Steps 2 to 5 over the land zones and rock masses, and the water zones' obstacles. With caves
+ * (an underground of the map's own, not a mirror's copy) every land zone is filled first, the
+ * cave walls drawn over the whole underground, and then the zones covered; else each zone is
+ * covered as soon as it is filled. */
+static rmg_status fill_and_cover(rmg__grid *b, const rmg__grid_zone_index *zi, uint32_t *tiles, rmg__grid_levels *q,
+                                 uint8_t *clear_blocks, int bw, const obstacle_defs *od, bool caves)
+{
+    struct rmg_map *m = b->m;
+    bool mirror = mirror_map(b);
+    size_t nz = m->zones.count;
+    rmg_rng *rngs = rmg__malloc(b->ctx, (nz + 1) * sizeof *rngs);
+    bool *filled = rmg__calloc(b->ctx, nz + 1, sizeof *filled);
+    rmg_status st = rngs && filled ? RMG_OK : rmg__error_nomem(b->ctx);
+    for (size_t i = 0; i < nz && st == RMG_OK; i++) {
+        const rmg__map_zone *z = &m->zones.items[i];
+        if ((rmg__grid_land_zone(b, z->id) && !(mirror && z->level > 0)) || rock_mass_on_land(z)) {
+            rmg__gen_stream(b->g, "obstacles", (uint64_t)z->id, &rngs[i]);
+            int clearings = caves && z->level == 1 ? CAVE_CLEARING_PERCENT : CLEARING_PERCENT;
+            st = fill_land_zone(b, z, zi, tiles, q, clear_blocks, bw, clearings, &rngs[i], &filled[i]);
+            if (st == RMG_OK && filled[i] && !caves)
+                st = cover_land_zone(b, z, zi, tiles, od, &rngs[i]);
+        } else if (z->kind == RMG_ZONE_WATER) {
+            st = obstacles_at_sea(b, z, zi, tiles, od);
+        }
+    }
+    if (st == RMG_OK && caves)
+        st = cave_walls(b, zi, filled, tiles);
+    for (size_t i = 0; i < nz && st == RMG_OK && caves; i++)
+        if (filled[i])
+            st = cover_land_zone(b, &m->zones.items[i], zi, tiles, od, &rngs[i]);
+    rmg__free(b->ctx, rngs);
+    rmg__free(b->ctx, filled);
+    return st;
 }
 
 rmg_status rmg__finish_obstacles(rmg__gen *g)
@@ -899,17 +952,9 @@ rmg_status rmg__finish_obstacles(rmg__gen *g)
     if (st == RMG_OK)
         st = rmg__grid_index_zones(&b, &zi);
     bool mirror = mirror_map(&b);
-    cave_walls cw = {NULL, NULL};
-    if (st == RMG_OK && b.levels > 1 && !mirror)
-        st = cave_walls_init(&b, &zi, &cw);
     size_t first_object = g->map->objects.count;
-    for (size_t i = 0; i < g->map->zones.count && st == RMG_OK; i++) {
-        const rmg__map_zone *z = &g->map->zones.items[i];
-        if ((rmg__grid_land_zone(&b, z->id) && !(mirror && z->level > 0)) || rock_mass_on_land(z))
-            st = obstacles_in_zone(&b, z, &zi, tiles, &levels, clear_blocks, bw, &od, &cw);
-        else if (z->kind == RMG_ZONE_WATER)
-            st = obstacles_at_sea(&b, z, &zi, tiles, &od);
-    }
+    if (st == RMG_OK)
+        st = fill_and_cover(&b, &zi, tiles, &levels, clear_blocks, bw, &od, b.levels > 1 && !mirror);
     if (st == RMG_OK && mirror)
         st = copy_obstacles_below(&b, first_object);
     if (st == RMG_OK)
@@ -917,8 +962,6 @@ rmg_status rmg__finish_obstacles(rmg__gen *g)
     if (st == RMG_OK)
         prune_wide_openings(g->map);
     rmg__grid_zone_index_free(&b, &zi);
-    rmg__map_fit_free(b.ctx, cw.fit);
-    rmg__free(b.ctx, cw.scratch);
     rmg__free(b.ctx, tiles);
     rmg__grid_levels_free(b.ctx, &levels);
     rmg__free(b.ctx, clear_blocks);
