@@ -694,13 +694,18 @@ static void test_corpus_for_sod(void **state)
  * start zones first, unlinked to each other, and their islands after them; they were packed in
  * one corner (seeds 1-5: closest pair of start zones' centres 9.8-13.4 tiles, average pair
  * 30.0-42.0, 60-99 "no room" warnings). Where the sea joins the groups each start zone takes a
- * cell of its own over the square the zones fill (PLC-03, PLC-05, place_layout.c): measured
- * closest pair 19.6-26.3 tiles, average 56.7-59.0, 20-31 "no room" warnings, every seed made. */
+ * cell of its own over the square the zones fill (PLC-03, PLC-05, place_layout.c): closest pair
+ * 19.6-26.3 tiles, average 56.7-59.0, 20-31 "no room" warnings (seeds 1-12: 18.9-34.8, mean
+ * 24.5; 18-48 warnings, mean 30.8). Now that square counts a channel of sea around each group
+ * and a group's first zone takes the position farthest from the placed zones: seeds 1-12 give a
+ * closest pair of 33.7-57.8 tiles (mean 48.0), an average pair of 83.6-109.4 and 18-35 "no room"
+ * warnings (mean 26.1), every seed made; seeds 1-5: closest 33.7-57.8, average 83.6-101.2. */
 static void test_treasure_islands_start_zones_apart(void **state)
 {
     (void)state;
     const char *file = rmg_test_need_shared(TREASURE_ISLANDS);
-    for (uint64_t seed = 1; seed <= 5; seed++) {
+    size_t no_room_sum = 0;
+    for (uint64_t seed = 1; seed <= 12; seed++) {
         rmg_context *ctx = rmg_test_context(NULL, seed);
         rmg_pack *pack = NULL;
         assert_int_equal(rmg_pack_load(ctx, file, RMG_FORMAT_AUTO, &pack), RMG_OK);
@@ -736,13 +741,16 @@ static void test_treasure_islands_start_zones_apart(void **state)
         size_t no_room = warnings_containing(map, "no room");
         printf("Treasure_Islands seed %llu: closest %.1f, average %.1f tiles, %zu no-room warnings\n",
                (unsigned long long)seed, closest, sum / 15.0, no_room);
-        assert_true(closest >= 18.0);
-        assert_true(sum / 15.0 >= 50.0);
-        assert_true(no_room <= 40);
+        assert_true(closest >= 32.0);
+        assert_true(sum / 15.0 >= 80.0);
+        assert_true(no_room <= 36);
+        no_room_sum += no_room;
         rmg_map_destroy(map);
         rmg_pack_destroy(pack);
         rmg_context_destroy(ctx);
     }
+    printf("Treasure_Islands seeds 1-12: %zu no-room warnings in all\n", no_room_sum);
+    assert_true(no_room_sum <= 320); /* 313; 370 before */
 }
 
 int main(int argc, char **argv)

@@ -35,7 +35,9 @@
  *   - Candidates touch the placed layout (it stays one piece), but on a water surface a
  *     repulsion zone linked to no placed zone, the first of its group, may take any free cell,
  *     three steps from every placed zone when it can (its ring stays free for its group), in
- *     the square of a tight pack of the level's zones less its group's own (place_layout.c).
+ *     the square of a tight pack of the level's zones less its group's own; where several
+ *     groups stand apart, in the square they fill with a channel of sea around each, the
+ *     farthest from the placed zones, so the groups spread over it (place_layout.c).
  */
 #ifndef RMG_PLACE_INTERNAL_H
 #define RMG_PLACE_INTERNAL_H
@@ -87,6 +89,7 @@ typedef struct rmg__layout {
     double square[2];     /* S0 per level, cell units */
     double pack[2];       /* side of a tight pack of the zones expected on the level, cell units */
     bool sea[2];          /* per level: the sea joins zones apart (water maps' surface) */
+    double sea_spread;    /* > 1: groups spread over a sea level, each with a channel around it (place_layout.c) */
     int *cand;            /* scratch: candidate cells */
     int *queue;           /* scratch: a zone's group (n_zones) */
     uint8_t *seen;        /* scratch: zones met in a group (n_zones) */

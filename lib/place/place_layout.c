@@ -225,28 +225,41 @@ static double cell_distance(const rmg__layout *l, int a, int b)
     return sqrt((double)(dx * dx + 3 * dy * dy)) / 2.0;
 }
 
+/* Keeps the candidates with the largest score (within TIE_EPS). */
+static size_t keep_largest(const rmg__layout *l, size_t n, double (*score)(const rmg__layout *, int cell))
+{
+    double best = -1.0;
+    size_t kept = 0;
+    for (size_t i = 0; i < n; i++) {
+        double s = score(l, l->cand[i]);
+        if (s > best + TIE_EPS) {
+            best = s;
+            kept = 0;
+        }
+        if (s >= best - TIE_EPS)
+            l->cand[kept++] = l->cand[i];
+    }
+    return kept;
+}
+
+/* Summed distance from `cell` to every placed repulsion zone, on either level. */
+static double repelled_sum(const rmg__layout *l, int cell)
+{
+    double sum = 0.0;
+    for (size_t j = 0; j < l->n_zones; j++) {
+        const rmg__lzone *o = &l->zones[j];
+        if (o->cell >= 0 && o->repulsion)
+            sum += cell_distance(l, cell, o->cell);
+    }
+    return sum;
+}
+
 /* Level 3 (PLC-05, ZON-07): the largest summed distance to every placed repulsion zone, on
  * either level ("all other zones with repulsion"; the distance is taken across the levels'
  * common plane, so a zone stacked above another is as close to it as can be). */
 static size_t keep_most_repelled(const rmg__layout *l, size_t n)
 {
-    double best = -1.0;
-    size_t kept = 0;
-    for (size_t i = 0; i < n; i++) {
-        double sum = 0.0;
-        for (size_t j = 0; j < l->n_zones; j++) {
-            const rmg__lzone *o = &l->zones[j];
-            if (o->cell >= 0 && o->repulsion)
-                sum += cell_distance(l, l->cand[i], o->cell);
-        }
-        if (sum > best + TIE_EPS) {
-            best = sum;
-            kept = 0;
-        }
-        if (sum >= best - TIE_EPS)
-            l->cand[kept++] = l->cand[i];
-    }
-    return kept;
+    return keep_largest(l, n, repelled_sum);
 }
 
 static void put_zone(rmg__layout *l, int z, int cell)
@@ -268,7 +281,9 @@ static int hex_steps(const rmg__layout *l, int a, int b)
 /* A new group's first zone keeps its ring of neighbours for the zones that will link to it: of
  * the candidates, prefer the cells at least GROUP_GAP steps from every placed zone of their
  * level, so that no placed zone touches that ring (all candidates when none is). It serves the
- * group's links (PLC-02) and so comes before the square. Cost: candidates x zones. */
+ * group's links (PLC-02) and so comes before the square. Used where the zone's group is joined
+ * to the placed layout through zones placed later (one group: sea_spread is 1). Cost:
+ * candidates x zones. */
 #define GROUP_GAP 3
 static size_t keep_own_ring(const rmg__layout *l, size_t n)
 {
@@ -284,6 +299,30 @@ static size_t keep_own_ring(const rmg__layout *l, size_t n)
             l->cand[kept++] = l->cand[i];
     }
     return kept ? kept : n;
+}
+
+/* Where groups stand apart over a sea (sea_spread > 1), a new group's first zone takes, among
+ * the positions tied on the square, the farthest from the placed zone nearest to it on its
+ * level (the largest gap to the layout): its group finds the ring of cells around it free (any
+ * gap of GROUP_GAP steps or more leaves it untouched, so this keeps what keep_own_ring keeps and
+ * comes after the square, which it would otherwise leave for the lattice's far edges) and the
+ * groups spread over the square; the sum of distances (PLC-05) decides among the rest. Cost:
+ * candidates x zones. */
+static double nearest_distance(const rmg__layout *l, int cell)
+{
+    int per_level = l->grid * l->grid;
+    double nearest = INFINITY;
+    for (size_t j = 0; j < l->n_zones; j++) {
+        int c = l->zones[j].cell;
+        if (c >= 0 && c / per_level == cell / per_level)
+            nearest = fmin(nearest, cell_distance(l, c, cell));
+    }
+    return nearest;
+}
+
+static size_t keep_farthest_from_nearest(const rmg__layout *l, size_t n)
+{
+    return keep_largest(l, n, nearest_distance);
 }
 
 /* True when zone z has a link of some weight to a placed zone (its position then follows them). */
@@ -321,15 +360,17 @@ static size_t group_size(const rmg__layout *l, int z, int *queue, uint8_t *seen)
 }
 
 /* A repulsion zone linked to no placed zone but to others starts a group of its own (the zones
- * linked to it, placed after it; a zone without links has no group and stays beside the layout). Where the sea joins the zones (water maps' surface, PLC-17) groups need no
- * border with each other, so such a zone may take any free cell, not only one touching the
- * layout: PLC-03 counts the positions equivalent while they fit the square the level's zones
- * will fill at the end (a tight pack of all of them, less the side of the group's own pack so
- * the group fits too; S0 when larger), keep_own_ring leaves its neighbours to its group, and
- * repulsion (PLC-05) sets the groups apart over that square. Treasure_Islands numbers its six
- * start zones before their islands: they were packed around the first one. Land levels keep
- * the layout in one piece (a link between zones apart would need a teleport), so a new group
- * still touches it there. */
+ * linked to it, placed after it; a zone without links has no group and stays beside the
+ * layout). Where the sea joins the zones (water maps' surface, PLC-17) groups need no border
+ * with each other, so such a zone may take any free cell, not only one touching the layout:
+ * PLC-03 counts the positions equivalent while they fit the square the level's zones will fill
+ * at the end (their tight pack widened by the channels of sea between the groups, sea_spread,
+ * less the side of the group's own pack so the group fits too; S0 when larger), its group
+ * keeps the ring around it (keep_own_ring, or where several groups spread,
+ * keep_farthest_from_nearest, which also spreads them over the square), and repulsion (PLC-05)
+ * decides among the rest. Treasure_Islands numbers its six start zones before their islands:
+ * they were packed around the first one. Land levels keep the layout in one piece (a link
+ * between zones apart would need a teleport), so a new group still touches it there. */
 static bool spreads(const rmg__layout *l, int z, bool layout_empty)
 {
     const rmg__lzone *zone = &l->zones[z];
@@ -347,7 +388,8 @@ static rmg_status place_one(rmg__layout *l, int z, bool layout_empty, rmg_rng *r
         return rmg__error_gen(l->ctx, RMG_ERR_IMPOSSIBLE, "place", zone->id, -1,
                               "zone %d: no free lattice position on its allowed level(s)", zone->id);
     n = keep_best_links(l, z, n);
-    if (spread)
+    bool apart = spread && l->sea_spread > 1.0;
+    if (spread && !apart)
         n = keep_own_ring(l, n);
     double filled[2] = {l->square[0], l->square[1]};
     if (spread) {
@@ -355,9 +397,11 @@ static rmg_status place_one(rmg__layout *l, int z, bool layout_empty, rmg_rng *r
          * tight pack inside. */
         double group = sqrt((double)group_size(l, z, l->queue, l->seen) * SQRT3_2_L);
         for (int lv = 0; lv < 2; lv++)
-            filled[lv] = RMG__MAX(l->square[lv], l->pack[lv] - group);
+            filled[lv] = RMG__MAX(l->square[lv], l->pack[lv] * l->sea_spread - group);
     }
     n = keep_smallest_square(l, filled, n);
+    if (apart)
+        n = keep_farthest_from_nearest(l, n);
     if (zone->repulsion)
         n = keep_most_repelled(l, n);
     put_zone(l, z, l->cand[rmg_rng_below(rng, n)]); /* PLC-04 */
@@ -489,28 +533,87 @@ static rmg_status build_link_index(rmg__layout *l)
     return RMG_OK;
 }
 
+static rmg_status alloc_scratch(rmg__layout *l)
+{
+    l->order = rmg__malloc(l->ctx, (l->n_zones + 1) * sizeof *l->order);
+    l->queue = rmg__malloc(l->ctx, (l->n_zones + 1) * sizeof *l->queue);
+    l->seen = rmg__malloc(l->ctx, l->n_zones + 1);
+    return l->order && l->queue && l->seen ? RMG_OK : rmg__error_nomem(l->ctx);
+}
+
+/* The lattice: twice the side of a tight pack of the zones and a border (G = 2 * ceil(sqrt(n)) + 3),
+ * or, where groups spread over a sea (sea_spread > 1), rows enough around the centre for the
+ * square they spread over and two more, grown by steps of four rows so the centre row keeps its
+ * parity (the first zone's neighbours stay the same cells). */
 static rmg_status alloc_grid(rmg__layout *l)
 {
     int side = (int)ceil(sqrt((double)l->n_zones));
     l->grid = RMG__MAX(5, 2 * side + 3);
+    if (l->sea_spread > 1.0) {
+        double spread = 0;
+        for (int lv = 0; lv < l->levels && lv < 2; lv++)
+            if (l->sea[lv])
+                spread = RMG__MAX(spread, l->pack[lv] * l->sea_spread);
+        int rows = (int)ceil(spread / SQRT3_2_L) + 2;
+        while (l->grid / 2 < rows)
+            l->grid += 4;
+    }
     size_t cells = (size_t)l->levels * (size_t)l->grid * (size_t)l->grid;
     l->cell_zone = rmg__malloc(l->ctx, cells * sizeof *l->cell_zone);
     l->cand = rmg__malloc(l->ctx, cells * sizeof *l->cand);
-    l->order = rmg__malloc(l->ctx, (l->n_zones + 1) * sizeof *l->order);
-    l->queue = rmg__malloc(l->ctx, (l->n_zones + 1) * sizeof *l->queue);
-    l->seen = rmg__malloc(l->ctx, l->n_zones + 1);
-    if (!l->cell_zone || !l->cand || !l->order || !l->queue || !l->seen)
+    if (!l->cell_zone || !l->cand)
         return rmg__error_nomem(l->ctx);
     for (size_t i = 0; i < cells; i++)
         l->cell_zone[i] = -1;
     return RMG_OK;
 }
 
+/* How much wider than a tight pack the zones of a sea level lie once groups spread (spreads()):
+ * each group of g zones keeps a channel of sea of GROUP_MARGIN cells around its own pack
+ * (side sqrt(g * sqrt(3)/2)), so the square they fill is sqrt(sum (side + margin)^2 / sum side^2)
+ * times the tight one (Treasure_Islands: 1.46, six groups of five zones and six of six). 1
+ * without a sea level or with fewer than two groups of several zones with a repulsion zone among
+ * them, so those layouts are unchanged. Cost: O(groups x zones + links), once a layout. */
+#define GROUP_MARGIN 1.0
+static rmg_status groups_spread(rmg__layout *l)
+{
+    l->sea_spread = 1.0;
+    if (!l->sea[0] && !(l->levels > 1 && l->sea[1]))
+        return RMG_OK;
+    uint8_t *done = rmg__calloc(l->ctx, l->n_zones + 1, 1);
+    if (!done)
+        return rmg__error_nomem(l->ctx);
+    double packed = 0, apart = 0;
+    int spreading = 0;
+    for (size_t z = 0; z < l->n_zones; z++) {
+        if (done[z])
+            continue;
+        size_t n = group_size(l, (int)z, l->queue, l->seen);
+        bool repulsion = false;
+        for (size_t i = 0; i < n; i++) {
+            done[l->queue[i]] = 1;
+            repulsion |= l->zones[l->queue[i]].repulsion;
+        }
+        spreading += n > 1 && repulsion;
+        double side = sqrt((double)n * SQRT3_2_L);
+        packed += side * side;
+        apart += (side + GROUP_MARGIN) * (side + GROUP_MARGIN);
+    }
+    rmg__free(l->ctx, done);
+    if (spreading > 1)
+        l->sea_spread = sqrt(apart / packed);
+    return RMG_OK;
+}
+
 rmg_status rmg__layout_place_all(rmg__layout *l, rmg_rng *rng)
 {
-    rmg_status st = alloc_grid(l);
+    rmg_status st = alloc_scratch(l);
     if (st == RMG_OK)
         st = build_link_index(l);
+    if (st == RMG_OK)
+        st = groups_spread(l);
+    if (st == RMG_OK)
+        st = alloc_grid(l);
     if (st != RMG_OK)
         return st;
     order_by_number(l);
