@@ -1,5 +1,6 @@
 /* The connect stage: terrain painting (ZON-14), sealed borders, zone skeletons, and the driver
  * that realizes connections and mirror links (connect_links.c). */
+#include <stdlib.h>
 #include <string.h>
 
 #include "connect_state.h"
@@ -127,6 +128,8 @@ static void move_tile(rmg__connect_state *s, uint32_t t, int zone)
         from->n_tiles--;
     to->n_tiles++;
     m->tile_zone[t] = (uint16_t)zone;
+    if (s->moved && !RMG__VEC_PUSH(s->b.ctx, s->moved, t))
+        s->moved_lost = true;
     m->terrain[t] = (uint8_t)to->terrain;
     m->flags[t] &= (uint16_t)~(RMG__T_ROCK | RMG__T_WATER | RMG__T_BLOCKED);
     if (to->terrain == RMG_TERRAIN_ROCK)
@@ -304,42 +307,136 @@ static size_t underground_land_by_rock(const rmg__connect_state *s, uint32_t *ou
 }
 
 #define BODY_ROUNDS 16
+#define FIT_REACH 2 /* a tile's fit reads its neighbours' neighbours (map_views.c's references) */
+
+/* One kind of tile the widening judges again and again (rock, water, underground land by rock).
+ * After the first look at the whole map only the tiles a move can have changed are judged: those
+ * within FIT_REACH of a tile moved since the last look, and the ones unfit then. The list comes
+ * out in tile order, the same as the whole map's, so the rounds make the same moves. */
+typedef struct body_scan {
+    int only;            /* RMG_TERRAIN_ROCK, RMG_TERRAIN_WATER, or -1: underground land by rock */
+    bool looked;         /* the whole map was judged once */
+    size_t log_seen;     /* moves already taken into account */
+    rmg__u32vec unfit;   /* the last look's result */
+} body_scan;
+
+static bool scan_takes(const rmg__connect_state *s, const body_scan *sc, uint32_t t)
+{
+    const struct rmg_map *m = s->b.m;
+    if (sc->only >= 0)
+        return m->terrain[t] == sc->only;
+    if (t < (uint32_t)m->width * (uint32_t)m->height || (m->flags[t] & (RMG__T_ROCK | RMG__T_WATER)))
+        return false;
+    uint32_t nb[8];
+    int k = rmg__grid_nbrs(&s->b, t, nb);
+    for (int i = 0; i < k; i++)
+        if (m->flags[nb[i]] & RMG__T_ROCK)
+            return true;
+    return false;
+}
+
+static int cmp_u32(const void *a, const void *b)
+{
+    uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
+    return (x > y) - (x < y);
+}
+
+/* The tiles a scan must judge again, in tile order, into out (at most b.n). */
+static size_t scan_candidates(rmg__connect_state *s, body_scan *sc, uint32_t *out)
+{
+    rmg__grid *b = &s->b;
+    uint32_t stamp = rmg__grid_stamp(b);
+    size_t n = 0;
+    for (size_t i = 0; i < sc->unfit.count; i++)
+        if (b->seen[sc->unfit.items[i]] != stamp && scan_takes(s, sc, sc->unfit.items[i])) {
+            b->seen[sc->unfit.items[i]] = stamp;
+            out[n++] = sc->unfit.items[i];
+        }
+    for (size_t i = sc->log_seen; i < s->moved->count; i++) {
+        uint32_t t = s->moved->items[i];
+        int x, y, z;
+        rmg__grid_xyz(b, t, &x, &y, &z);
+        for (int dy = -FIT_REACH; dy <= FIT_REACH; dy++)
+            for (int dx = -FIT_REACH; dx <= FIT_REACH; dx++) {
+                if (x + dx < 0 || y + dy < 0 || x + dx >= b->w || y + dy >= b->h)
+                    continue;
+                uint32_t u = (uint32_t)rmg__tile(b->w, b->h, x + dx, y + dy, z);
+                if (b->seen[u] != stamp && scan_takes(s, sc, u)) {
+                    b->seen[u] = stamp;
+                    out[n++] = u;
+                }
+            }
+    }
+    qsort(out, n, sizeof *out, cmp_u32);
+    return n;
+}
+
+/* The scan's unfit tiles now, in tile order, into out (at most cap); returns how many. */
+static size_t scan_unfit(rmg__connect_state *s, const rmg__map_fit *fit, body_scan *sc, uint32_t *out, size_t cap)
+{
+    struct rmg_map *m = s->b.m;
+    int w = m->width, h = m->height;
+    size_t n;
+    if (sc->looked && !s->moved_lost) {
+        n = scan_candidates(s, sc, out);
+        n = rmg__map_fit_unfit_among(fit, m->terrain, w, h, out, n, out, cap);
+    } else if (sc->only >= 0) {
+        n = rmg__map_fit_unfit_of(fit, m->terrain, w, h, m->levels, sc->only, out, cap);
+    } else {
+        n = underground_land_by_rock(s, out, cap);
+        n = rmg__map_fit_unfit_among(fit, m->terrain, w, h, out, n, out, cap);
+    }
+    sc->looked = true;
+    sc->log_seen = s->moved->count;
+    sc->unfit.count = 0;
+    for (size_t i = 0; i < RMG__MIN(n, cap); i++)
+        if (!RMG__VEC_PUSH(s->b.ctx, &sc->unfit, out[i]))
+            s->moved_lost = true;
+    return n;
+}
 
 /* Water and rock not thinner than two tiles (h3m-format.md §13.1: the game has no sprite for
  * thinner): thin rock first joins the land beside it (once), then water, the rock left and
- * thin underground land grow, round after round until every water and rock tile fits a pattern (at most BODY_ROUNDS; a
- * round looks at the water and rock of the whole map; growing only, the rounds cannot undo one
- * another). Not on mirror maps, whose underground zones are the surface's copies tile for tile.
- * Returns how many tiles moved. */
+ * thin underground land grow, round after round until every water and rock tile fits a pattern
+ * (at most BODY_ROUNDS; growing only, the rounds cannot undo one another). Not on mirror maps,
+ * whose underground zones are the surface's copies tile for tile. Returns how many tiles moved. */
 static size_t widen_thin_bodies(rmg__connect_state *s, const rmg__map_fit *fit, uint32_t *unfit, size_t cap)
 {
     struct rmg_map *m = s->b.m;
-    const uint8_t *terrain = m->terrain;
-    int w = m->width, h = m->height, levels = m->levels;
-    size_t n = rmg__map_fit_unfit_of(fit, terrain, w, h, levels, RMG_TERRAIN_ROCK, unfit, cap);
-    size_t moved = thin_rock(s, unfit, RMG__MIN(n, cap));
+    rmg__u32vec moved = {NULL, 0, 0};
+    body_scan rock = {RMG_TERRAIN_ROCK, false, 0, {NULL, 0, 0}};
+    body_scan water = {RMG_TERRAIN_WATER, false, 0, {NULL, 0, 0}};
+    body_scan land = {-1, false, 0, {NULL, 0, 0}};
+    s->moved = &moved;
+    s->moved_lost = false;
+    size_t n = scan_unfit(s, fit, &rock, unfit, cap);
+    size_t total = thin_rock(s, unfit, RMG__MIN(n, cap));
     size_t land_grew = 0;
     for (int round = 0; round < BODY_ROUNDS; round++) {
         size_t now = 0;
-        n = rmg__map_fit_unfit_of(fit, terrain, w, h, levels, RMG_TERRAIN_ROCK, unfit, cap);
+        n = scan_unfit(s, fit, &rock, unfit, cap);
         /* Rock the land took from may be thin now: it joins the land too, until the rock left fits
          * (rock only shrinks here and land only grows, so the two never take turns). */
-        for (size_t k = land_grew; k; n = rmg__map_fit_unfit_of(fit, terrain, w, h, levels, RMG_TERRAIN_ROCK, unfit, cap))
+        for (size_t k = land_grew; k; n = scan_unfit(s, fit, &rock, unfit, cap))
             now += k = thin_rock(s, unfit, RMG__MIN(n, cap));
         now += thicken(s, unfit, RMG__MIN(n, cap), RMG_TERRAIN_ROCK);
-        n = rmg__map_fit_unfit_of(fit, terrain, w, h, levels, RMG_TERRAIN_WATER, unfit, cap);
+        n = scan_unfit(s, fit, &water, unfit, cap);
         now += thicken(s, unfit, RMG__MIN(n, cap), RMG_TERRAIN_WATER);
         land_grew = 0;
-        if (levels > 1) {
-            n = underground_land_by_rock(s, unfit, cap);
-            n = rmg__map_fit_unfit_among(fit, terrain, w, h, unfit, n, unfit, cap);
+        if (m->levels > 1) {
+            n = scan_unfit(s, fit, &land, unfit, cap);
             now += land_grew = thicken_underground_land(s, unfit, RMG__MIN(n, cap));
         }
-        moved += now;
+        total += now;
         if (!now)
             break;
     }
-    return moved;
+    s->moved = NULL;
+    RMG__VEC_FREE(s->b.ctx, &moved);
+    RMG__VEC_FREE(s->b.ctx, &rock.unfit);
+    RMG__VEC_FREE(s->b.ctx, &water.unfit);
+    RMG__VEC_FREE(s->b.ctx, &land.unfit);
+    return total;
 }
 
 /* The game draws a tile with a frame of its terrain's sprite set chosen from its neighbours, and

@@ -28,6 +28,8 @@ typedef struct rmg__connect_state {
     rmg__grid_zone_index zi; /* tiles by zone (tile_zone does not change during the stage) */
     int *sea_of;            /* per zone id: the sea (water zones touching each other) + 1 of a water zone, 0 land */
     int n_seas;
+    rmg__u32vec *moved;     /* while bodies widen: every tile moved (NULL: not kept) */
+    bool moved_lost;        /* a tile could not be logged: the widening judges whole maps again */
 } rmg__connect_state;
 
 #define RMG__NO_TILE UINT32_MAX
