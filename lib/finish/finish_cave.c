@@ -11,8 +11,8 @@
  *   3. they become rock; every rock tile and every neighbour of one must then fit a terrain
  *      pattern: an unfit rock tile goes back to its land, an unfit land tile takes its rock
  *      neighbours back with it, round after round (rock only shrinks, so the rounds end); after
- *      CAVE_ROUNDS all the new rock goes back. Only the tiles beside a change are
- *      judged again.
+ *      CAVE_ROUNDS all the new rock goes back. Only the tiles within FIT_REACH of a change
+ *      are judged (a tile's frame depends on that much).
  * Cost: a few passes over the level's land tiles.
  */
 #include <string.h>
@@ -22,6 +22,7 @@
 #include "map/map_views.h"
 
 #define CAVE_ROUNDS 16
+#define FIT_REACH 2 /* a tile's fit reads its neighbours' neighbours (map_views.c's references) */
 
 /* Blocked land no one needs: no object, entry, guard, passage or road; not water or rock. */
 static bool candidate(const rmg__grid *b, uint32_t t)
@@ -93,33 +94,40 @@ static void unset_rock(struct rmg_map *m, uint32_t t, uint32_t was)
     m->flags[t] = (uint16_t)(was >> 8);
 }
 
-/* t and its 8 neighbours, each once per stamp, appended to out at k; returns the new count. */
+/* Every tile within FIT_REACH of t, each once per stamp, appended to out at k; returns the new
+ * count. */
 static size_t add_around(rmg__grid *b, uint32_t t, uint32_t stamp, uint32_t *out, size_t k)
 {
-    uint32_t nb[9];
-    int n = rmg__grid_nbrs(b, t, nb);
-    nb[n++] = t;
-    for (int i = 0; i < n; i++)
-        if (b->seen[nb[i]] != stamp) {
-            b->seen[nb[i]] = stamp;
-            out[k++] = nb[i];
+    int x, y, z;
+    rmg__grid_xyz(b, t, &x, &y, &z);
+    for (int dy = -FIT_REACH; dy <= FIT_REACH; dy++)
+        for (int dx = -FIT_REACH; dx <= FIT_REACH; dx++) {
+            if (x + dx < 0 || y + dy < 0 || x + dx >= b->w || y + dy >= b->h)
+                continue;
+            uint32_t u = (uint32_t)rmg__tile(b->w, b->h, x + dx, y + dy, z);
+            if (b->seen[u] != stamp) {
+                b->seen[u] = stamp;
+                out[k++] = u;
+            }
         }
     return k;
 }
 
-/* The tiles whose frame the new rock may change: each rock tile with a neighbour that is not
- * rock, and that neighbourhood (a rock tile amid rock fits the full-rock frame). */
-static size_t rock_edges(rmg__grid *b, const uint32_t *cave, size_t n, uint32_t *out)
+/* The tiles whose frame the new rock may change: those within FIT_REACH of a new rock tile with a
+ * neighbour that is not new rock (or off the map). The others are rock amid rock and fit; every
+ * tile within FIT_REACH of such an inner one is inner too or near a boundary one. */
+static size_t around_rock(rmg__grid *b, const uint8_t *mark, uint8_t bit, const uint32_t *cave, size_t n,
+                          uint32_t *out)
 {
     uint32_t stamp = rmg__grid_stamp(b);
     size_t k = 0;
     for (size_t i = 0; i < n; i++) {
         uint32_t nb[8];
         int c = rmg__grid_nbrs(b, cave[i], nb);
-        bool edge = c < 8;
-        for (int j = 0; j < c && !edge; j++)
-            edge = b->m->terrain[nb[j]] != RMG_TERRAIN_ROCK;
-        if (edge)
+        bool boundary = c < 8;
+        for (int j = 0; j < c && !boundary; j++)
+            boundary = !(mark[nb[j]] & bit);
+        if (boundary)
             k = add_around(b, cave[i], stamp, out, k);
     }
     return k;
@@ -146,7 +154,7 @@ size_t rmg__finish_cave_rock(rmg__grid *b, const rmg__map_fit *fit, const uint32
     struct rmg_map *m = b->m;
     uint8_t *mark = b->mark;
     /* scratch (RMG__FINISH_CAVE_SCRATCH words): n cave tiles, their n former states, then the
-     * tiles to judge and the unfit ones, a level's tiles each at most (each tile judged once). */
+     * tiles to judge and the unfit ones, a level's tiles each at most (each judged once a round). */
     size_t plane = (size_t)b->w * (size_t)b->h;
     uint32_t *cave = scratch, *was = scratch + n, *near = scratch + 2 * n, *unfit = near + plane;
     size_t k = 0;
@@ -159,7 +167,7 @@ size_t rmg__finish_cave_rock(rmg__grid *b, const rmg__map_fit *fit, const uint32
     k = keep_squares(b, mark, bit, cave, was, k);
     for (size_t i = 0; i < k; i++)
         set_rock(m, cave[i]);
-    size_t n_near = rock_edges(b, cave, k, near);
+    size_t n_near = around_rock(b, mark, bit, cave, k, near);
     for (int round = 0; n_near; round++) {
         size_t bad = rmg__map_fit_unfit_among(fit, m->terrain, b->w, b->h, near, n_near, unfit, plane);
         if (!bad)
