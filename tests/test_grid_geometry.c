@@ -4,6 +4,7 @@
  * rmg__grid_nbr finds them one by one; rmg__grid_low_bit is the index of the lowest set bit;
  * rmg__grid_xyz gives the coordinates t % w, t / w % h, t / (w h).
  */
+#include <stdlib.h>
 #include <string.h>
 
 #include "rmg_test.h"
@@ -40,6 +41,37 @@ static void test_neighbours_match_one_by_one(void **state)
         rmg__free(ctx, b.rim);
     }
     rmg_context_destroy(ctx);
+}
+
+/* rmg__grid_add_square: the tiles of the level within `reach` of t (Chebyshev), each once per
+ * stamp, clipped at the map's edges; compared with the plain definition on every tile. */
+static void test_add_square_matches_the_plain_square(void **state)
+{
+    (void)state;
+    rmg__grid b;
+    memset(&b, 0, sizeof b);
+    b.w = 7, b.h = 5, b.levels = 2;
+    b.n = (uint32_t)(b.w * b.h * b.levels);
+    uint32_t seen[70] = {0}, out[70 * 2];
+    b.seen = seen;
+    for (int reach = 0; reach <= 2; reach++)
+        for (uint32_t t = 0; t < b.n; t++) {
+            uint32_t stamp = 1000 + (uint32_t)reach * 100 + t; /* fresh: no tile carries it */
+            size_t k = rmg__grid_add_square(&b, t, reach, stamp, out, 0);
+            size_t again = rmg__grid_add_square(&b, t, reach, stamp, out, k); /* all seen: none added */
+            assert_int_equal(again, k);
+            size_t want = 0;
+            int x, y, z;
+            rmg__grid_xyz(&b, t, &x, &y, &z);
+            for (uint32_t u = 0; u < b.n; u++) {
+                int ux, uy, uz;
+                rmg__grid_xyz(&b, u, &ux, &uy, &uz);
+                bool in = uz == z && abs(ux - x) <= reach && abs(uy - y) <= reach;
+                want += in;
+                assert_int_equal(seen[u] == stamp, in);
+            }
+            assert_int_equal(k, want);
+        }
 }
 
 /* rmg__grid_xyz (one division) gives the coordinates of the plain definitions. */
@@ -99,6 +131,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_neighbours_match_one_by_one),
+        cmocka_unit_test(test_add_square_matches_the_plain_square),
         cmocka_unit_test(test_low_bit),
         cmocka_unit_test(test_coordinates_match_plain_definitions),
     };

@@ -307,12 +307,12 @@ static size_t underground_land_by_rock(const rmg__connect_state *s, uint32_t *ou
 }
 
 #define BODY_ROUNDS 16
-#define FIT_REACH 2 /* a tile's fit reads its neighbours' neighbours (map_views.c's references) */
 
 /* One kind of tile the widening judges again and again (rock, water, underground land by rock).
  * After the first look at the whole map only the tiles a move can have changed are judged: those
- * within FIT_REACH of a tile moved since the last look, and the ones unfit then. The list comes
- * out in tile order, the same as the whole map's, so the rounds make the same moves. */
+ * within the fit's reach (RMG__MAP_FIT_REACH) of a tile moved since the last look, and the ones
+ * unfit then. The list comes out in tile order, the same as the whole map's, so the rounds make
+ * the same moves. */
 typedef struct body_scan {
     int only;            /* RMG_TERRAIN_ROCK, RMG_TERRAIN_WATER, or -1: underground land by rock */
     bool looked;         /* the whole map was judged once */
@@ -353,19 +353,12 @@ static size_t scan_candidates(rmg__connect_state *s, body_scan *sc, uint32_t *ou
             out[n++] = sc->unfit.items[i];
         }
     for (size_t i = sc->log_seen; i < s->moved->count; i++) {
-        uint32_t t = s->moved->items[i];
-        int x, y, z;
-        rmg__grid_xyz(b, t, &x, &y, &z);
-        for (int dy = -FIT_REACH; dy <= FIT_REACH; dy++)
-            for (int dx = -FIT_REACH; dx <= FIT_REACH; dx++) {
-                if (x + dx < 0 || y + dy < 0 || x + dx >= b->w || y + dy >= b->h)
-                    continue;
-                uint32_t u = (uint32_t)rmg__tile(b->w, b->h, x + dx, y + dy, z);
-                if (b->seen[u] != stamp && scan_takes(s, sc, u)) {
-                    b->seen[u] = stamp;
-                    out[n++] = u;
-                }
-            }
+        size_t from = n, kept = n;
+        n = rmg__grid_add_square(b, s->moved->items[i], RMG__MAP_FIT_REACH, stamp, out, n);
+        for (size_t j = from; j < n; j++)
+            if (scan_takes(s, sc, out[j]))
+                out[kept++] = out[j];
+        n = kept;
     }
     qsort(out, n, sizeof *out, cmp_u32);
     return n;

@@ -11,7 +11,7 @@
  *   3. they become rock; every rock tile and every neighbour of one must then fit a terrain
  *      pattern: an unfit rock tile goes back to its land, an unfit land tile takes its rock
  *      neighbours back with it, round after round (rock only shrinks, so the rounds end); after
- *      CAVE_ROUNDS all the new rock goes back. Only the tiles within FIT_REACH of a change
+ *      CAVE_ROUNDS all the new rock goes back. Only the tiles within the fit's reach of a change
  *      are judged (a tile's frame depends on that much).
  * Cost: a few passes over the level's land tiles.
  */
@@ -22,7 +22,6 @@
 #include "map/map_views.h"
 
 #define CAVE_ROUNDS 16
-#define FIT_REACH 2 /* a tile's fit reads its neighbours' neighbours (map_views.c's references) */
 
 /* Blocked land no one needs: no object, entry, guard, passage or road; not water or rock. */
 static bool candidate(const rmg__grid *b, uint32_t t)
@@ -94,28 +93,9 @@ static void unset_rock(struct rmg_map *m, uint32_t t, uint32_t was)
     m->flags[t] = (uint16_t)(was >> 8);
 }
 
-/* Every tile within FIT_REACH of t, each once per stamp, appended to out at k; returns the new
- * count. */
-static size_t add_around(rmg__grid *b, uint32_t t, uint32_t stamp, uint32_t *out, size_t k)
-{
-    int x, y, z;
-    rmg__grid_xyz(b, t, &x, &y, &z);
-    for (int dy = -FIT_REACH; dy <= FIT_REACH; dy++)
-        for (int dx = -FIT_REACH; dx <= FIT_REACH; dx++) {
-            if (x + dx < 0 || y + dy < 0 || x + dx >= b->w || y + dy >= b->h)
-                continue;
-            uint32_t u = (uint32_t)rmg__tile(b->w, b->h, x + dx, y + dy, z);
-            if (b->seen[u] != stamp) {
-                b->seen[u] = stamp;
-                out[k++] = u;
-            }
-        }
-    return k;
-}
-
-/* The tiles whose frame the new rock may change: those within FIT_REACH of a new rock tile with a
- * neighbour that is not new rock (or off the map). The others are rock amid rock and fit; every
- * tile within FIT_REACH of such an inner one is inner too or near a boundary one. */
+/* The tiles whose frame the new rock may change: those within the fit's reach of a new rock tile
+ * with a neighbour that is not new rock (or off the map). The others are rock amid rock and fit;
+ * every tile within that reach of such an inner one is inner too or near a boundary one. */
 static size_t around_rock(rmg__grid *b, const uint8_t *mark, uint8_t bit, const uint32_t *cave, size_t n,
                           uint32_t *out)
 {
@@ -128,7 +108,7 @@ static size_t around_rock(rmg__grid *b, const uint8_t *mark, uint8_t bit, const 
         for (int j = 0; j < c && !boundary; j++)
             boundary = !(mark[nb[j]] & bit);
         if (boundary)
-            k = add_around(b, cave[i], stamp, out, k);
+            k = rmg__grid_add_square(b, cave[i], RMG__MAP_FIT_REACH, stamp, out, k);
     }
     return k;
 }
@@ -187,7 +167,7 @@ size_t rmg__finish_cave_rock(rmg__grid *b, const rmg__map_fit *fit, const uint32
                 cave[kept++] = cave[i];
             } else {
                 unset_rock(m, cave[i], was[i]);
-                n_near = add_around(b, cave[i], stamp, near, n_near);
+                n_near = rmg__grid_add_square(b, cave[i], RMG__MAP_FIT_REACH, stamp, near, n_near);
             }
         }
         k = kept;

@@ -67,6 +67,21 @@ uint32_t rmg__grid_stamp(rmg__grid *b)
     return b->stamp;
 }
 
+size_t rmg__grid_add_square(rmg__grid *b, uint32_t t, int reach, uint32_t stamp, uint32_t *out, size_t k)
+{
+    int x, y, z;
+    rmg__grid_xyz(b, t, &x, &y, &z);
+    int x0 = RMG__MAX(0, x - reach), x1 = RMG__MIN(b->w - 1, x + reach);
+    int y0 = RMG__MAX(0, y - reach), y1 = RMG__MIN(b->h - 1, y + reach);
+    for (int yy = y0; yy <= y1; yy++)
+        for (uint32_t u = (uint32_t)rmg__tile(b->w, b->h, x0, yy, z), end = u + (uint32_t)(x1 - x0); u <= end; u++)
+            if (b->seen[u] != stamp) {
+                b->seen[u] = stamp;
+                out[k++] = u;
+            }
+    return k;
+}
+
 rmg_status rmg__grid_index_zones(rmg__grid *b, rmg__grid_zone_index *zi)
 {
     size_t nz = b->m->zones.count + 2;

@@ -43,6 +43,9 @@ void rmg__grid_free(rmg__grid *b);
 bool rmg__grid_init_rim(rmg__grid *b);
 /* A fresh visit stamp: tiles with seen[t] == the result count as visited. */
 uint32_t rmg__grid_stamp(rmg__grid *b);
+/* Appends to out at k every tile of t's level within `reach` steps of t (a square) not yet
+ * visited under `stamp`, marking it visited; returns the new count. */
+size_t rmg__grid_add_square(rmg__grid *b, uint32_t t, int reach, uint32_t stamp, uint32_t *out, size_t k);
 
 /* Coordinates of tile t: one division for all three (a map has one or two levels, so the level
  * is counted off rather than divided out). The searches and scans call this for every tile. */

@@ -60,6 +60,9 @@ size_t rmg__map_unfit_tiles_of(const uint8_t *terrain, int w, int h, int levels,
 /* The pattern tables built once, for a caller that judges the terrain many times (the tables
  * take longer to build than a scan of a small map); NULL when memory ran out. */
 typedef struct rmg__map_fit rmg__map_fit;
+/* How far a change of terrain reaches into the fit of other tiles: a tile's frame reads its
+ * neighbours and, through the patterns' references, their neighbours. */
+#define RMG__MAP_FIT_REACH 2
 rmg__map_fit *rmg__map_fit_new(rmg_context *ctx);
 void rmg__map_fit_free(rmg_context *ctx, rmg__map_fit *f);
 /* rmg__map_unfit_tiles_of with the tables of f. */
