@@ -626,6 +626,98 @@ static void test_sod_8xm12a_fits_sods_colours(void **state)
     }
 }
 
+#define SOD_8XM12 "corpus/sod/sokie__heroes3-template-util__templates__sod_complete__8XM12__rmg.txt"
+#define SOD_MATCH_TERRAIN "corpus/sod/sokie__heroes3-template-util__templates__sod_complete__Match_Terrain__rmg.txt"
+#define SOD_ORIGINAL "corpus/sod/sokie__heroes3-template-util__templates__sod_complete___Original___rmg.txt"
+
+/* Generates `name` of `file` for SoD with the underground at `water` and `seed`, or fails with
+ * the reason. */
+static rmg_map *generate_sod_two_levels(const char *file, const char *name, rmg_water_level water, uint64_t seed,
+                                        rmg_context **ctx, rmg_pack **pack)
+{
+    *ctx = rmg_test_context(NULL, seed);
+    assert_int_equal(rmg_context_set_content_variant(*ctx, RMG_CONTENT_SOD), RMG_OK);
+    assert_int_equal(rmg_pack_load(*ctx, file, RMG_FORMAT_AUTO, pack), RMG_OK);
+    rmg_generate_options go;
+    rmg_generate_options_init(&go);
+    go.template_name = name;
+    go.levels = 2;
+    go.water = water;
+    rmg_map *map = NULL;
+    if (rmg_generate(*ctx, *pack, &go, &map) != RMG_OK)
+        fail_msg("%s '%s' water %d seed %llu: %s", file, name, (int)water, (unsigned long long)seed,
+                 rmg_context_errmsg(*ctx));
+    assert_int_equal(map->levels, 2);
+    return map;
+}
+
+/* Issue 30 (regression of "equal land on two levels"): with filler on both levels the zones
+ * grow as discs of their share and the rest turns to rock, so two linked zones stacked on the
+ * lattice (PLC-02) no longer overlapped by chance under a surface that filled its level: SoD's
+ * 8XM12 at two levels (43 zones, 68 links) was refused on seed 1, its links apart overflowing
+ * SoD's 16 monolith colours. The growth now joins such pairs through the filler (CON-10: a gate
+ * needs a tile of one above a tile of the other) unless third zones wall them apart, and the
+ * map is made on seeds 1-3 in every file of the SoD pack that holds 8XM12, its monolith links
+ * within SoD's 16 colours. */
+static void test_sod_8xm12_on_two_levels(void **state)
+{
+    (void)state;
+    static const char *const files[] = {SOD_8XM12, SOD_MATCH_TERRAIN, SOD_ORIGINAL};
+    for (size_t f = 0; f < sizeof files / sizeof *files; f++) {
+        const char *file = rmg_test_need_shared(files[f]);
+        for (uint64_t seed = 1; seed <= 3; seed++) {
+            rmg_context *ctx = NULL;
+            rmg_pack *pack = NULL;
+            rmg_map *map = generate_sod_two_levels(file, "8XM12", RMG_WATER_NONE, seed, &ctx, &pack);
+            const struct rmg__place_report *r = map->place_report;
+            assert_non_null(r);
+            size_t stacked = 0, met = 0, teleports = 0;
+            for (size_t k = 0; k < r->n_links; k++)
+                if (r->links[k].lattice == 2 && r->links[k].zone_a != r->links[k].zone_b &&
+                    r->links[k].placement != RMG_LINK_MONOLITH) {
+                    stacked++;
+                    met += r->links[k].stacked;
+                }
+            for (size_t i = 0; i < map->conns.count; i++)
+                teleports += map->conns.items[i].realized == RMG_REALIZED_MONOLITH;
+            printf("8XM12 for SoD at two levels, %s seed %llu: %zu of %zu links stacked on the lattice stacked on "
+                   "the map, %zu monolith links\n",
+                   strrchr(file, '/') + 1, (unsigned long long)seed, met, stacked, teleports);
+            assert_true(teleports <= 16);
+            rmg_map_destroy(map);
+            rmg_pack_destroy(pack);
+            rmg_context_destroy(ctx);
+        }
+    }
+}
+
+/* Issue 30 (same regression): SoD's 8XM8 at two levels with water normal and islands (seed 1)
+ * was refused after 8 attempts by the map validation (a player could not reach every object, an
+ * object was reachable around its guard). With normal water the growth joins the stacked linked
+ * pairs (above); on islands the zones' centres keep the lattice's, unbalanced, as before the
+ * equal land (the sea between the islands is no filler the balance can model). */
+static void test_sod_8xm8_on_two_levels_with_water(void **state)
+{
+    (void)state;
+    static const char *const files[] = {SOD_MATCH_TERRAIN, SOD_ORIGINAL};
+    static const rmg_water_level waters[] = {RMG_WATER_NORMAL, RMG_WATER_ISLANDS};
+    for (size_t f = 0; f < sizeof files / sizeof *files; f++) {
+        const char *file = rmg_test_need_shared(files[f]);
+        for (size_t w = 0; w < sizeof waters / sizeof *waters; w++) {
+            rmg_context *ctx = NULL;
+            rmg_pack *pack = NULL;
+            rmg_map *map = generate_sod_two_levels(file, "8XM8", waters[w], 1, &ctx, &pack);
+            size_t sea = 0;
+            for (size_t i = 0; i < map->zones.count; i++)
+                sea += map->zones.items[i].kind == RMG_ZONE_WATER && map->zones.items[i].level == 0;
+            assert_true(sea > 0);
+            rmg_map_destroy(map);
+            rmg_pack_destroy(pack);
+            rmg_context_destroy(ctx);
+        }
+    }
+}
+
 /* Why SoD may refuse a corpus file at its defaults (issue 30): the first two are setups SoD
  * cannot hold, the rest what other items of the issue track; an object rule naming HotA content
  * is never one. */
@@ -771,6 +863,8 @@ int main(int argc, char **argv)
         cmocka_unit_test(test_corpus_owners_agree),
         cmocka_unit_test(test_corpus_for_sod),
         cmocka_unit_test(test_sod_8xm12a_fits_sods_colours),
+        cmocka_unit_test(test_sod_8xm12_on_two_levels),
+        cmocka_unit_test(test_sod_8xm8_on_two_levels_with_water),
         cmocka_unit_test(test_treasure_islands_start_zones_apart),
     };
     return RMG_TEST_MAIN(plain, shared, "corpus");

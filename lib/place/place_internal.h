@@ -149,7 +149,8 @@ typedef struct rmg__coarse_owner {
 
 /* Two linked lattice neighbours joined by a line of tiles before the growth (PLC-02). A strong
  * link (ground, underground_gate weight) keeps its line even where a balanced level gave the
- * tiles to a third zone; a default one stops there. */
+ * tiles to a third zone; a default one stops there. Two linked zones stacked on the lattice (one
+ * on each level) are joined after the growth, through the filler, when they do not overlap. */
 typedef struct rmg__corridor {
     int a, b;             /* grow-zone indexes */
     bool strong;

@@ -588,7 +588,8 @@ static rmg_status grow_zones_setup(place_ctx *pc, rmg_rng *rng)
     return RMG_OK;
 }
 
-/* Linked lattice neighbours get a corridor (every recommendation but monolith, CON-12). */
+/* Linked lattice neighbours, and linked zones stacked on the lattice, get a corridor (every
+ * recommendation but monolith, CON-12; place_tiles.c joins the stacked ones on both levels). */
 static rmg_status collect_corridors(place_ctx *pc)
 {
     const rmg__layout *l = &pc->lay;
@@ -599,7 +600,7 @@ static rmg_status collect_corridors(place_ctx *pc)
         const rmg__llink *lk = &l->links[k];
         if (lk->placement == RMG_LINK_MONOLITH || lk->a == lk->b)
             continue;
-        if (rmg__layout_relation(l, l->zones[lk->a].cell, l->zones[lk->b].cell) != 1)
+        if (rmg__layout_relation(l, l->zones[lk->a].cell, l->zones[lk->b].cell) == 0)
             continue;
         rmg__corridor *c = &pc->corridors[pc->n_corridors++];
         c->a = lk->a;
@@ -617,9 +618,13 @@ static rmg_status grow_zones(place_ctx *pc)
     if (st == RMG_OK)
         st = collect_corridors(pc);
     /* Levels without filler, and both levels of a two-level map (issue 30: a capped zone boxed
-     * in by its neighbours, the lattice's cells crowded on one level, took half its share). */
+     * in by its neighbours, the lattice's cells crowded on one level, took half its share) but
+     * on islands: there the growth keeps every zone two tiles of sea from the others (PLC-17's
+     * islands), which the balance's coarse growth does not model, and SoD's 8XM8 at two levels was refused with
+     * balanced centres (an object reachable around its guard after 8 attempts); islands keep the
+     * lattice's centres as before. */
     for (int lv = 0; lv < pc->levels && st == RMG_OK; lv++)
-        if (pc->filler[lv] < 0 || pc->levels == 2) {
+        if (pc->filler[lv] < 0 || (pc->levels == 2 && !pc->islands[0])) {
             rmg__balance_in in = {pc->m->width, pc->m->height, lv, pc->gz, pc->lay.n_zones,
                                   pc->corridors, pc->n_corridors};
             st = rmg__place_balance(pc->ctx, &in, &pc->coarse[lv]);

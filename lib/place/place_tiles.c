@@ -47,6 +47,7 @@ typedef struct grower {
     bucket_queue open;
     RMG__VEC(uint32_t) deferred;   /* pool indexes of entries of full zones */
     bool failed;
+    bool settled;              /* the growth is over: claims queue no neighbours */
 } grower;
 
 static uint64_t mix64(uint64_t z)
@@ -226,7 +227,8 @@ static void claim_at(grower *gr, uint32_t zone, size_t tile, int x, int y, long 
 {
     gr->g->map->tile_zone[tile] = (uint16_t)gr->g->zones[zone].map_id;
     gr->g->zones[zone].count++;
-    push_neighbours(gr, zone, tile, x, y, from);
+    if (!gr->settled)
+        push_neighbours(gr, zone, tile, x, y, from);
 }
 
 static void claim(grower *gr, uint32_t zone, size_t tile)
@@ -369,7 +371,7 @@ static void corridor(grower *gr, const rmg__corridor *c, uint32_t *path)
     uint32_t a = (uint32_t)c->a, b = (uint32_t)c->b;
     const rmg__grow_zone *za = &gr->g->zones[a], *zb = &gr->g->zones[b];
     if (za->level != zb->level || gr->g->islands[za->level])
-        return;
+        return; /* zones stacked on the lattice: join_stacked, after the growth */
     int x = za->seed_tile_x, y = za->seed_tile_y;
     int dx = zb->seed_tile_x - x, dy = zb->seed_tile_y - y;
     int sx = dx < 0 ? -1 : 1, sy = dy < 0 ? -1 : 1;
@@ -397,6 +399,106 @@ static void corridor(grower *gr, const rmg__corridor *c, uint32_t *path)
     const uint32_t ab[2] = {a, b}, ba[2] = {b, a};
     claim_run(gr, ab, !c->strong, path, 0, mid, 1);
     claim_run(gr, ba, !c->strong, path, n - 1, mid + 1, -1);
+}
+
+/* Whether some tile of zone a (map id) lies above or below a tile of zone b. */
+static bool overlap(const grower *gr, const rmg__grow_zone *za, const rmg__grow_zone *zb)
+{
+    const uint16_t *owner = gr->g->map->tile_zone;
+    const uint16_t *pa = owner + (size_t)za->level * gr->plane, *pb = owner + (size_t)zb->level * gr->plane;
+    uint16_t ida = (uint16_t)za->map_id, idb = (uint16_t)zb->map_id;
+    for (size_t t = 0; t < gr->plane; t++)
+        if (pa[t] == ida && pb[t] == idb)
+            return true;
+    return false;
+}
+
+/* Steps (4-connected) from zone z's tiles to every tile of its level through tiles no zone
+ * holds; -1 where it cannot go. `queue` holds a plane. */
+static void free_steps(const grower *gr, const rmg__grow_zone *z, int32_t *dist, uint32_t *queue)
+{
+    const uint16_t *owner = gr->g->map->tile_zone + (size_t)z->level * gr->plane;
+    size_t head = 0, tail = 0;
+    for (size_t t = 0; t < gr->plane; t++) {
+        dist[t] = owner[t] == z->map_id ? 0 : -1;
+        if (dist[t] == 0)
+            queue[tail++] = (uint32_t)t;
+    }
+    while (head < tail) {
+        uint32_t t = queue[head++];
+        uint32_t y = t / (uint32_t)gr->w, x = t - y * (uint32_t)gr->w;
+        uint32_t next[4] = {t + 1, t - 1, t + (uint32_t)gr->w, t - (uint32_t)gr->w};
+        bool ok[4] = {x + 1 < (uint32_t)gr->w, x > 0, y + 1 < (uint32_t)gr->h, y > 0};
+        for (int i = 0; i < 4; i++)
+            if (ok[i] && dist[next[i]] < 0 && owner[next[i]] == 0) {
+                dist[next[i]] = dist[t] + 1;
+                queue[tail++] = next[i];
+            }
+    }
+}
+
+/* Claims for zone z the steps back from tile t (in plane) to its own tiles. */
+static void claim_back(grower *gr, uint32_t zone, const int32_t *dist, uint32_t t)
+{
+    size_t base = (size_t)gr->g->zones[zone].level * gr->plane;
+    while (dist[t] > 0) {
+        claim(gr, zone, base + t);
+        uint32_t y = t / (uint32_t)gr->w, x = t - y * (uint32_t)gr->w;
+        uint32_t next[4] = {t + 1, t - 1, t + (uint32_t)gr->w, t - (uint32_t)gr->w};
+        bool ok[4] = {x + 1 < (uint32_t)gr->w, x > 0, y + 1 < (uint32_t)gr->h, y > 0};
+        for (int i = 0; i < 4; i++)
+            if (ok[i] && dist[next[i]] == dist[t] - 1) {
+                t = next[i];
+                break;
+            }
+    }
+}
+
+/* Zones stacked on the lattice (one on each level; PLC-02's underground_gate and default links)
+ * that the growth left without a tile of one above a tile of the other (CON-10's gate needs
+ * one) are joined after it: each reaches, through tiles no zone took (the filler's), the
+ * (x, y) the two reach in the fewest steps together (the first such tile in map order), and
+ * claims its way there. Issue 30: with filler on both levels (a surface without filler keeps
+ * the underground's share of its level) the discs alone left 3 to 8 of SoD's 8XM12 stacked
+ * links apart, more than its 16 monolith colours could take. Pairs that overlap, and islands
+ * (sea between the zones), are left as they are. Cost: two breadth-first passes over a level
+ * per stacked link the growth left apart, none otherwise. */
+static rmg_status join_stacked(grower *gr)
+{
+    int32_t *dist = NULL;
+    uint32_t *queue = NULL;
+    for (size_t k = 0; k < gr->g->n_corridors; k++) {
+        const rmg__corridor *c = &gr->g->corridors[k];
+        uint32_t a = (uint32_t)c->a, b = (uint32_t)c->b;
+        const rmg__grow_zone *za = &gr->g->zones[a], *zb = &gr->g->zones[b];
+        if (za->level == zb->level || gr->g->islands[za->level] || gr->g->islands[zb->level] || overlap(gr, za, zb))
+            continue;
+        if (!dist) {
+            dist = rmg__malloc(gr->g->ctx, 2 * gr->plane * sizeof *dist);
+            queue = rmg__malloc(gr->g->ctx, gr->plane * sizeof *queue);
+            if (!dist || !queue) {
+                gr->failed = true;
+                break;
+            }
+        }
+        int32_t *da = dist, *db = dist + gr->plane;
+        free_steps(gr, za, da, queue);
+        free_steps(gr, zb, db, queue);
+        size_t best = SIZE_MAX;
+        int64_t best_d = INT64_MAX;
+        for (size_t t = 0; t < gr->plane; t++)
+            if (da[t] >= 0 && db[t] >= 0 && (int64_t)da[t] + db[t] < best_d) {
+                best_d = (int64_t)da[t] + db[t];
+                best = t;
+            }
+        if (best == SIZE_MAX)
+            continue; /* walled apart by third zones: the link takes a monolith (CON-12) */
+        claim_back(gr, a, da, (uint32_t)best);
+        claim_back(gr, b, db, (uint32_t)best);
+    }
+    rmg__free(gr->g->ctx, dist);
+    rmg__free(gr->g->ctx, queue);
+    return gr->failed ? rmg__error_nomem(gr->g->ctx) : RMG_OK;
 }
 
 static rmg_status join_corridors(grower *gr)
@@ -435,6 +537,10 @@ rmg_status rmg__grow_run(rmg__grow *g)
         grow_uncapped(&gr);
         if (gr.failed)
             st = rmg__error_nomem(g->ctx);
+    }
+    if (st == RMG_OK) {
+        gr.settled = true;
+        st = join_stacked(&gr);
     }
     rmg__free(g->ctx, gr.noise);
     rmg__free(g->ctx, gr.queued_by);
