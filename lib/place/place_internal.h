@@ -53,6 +53,7 @@
 #define RMG__PLACE_W_DEFAULT 1     /* default */
 #define RMG__PLACE_MIN_ROCK_RADIUS 0.2
 #define RMG__PLACE_UNDERGROUND_RADIUS 4.0  /* PLC-16 when rock masses are off */
+#define RMG__PLACE_PI 3.14159265358979323846 /* a disc of `target` tiles has radius sqrt(target / pi) */
 
 /* The stage entry (stage table): fills map->zones, map->tile_zone, g->zone_map_id and the
  * placement report (map->place_report). */

@@ -9,7 +9,6 @@
 #include "place_internal.h"
 
 #define SQRT3_2 0.86602540378443864676
-#define PI 3.14159265358979323846
 #define JITTER 0.15               /* random shift of a zone centre, in cells */
 #define MIN_TILES_PER_ZONE 9      /* fewer tiles per game zone on a level: the map is too small */
 #define WATER_FILL_NORMAL 0.70
@@ -577,7 +576,7 @@ static rmg_status grow_zones_setup(place_ctx *pc, rmg_rng *rng)
         if (zone_towns(pc, mz) > 0)
             disc = RMG__MAX(disc, RMG__MIN(full, TOWN_DISC));
         z->target = (size_t)RMG__MAX(1.0, floor(disc + 0.5));
-        z->inv_radius = 1.0 / sqrt((double)z->target / PI);
+        z->inv_radius = 1.0 / sqrt((double)z->target / RMG__PLACE_PI);
         /* A random direction for the zone's noise mix, as the rational point ((1-t^2), 2t) /
          * (1+t^2) of the unit circle: only correctly rounded operations, so every platform
          * computes the same bits (libm's sin/cos may differ in the last place). */
