@@ -284,24 +284,24 @@ static size_t component_size(const uint16_t *owner, int w, int h, int id, uint32
     return n;
 }
 
-/* PLC-11 on a level with filler (issue 30): a zone whose neighbours' discs enclose it before it
- * reaches its target is grown again with a larger radius, so it takes its disc first and its
- * neighbours go round it into the filler. A 64x64 level with rock filler: an interior zone at
+/* PLC-11 on a level with filler of a two-level map (issue 30): a zone whose neighbours' discs
+ * enclose it before it reaches its target is grown again with a larger radius, so it takes its
+ * disc first and its neighbours go round it into the filler (one-level maps keep their first
+ * growth). A 64x64 surface with rock filler, the underground empty: an interior zone at
  * (32, 32) of target 400 tiles whose radius the balancing shrank to 5 tiles (its disc's is
  * 11.3), and four neighbours of target 400 and radius 11.3 at 14 tiles from it (centres closer
  * than the sum of the disc radii, 22.6, as on Clash of Dragons' underground). Alone, the first
  * phase gives the interior zone 63 tiles, 0.16 of its target (the discs meet at
  * 14 / (5 + 11.3) = 0.86 of their radii, 4.3 tiles from its centre); grown again it reaches its
  * target, and every zone still has its target, 4-connected. */
-static void test_enclosed_zone_grows_again(void **state)
+/* The ring of test_enclosed_zone_grows_again grown on the surface of a 64x64 map of `levels`
+ * levels (rock filler: the zones stop at their targets). */
+static struct rmg_map *grow_ring(rmg_context *ctx, int levels, rmg__grow_zone zones[5])
 {
-    (void)state;
-    rmg_context *ctx = rmg_test_context(NULL, 1);
     struct rmg_map *map = NULL;
-    assert_int_equal(rmg__map_new(ctx, 64, 64, 1, &map), RMG_OK);
+    assert_int_equal(rmg__map_new(ctx, 64, 64, levels, &map), RMG_OK);
     static const double centre[5][2] = {{32, 32}, {18, 32}, {46, 32}, {32, 18}, {32, 46}};
-    rmg__grow_zone zones[5];
-    memset(zones, 0, sizeof zones);
+    memset(zones, 0, 5 * sizeof *zones);
     for (int i = 0; i < 5; i++) {
         zones[i].map_id = i + 1;
         zones[i].cx = centre[i][0] + 0.5;
@@ -321,6 +321,15 @@ static void test_enclosed_zone_grows_again(void **state)
     g.capped[0] = true;
     g.seed = 1;
     assert_int_equal(rmg__grow_run(&g), RMG_OK);
+    return map;
+}
+
+static void test_enclosed_zone_grows_again(void **state)
+{
+    (void)state;
+    rmg_context *ctx = rmg_test_context(NULL, 1);
+    rmg__grow_zone zones[5];
+    struct rmg_map *map = grow_ring(ctx, 2, zones);
     uint32_t *stack = malloc(64 * 64 * sizeof *stack);
     uint8_t *seen = malloc(64 * 64);
     assert_non_null(stack);
@@ -337,6 +346,15 @@ static void test_enclosed_zone_grows_again(void **state)
     /* The interior zone's radius grew by target / count, at most twice a time: 5 -> 10 (63 tiles)
      * -> 20, where it reached its target. */
     assert_true(fabs(1.0 / zones[0].inv_radius - 20.0) < 1e-9);
+    rmg__map_free(map);
+    /* One level keeps its first growth (the regrowth is for equal land on two levels): the
+     * interior zone stays enclosed at 63 tiles, its radius as the balancing left it. */
+    map = grow_ring(ctx, 1, zones);
+    size_t inner = 0;
+    for (size_t t = 0; t < map->n_tiles; t++)
+        inner += map->tile_zone[t] == 1;
+    assert_int_equal(inner, 63);
+    assert_true(fabs(1.0 / zones[0].inv_radius - 5.0) < 1e-9);
     free(stack);
     free(seen);
     rmg__map_free(map);

@@ -544,11 +544,14 @@ static rmg_status grow_first_phase(grower *gr)
 }
 
 /* A zone's shortfall after the first phase: the share of its target it lacks, on a level whose
- * zones stop at their targets (filler takes the rest) but islands (their channels of sea keep
- * zones from their targets by design); 0 elsewhere. */
+ * zones stop at their targets (filler takes the rest) of a two-level map, but islands (their
+ * channels of sea keep zones from their targets by design); 0 elsewhere. One-level maps keep
+ * their first growth: the equal land the regrowth serves is a two-level rule (issue 30), and on
+ * one level it reshaped sea maps the later stages were calibrated on (Treasure_Islands at normal
+ * water failed the finish stage's validation on 3 of seeds 1-6). */
 static double shortfall(const grower *gr, const rmg__grow_zone *z)
 {
-    if (!gr->g->capped[z->level] || gr->g->islands[z->level] || z->count >= z->target)
+    if (gr->g->map->levels < 2 || !gr->g->capped[z->level] || gr->g->islands[z->level] || z->count >= z->target)
         return 0;
     return (double)(z->target - z->count) / (double)z->target;
 }
