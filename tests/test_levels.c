@@ -284,16 +284,6 @@ static size_t component_size(const uint16_t *owner, int w, int h, int id, uint32
     return n;
 }
 
-/* PLC-11 on a level with filler of a two-level map (issue 30): a zone whose neighbours' discs
- * enclose it before it reaches its target is grown again with a larger radius, so it takes its
- * disc first and its neighbours go round it into the filler (one-level maps keep their first
- * growth). A 64x64 surface with rock filler, the underground empty: an interior zone at
- * (32, 32) of target 400 tiles whose radius the balancing shrank to 5 tiles (its disc's is
- * 11.3), and four neighbours of target 400 and radius 11.3 at 14 tiles from it (centres closer
- * than the sum of the disc radii, 22.6, as on Clash of Dragons' underground). Alone, the first
- * phase gives the interior zone 63 tiles, 0.16 of its target (the discs meet at
- * 14 / (5 + 11.3) = 0.86 of their radii, 4.3 tiles from its centre); grown again it reaches its
- * target, and every zone still has its target, 4-connected. */
 /* The ring of test_enclosed_zone_grows_again grown on the surface of a 64x64 map of `levels`
  * levels (rock filler: the zones stop at their targets). */
 static struct rmg_map *grow_ring(rmg_context *ctx, int levels, rmg__grow_zone zones[5])
@@ -309,7 +299,7 @@ static struct rmg_map *grow_ring(rmg_context *ctx, int levels, rmg__grow_zone zo
         zones[i].seed_tile_x = (int)centre[i][0];
         zones[i].seed_tile_y = (int)centre[i][1];
         zones[i].target = 400;
-        zones[i].inv_radius = i == 0 ? 1.0 / 5.0 : 1.0 / sqrt(400.0 / 3.14159265358979);
+        zones[i].inv_radius = i == 0 ? 1.0 / 5.0 : 1.0 / sqrt(400.0 / RMG__PLACE_PI);
         zones[i].noise_c = 1.0;
     }
     rmg__grow g;
@@ -324,6 +314,16 @@ static struct rmg_map *grow_ring(rmg_context *ctx, int levels, rmg__grow_zone zo
     return map;
 }
 
+/* PLC-11 on a level with filler of a two-level map (issue 30): a zone whose neighbours' discs
+ * enclose it before it reaches its target is grown again with a larger radius, so it takes its
+ * disc first and its neighbours go round it into the filler (one-level maps keep their first
+ * growth). A 64x64 surface with rock filler, the underground empty: an interior zone at
+ * (32, 32) of target 400 tiles whose radius the balancing shrank to 5 tiles (its disc's is
+ * 11.3), and four neighbours of target 400 and radius 11.3 at 14 tiles from it (centres closer
+ * than the sum of the disc radii, 22.6, as on Clash of Dragons' underground). Alone, the first
+ * phase gives the interior zone 63 tiles, 0.16 of its target (the discs meet at
+ * 14 / (5 + 11.3) = 0.86 of their radii, 4.3 tiles from its centre); grown again it reaches its
+ * target, and every zone still has its target, 4-connected. */
 static void test_enclosed_zone_grows_again(void **state)
 {
     (void)state;

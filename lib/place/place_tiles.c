@@ -544,19 +544,16 @@ static rmg_status grow_first_phase(grower *gr)
 }
 
 /* A zone's shortfall after the first phase: the share of its target it lacks, on a level whose
- * zones stop at their targets (filler takes the rest) of a two-level map, but islands (their
- * channels of sea keep zones from their targets by design); 0 elsewhere. One-level maps keep
- * their first growth: the equal land the regrowth serves is a two-level rule (issue 30), and on
- * one level it reshaped sea maps the later stages were calibrated on (Treasure_Islands at normal
- * water failed the finish stage's validation on 3 of seeds 1-6). */
+ * zones stop at their targets (filler takes the rest) but islands (their channels of sea keep
+ * zones from their targets by design); 0 elsewhere. */
 static double shortfall(const grower *gr, const rmg__grow_zone *z)
 {
-    if (gr->g->map->levels < 2 || !gr->g->capped[z->level] || gr->g->islands[z->level] || z->count >= z->target)
+    if (!gr->g->capped[z->level] || gr->g->islands[z->level] || z->count >= z->target)
         return 0;
     return (double)(z->target - z->count) / (double)z->target;
 }
 
-/* PLC-11 on levels with filler (issue 30): a zone whose disc its neighbours enclosed before it
+/* PLC-11 on levels with filler of a two-level map (issue 30): a zone whose disc its neighbours enclosed before it
  * reached its target (their discs overlapped its own: centres closer than the sum of the radii,
  * after the balancing or with the noise and the corridors) is left short while filler tiles lie
  * free beyond them; on two levels that broke equal land for equal weights (Clash of Dragons'
@@ -566,10 +563,15 @@ static double shortfall(const grower *gr, const rmg__grow_zone *z)
  * go round it into the filler; at most REGROWS times, keeping the growth whose worst shortfall
  * is the least (the earliest of equals). Deterministic (no draws). Cost: one first phase (linear
  * in the map's tiles) per regrowth, only on maps where a zone was short; elsewhere nothing more,
- * and the map is unchanged (Clash of Dragons at two levels, seed 1: place 12.6 -> 14.5 ms). */
+ * and the map is unchanged (Clash of Dragons at two levels, seed 1: place 12.6 -> 14.5 ms).
+ * One-level maps keep their first growth: the equal land the regrowth serves is a two-level rule,
+ * and on one level it reshaped sea maps the later stages were calibrated on (Treasure_Islands at
+ * normal water failed the finish stage's validation on 3 of seeds 1-6). */
 static rmg_status grow_discs(grower *gr)
 {
     rmg__grow *g = gr->g;
+    if (g->map->levels < 2)
+        return grow_first_phase(gr);
     double *best_inv = rmg__malloc(g->ctx, (g->n_zones + 1) * sizeof *best_inv);
     if (!best_inv)
         return rmg__error_nomem(g->ctx);
